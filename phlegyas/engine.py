@@ -1,0 +1,171 @@
+"""The gate: one pipeline that turns a ToolCall into a Decision.
+
+The engine reads no environment, file or network. Its steps are small checkers with one method,
+injected by the caller; the order below is DESIGN.md's pipeline. Later tiers (2.5, 3, human) plug in
+as further checkers without changing this module.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from .analysis import Analysis, AnalysisEnv
+from .model import MODES, Decision, Finding, ToolCall, Verdict
+
+MAX_COMMAND_BYTES = 256 * 1024
+MAX_INPUT_DEPTH = 64
+
+
+class Checker(Protocol):
+    """One step of the pipeline: a decision, or None to let the next step decide."""
+
+    def check(self, ctx: "Context") -> Decision | None: ...
+
+
+Analyzer = Callable[[ToolCall, AnalysisEnv], Analysis]
+
+
+@dataclass
+class Context:
+    """Everything the checkers share for one call; the parse and the analysis are done once, lazily."""
+
+    call: ToolCall
+    policy: object  # policy.Policy
+    mode: str
+    env: AnalysisEnv
+    analyzer: Analyzer | None = None
+    _analysis: Analysis | None = field(default=None, repr=False)
+    _script: object | None = field(default=None, repr=False)
+
+    @property
+    def script(self):
+        """The parsed Bash command (shell.parse.Script), or None for other tools."""
+        if self._script is None and self.call.command is not None:
+            from .shell.parse import parse
+
+            self._script = parse(self.call.command)
+        return self._script
+
+    @property
+    def analysis(self) -> Analysis:
+        if self._analysis is None:
+            if self.analyzer is None:
+                self._analysis = Analysis(understood=False)
+            else:
+                self._analysis = self.analyzer(self.call, self.env)
+        return self._analysis
+
+
+class InvalidCall(ValueError):
+    """The call is malformed: the gate denies it and says why."""
+
+
+def validate(call: ToolCall) -> None:
+    """Step 0: shape, types and size of the call. Raises InvalidCall."""
+    if not isinstance(call.tool_name, str) or not call.tool_name.strip():
+        raise InvalidCall("tool_name must be a non-empty string")
+    if not isinstance(call.tool_input, dict):
+        raise InvalidCall(f"tool_input must be an object, got {type(call.tool_input).__name__}")
+    if call.mode is not None and call.mode not in MODES:
+        raise InvalidCall(f"unknown permission mode {call.mode!r} (expected one of {', '.join(MODES)})")
+    _check_depth(call.tool_input, 0)
+    if call.tool_name == "Bash":
+        command = call.tool_input.get("command")
+        if not isinstance(command, str):
+            raise InvalidCall("Bash needs a string 'command'")
+        if len(command.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES:
+            raise InvalidCall(f"command longer than {MAX_COMMAND_BYTES // 1024} KiB")
+        if "\x00" in command:
+            raise InvalidCall("command contains a NUL byte")
+
+
+def _check_depth(value: object, depth: int) -> None:
+    if depth > MAX_INPUT_DEPTH:
+        raise InvalidCall(f"tool_input nested deeper than {MAX_INPUT_DEPTH} levels")
+    if isinstance(value, dict):
+        for v in value.values():
+            _check_depth(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _check_depth(v, depth + 1)
+
+
+class Gate:
+    """``Gate(policy, checkers).decide(call) -> Decision``.
+
+    ``interactive`` says whether a human can answer an ask; when not (headless, CI), and in ``dontAsk``
+    mode, a final ask becomes deny.
+    """
+
+    def __init__(self, policy, checkers: list[Checker], *, analyzer: Analyzer | None = None,
+                 env: Callable[[ToolCall], AnalysisEnv] | None = None, interactive: bool = True,
+                 default_mode: str = "default"):
+        self.policy = policy
+        self.checkers = list(checkers)
+        self.analyzer = analyzer
+        self.env = env or _default_env
+        self.interactive = interactive
+        self.default_mode = default_mode
+
+    def mode_for(self, call: ToolCall) -> str:
+        return call.mode or getattr(self.policy, "default_mode", None) or self.default_mode
+
+    def decide(self, call: ToolCall) -> Decision:
+        started = time.perf_counter_ns()
+        decision = self._decide(call)
+        elapsed = (time.perf_counter_ns() - started) // 1000
+        return _with(decision, elapsed_us=elapsed)
+
+    def context(self, call: ToolCall) -> Context:
+        return Context(call=call, policy=self.policy, mode=self.mode_for(call), env=self.env(call),
+                       analyzer=self.analyzer)
+
+    def _decide(self, call: ToolCall) -> Decision:
+        try:
+            validate(call)
+        except InvalidCall as exc:
+            return Decision(Verdict.DENY, "error", f"invalid input: {exc}")
+        try:
+            ctx = self.context(call)
+        except Exception as exc:  # noqa: BLE001 - fail closed on anything
+            return Decision(Verdict.DENY, "error", f"internal error: {type(exc).__name__}: {exc}")
+        decision = None
+        for checker in self.checkers:
+            try:
+                decision = checker.check(ctx)
+            except Exception as exc:  # noqa: BLE001 - a broken checker must deny, not crash
+                name = type(checker).__name__
+                return Decision(Verdict.DENY, "error", f"internal error in {name}: {type(exc).__name__}: {exc}")
+            if decision is not None:
+                break
+        if decision is None:
+            decision = Decision(Verdict.ASK, "fallback", "no rule or tier decided this call")
+        if decision.verdict is Verdict.ASK and (ctx.mode == "dontAsk" or not self.interactive):
+            why = "dontAsk mode" if ctx.mode == "dontAsk" else "no one can answer (headless)"
+            decision = _with(decision, verdict=Verdict.DENY, reason=f"{decision.reason}; denied: {why}")
+        return decision
+
+
+def _default_env(call: ToolCall) -> AnalysisEnv:
+    cwd = call.cwd or "/"
+    return AnalysisEnv(cwd=cwd, home="/nonexistent-home", project_root=cwd)
+
+
+def _with(decision: Decision, **changes) -> Decision:
+    from dataclasses import replace
+
+    return replace(decision, **changes)
+
+
+def strictest(findings: list[Finding], severity: Callable[[Finding], Verdict]) -> tuple[Verdict, list[Finding]]:
+    """The highest effective severity among ``findings`` and the findings that carry it."""
+    top = Verdict.ALLOW
+    worst: list[Finding] = []
+    for finding in findings:
+        level = severity(finding)
+        if level > top:
+            top, worst = level, [finding]
+        elif level == top and level > Verdict.ALLOW:
+            worst.append(finding)
+    return top, worst

@@ -1,0 +1,109 @@
+"""The vocabulary of the gate: ToolCall, Verdict, Decision, Finding.
+
+Plain dataclasses with no I/O. Adapters (hook, MCP server, CLI) translate a Verdict into their own
+protocol at the edge; everything inside speaks these types.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+MODES = ("default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions")
+
+TIERS = (
+    "rules",
+    "tier1_dangerous",
+    "protected_path",
+    "mode",
+    "tier2_safe",
+    "tier2_5_trusted",
+    "tier3_ai",
+    "human",
+    "fallback",
+    "error",
+)
+
+
+class Verdict(enum.IntEnum):
+    """allow < ask < deny: the strictest verdict of a compound call wins (``max``)."""
+
+    ALLOW = 0
+    ASK = 1
+    DENY = 2
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> "Verdict":
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"expected allow, ask or deny, got {text!r}") from None
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call an agent wants to make."""
+
+    tool_name: str
+    tool_input: dict[str, Any]
+    cwd: str | None = None
+    mode: str | None = None
+    session_id: str | None = None
+    agent_id: str | None = None
+    workflow_id: str | None = None
+    transcript_path: str | None = None
+    tool_use_id: str | None = None
+
+    @property
+    def command(self) -> str | None:
+        """The shell command of a Bash call, else None."""
+        if self.tool_name == "Bash":
+            cmd = self.tool_input.get("command")
+            return cmd if isinstance(cmd, str) else None
+        return None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the analysis noticed in a call.
+
+    ``id`` names the class (``delete.recursive_root``, ``git.force_push`` …); ``severity`` is the verdict
+    the class carries by default (the policy may move it); ``subject`` is the subcommand or path it is
+    about; ``message`` explains it to a person.
+    """
+
+    id: str
+    severity: Verdict
+    subject: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "severity": str(self.severity), "subject": self.subject, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The gate's answer for one call; the audit log serializes exactly this."""
+
+    verdict: Verdict
+    tier: str
+    reason: str
+    rule: str | None = None
+    findings: tuple[Finding, ...] = ()
+    confidence: float | None = None
+    elapsed_us: int = 0
+    details: tuple[str, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"decision": str(self.verdict), "tier": self.tier, "reason": self.reason}
+        if self.rule is not None:
+            out["rule"] = self.rule
+        if self.findings:
+            out["findings"] = [f.to_json() for f in self.findings]
+        if self.confidence is not None:
+            out["confidence"] = self.confidence
+        out["elapsed_us"] = self.elapsed_us
+        return out
