@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from .analysis import Analysis, AnalysisEnv
-from .model import MODES, Decision, Finding, ToolCall, Verdict
+from .model import MODES, Decision, Finding, InvalidCall, ToolCall, Verdict
 
 MAX_COMMAND_BYTES = 256 * 1024
 MAX_INPUT_DEPTH = 64
@@ -55,10 +55,6 @@ class Context:
             else:
                 self._analysis = self.analyzer(self.call, self.env)
         return self._analysis
-
-
-class InvalidCall(ValueError):
-    """The call is malformed: the gate denies it and says why."""
 
 
 def validate(call: ToolCall) -> None:
@@ -112,31 +108,36 @@ class Gate:
         return call.mode or getattr(self.policy, "default_mode", None) or self.default_mode
 
     def decide(self, call: ToolCall) -> Decision:
+        return self.explain(call)[0]
+
+    def explain(self, call: ToolCall) -> tuple[Decision, Context | None]:
+        """The decision and the context it was made in (its analysis shows per subcommand why)."""
         started = time.perf_counter_ns()
-        decision = self._decide(call)
+        decision, ctx = self._decide(call)
         elapsed = (time.perf_counter_ns() - started) // 1000
-        return _with(decision, elapsed_us=elapsed)
+        return _with(decision, elapsed_us=elapsed), ctx
 
     def context(self, call: ToolCall) -> Context:
         return Context(call=call, policy=self.policy, mode=self.mode_for(call), env=self.env(call),
                        analyzer=self.analyzer)
 
-    def _decide(self, call: ToolCall) -> Decision:
+    def _decide(self, call: ToolCall) -> tuple[Decision, Context | None]:
         try:
             validate(call)
         except InvalidCall as exc:
-            return Decision(Verdict.DENY, "error", f"invalid input: {exc}")
+            return Decision(Verdict.DENY, "error", f"invalid input: {exc}"), None
         try:
             ctx = self.context(call)
         except Exception as exc:  # noqa: BLE001 - fail closed on anything
-            return Decision(Verdict.DENY, "error", f"internal error: {type(exc).__name__}: {exc}")
+            return Decision(Verdict.DENY, "error", f"internal error: {type(exc).__name__}: {exc}"), None
         decision = None
         for checker in self.checkers:
             try:
                 decision = checker.check(ctx)
             except Exception as exc:  # noqa: BLE001 - a broken checker must deny, not crash
                 name = type(checker).__name__
-                return Decision(Verdict.DENY, "error", f"internal error in {name}: {type(exc).__name__}: {exc}")
+                why = f"internal error in {name}: {type(exc).__name__}: {exc}"
+                return Decision(Verdict.DENY, "error", why), ctx
             if decision is not None:
                 break
         if decision is None:
@@ -144,7 +145,7 @@ class Gate:
         if decision.verdict is Verdict.ASK and (ctx.mode == "dontAsk" or not self.interactive):
             why = "dontAsk mode" if ctx.mode == "dontAsk" else "no one can answer (headless)"
             decision = _with(decision, verdict=Verdict.DENY, reason=f"{decision.reason}; denied: {why}")
-        return decision
+        return decision, ctx
 
 
 def _default_env(call: ToolCall) -> AnalysisEnv:

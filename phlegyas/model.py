@@ -43,6 +43,10 @@ class Verdict(enum.IntEnum):
             raise ValueError(f"expected allow, ask or deny, got {text!r}") from None
 
 
+class InvalidCall(ValueError):
+    """The call is malformed: the gate denies it and says why."""
+
+
 @dataclass(frozen=True)
 class ToolCall:
     """One tool call an agent wants to make."""
@@ -56,6 +60,32 @@ class ToolCall:
     workflow_id: str | None = None
     transcript_path: str | None = None
     tool_use_id: str | None = None
+
+    @classmethod
+    def from_json(cls, data: object, *, input_key: str = "tool_input") -> "ToolCall":
+        """Build a call from a JSON object (a hook event, a --jsonl line, MCP arguments).
+
+        ``{"command": "…"}`` alone is shorthand for a Bash call. Raises InvalidCall with a clear message.
+        """
+        if not isinstance(data, dict):
+            raise InvalidCall(f"expected a JSON object, got {type(data).__name__}")
+        if "tool_name" not in data and "command" in data:
+            data = {**data, "tool_name": "Bash", input_key: {"command": data["command"]}}
+        name = data.get("tool_name")
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidCall("'tool_name' must be a non-empty string")
+        tool_input = data.get(input_key, {})
+        if not isinstance(tool_input, dict):
+            raise InvalidCall(f"'{input_key}' must be an object, got {type(tool_input).__name__}")
+        fields = {}
+        for key, attr in (("cwd", "cwd"), ("permission_mode", "mode"), ("session_id", "session_id"),
+                          ("agent_id", "agent_id"), ("workflow_id", "workflow_id"),
+                          ("transcript_path", "transcript_path"), ("tool_use_id", "tool_use_id")):
+            value = data.get(key)
+            if value is not None and not isinstance(value, str):
+                raise InvalidCall(f"'{key}' must be a string, got {type(value).__name__}")
+            fields[attr] = value
+        return cls(tool_name=name, tool_input=tool_input, **fields)
 
     @property
     def command(self) -> str | None:

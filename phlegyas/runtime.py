@@ -1,0 +1,107 @@
+"""Wiring at the entry points: settings → policy → gate, once per working directory.
+
+The CLI, the hook and the MCP server build one ``Runtime`` from the environment and ask it for the
+gate of a call's cwd. A policy that cannot load yields a gate that denies everything and says why, so
+a broken file never means running without a policy.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from .analysis import AnalysisEnv
+from .engine import Context, Gate
+from .model import Decision, ToolCall, Verdict
+
+DEFAULT_SAFE_WRITE_DIRS = ("/tmp/", "docs/research/", "tests/", "scripts/")
+
+
+class BrokenPolicy:
+    """The only checker of a gate whose policy or settings failed to load: deny, naming the error."""
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+    def check(self, ctx: Context) -> Decision:
+        return Decision(Verdict.DENY, "error", f"policy error: {self.error}")
+
+
+@dataclass
+class Runtime:
+    settings: object  # config.Settings
+    cwd: str
+    environ: Mapping[str, str] = field(default_factory=dict)
+    policy_files: tuple[str, ...] = ()
+    interactive: bool = True
+    extra_checkers: tuple = ()
+    _gates: dict[str, Gate] = field(default_factory=dict, repr=False)
+    _safe_patterns: object | None = field(default=None, repr=False)
+
+    def gate(self, cwd: str | None = None) -> Gate:
+        """The gate for calls made in ``cwd`` (the project's policy depends on where the call runs)."""
+        key = os.path.abspath(cwd or self.cwd)
+        gate = self._gates.get(key)
+        if gate is None:
+            gate = self._gates[key] = self._build(key)
+        return gate
+
+    def decide(self, call: ToolCall) -> Decision:
+        return self.gate(call.cwd).decide(call)
+
+    def _build(self, cwd: str) -> Gate:
+        from .checkers import default_checkers
+        from .config import ConfigError, Settings
+        from .policy import PolicyError, empty_policy, load_policy
+
+        settings = self.settings
+        try:
+            policy = load_policy(cwd, home=settings.home, data_dir=settings.data_dir, files=self.policy_files)
+            if policy.settings:
+                settings = Settings.load(self.environ, cwd=cwd, overrides=policy.settings)
+            patterns = self._user_patterns()
+        except (PolicyError, ConfigError, OSError, ValueError) as exc:
+            return Gate(empty_policy(), [BrokenPolicy(exc)], interactive=self.interactive)
+        analyzer = _analyzer()
+        root = policy.project_root or cwd
+        safe_dirs = tuple(_resolve_dirs((*DEFAULT_SAFE_WRITE_DIRS, *policy.safe_write_dirs), root))
+
+        def env(call: ToolCall) -> AnalysisEnv:
+            return AnalysisEnv(cwd=call.cwd or cwd, home=settings.home, project_root=root,
+                               safe_write_dirs=safe_dirs, user_patterns=patterns)
+
+        return Gate(policy, default_checkers(self.extra_checkers), analyzer=analyzer, env=env,
+                    interactive=self.interactive, default_mode=settings.mode)
+
+    def _user_patterns(self):
+        if self._safe_patterns is None:
+            path = getattr(self.settings, "safe_patterns_file", None)
+            if path and os.path.exists(path):
+                from .tier2_safe import SafePatternStore
+
+                self._safe_patterns = SafePatternStore(path)
+        return self._safe_patterns
+
+
+def _analyzer():
+    from .analysis import analyze
+
+    return analyze
+
+
+def _resolve_dirs(dirs: Sequence[str], root: str) -> list[str]:
+    out = []
+    for d in dirs:
+        full = d if d.startswith("/") else os.path.join(root, d)
+        out.append(os.path.normpath(full))
+    return out
+
+
+def load_runtime(environ: Mapping[str, str], cwd: str, *, policy_files: Sequence[str] = (),
+                 interactive: bool = True, extra_checkers: Sequence = ()) -> Runtime:
+    """Build the runtime from the environment; raises config.ConfigError on a bad setting."""
+    from .config import Settings
+
+    settings = Settings.load(environ, cwd=cwd)
+    return Runtime(settings=settings, cwd=cwd, environ=dict(environ), policy_files=tuple(policy_files), interactive=interactive,
+                   extra_checkers=tuple(extra_checkers))
