@@ -1,0 +1,372 @@
+"""Settings: defaults, every variable, ranges, booleans, .env parsing, precedence."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import pwd
+from pathlib import Path
+
+import pytest
+
+from phlegyas.config import (
+    ENV_VARS,
+    OVERRIDE_KEYS,
+    ConfigError,
+    Settings,
+    check_override,
+    parse_dotenv,
+    read_dotenv,
+)
+
+
+@pytest.fixture
+def home(tmp_path):
+    path = tmp_path / "home"
+    path.mkdir()
+    return str(path)
+
+
+@pytest.fixture
+def cwd(tmp_path):
+    path = tmp_path / "proj"
+    path.mkdir()
+    return str(path)
+
+
+def load(home, cwd, env=None, **kw):
+    return Settings.load({"HOME": home, **(env or {})}, cwd=cwd, **kw)
+
+
+# --- defaults ------------------------------------------------------------------------------------
+
+def test_defaults(home, cwd):
+    s = load(home, cwd)
+    assert s.home == home
+    assert s.anthropic_api_key is None and s.anthropic_base_url is None and s.openai_api_key is None
+    assert s.claude_model == "claude-haiku-4-5-20251001"
+    assert (s.approval_confidence_threshold, s.denial_confidence_threshold) == (0.8, 0.2)
+    assert s.log_level == "INFO"
+    assert s.enable_audit_log is True and s.enable_approval_cache is True
+    assert (s.cache_ttl_seconds, s.pending_ttl_seconds, s.approval_wait_seconds) == (3600, 3600, 0)
+    assert s.mode == "default" and s.hook_undecided == "none" and s.llm_provider == "anthropic"
+    assert s.llm_base_url is None and s.llm_model is None and s.llm_timeout_seconds == 10.0
+    assert (s.project_name, s.project_type, s.current_task) == (None, None, None)
+    assert s.data_dir == f"{home}/.claude/phlegyas"
+    assert s.audit_log_file == f"{home}/.claude/phlegyas/audit.jsonl"
+    assert s.trust_store == f"{home}/.claude/trusted-scripts.json"
+    assert s.safe_patterns_file == f"{home}/.claude/safe-patterns.json"
+
+
+def test_direct_construction_fills_derived_paths():
+    s = Settings(home="/h", data_dir="/d")
+    assert (s.audit_log_file, s.trust_store, s.safe_patterns_file) == (
+        "/d/audit.jsonl", "/h/.claude/trusted-scripts.json", "/h/.claude/safe-patterns.json")
+
+
+def test_settings_is_frozen(home, cwd):
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        load(home, cwd).mode = "plan"
+
+
+def test_does_not_read_the_process_environment(home, cwd, monkeypatch):
+    monkeypatch.setenv("LOG_LEVEL", "DEBUG")
+    monkeypatch.setenv("PHLEGYAS_MODE", "plan")
+    s = load(home, cwd)
+    assert (s.log_level, s.mode) == ("INFO", "default")
+
+
+# --- every variable ------------------------------------------------------------------------------
+
+PARSED = [
+    ("ANTHROPIC_API_KEY", "sk-ant-abc", "anthropic_api_key", "sk-ant-abc"),
+    ("ANTHROPIC_BASE_URL", "http://127.0.0.1:8080/", "anthropic_base_url", "http://127.0.0.1:8080"),
+    ("CLAUDE_MODEL", "claude-x", "claude_model", "claude-x"),
+    ("APPROVAL_CONFIDENCE_THRESHOLD", "0.9", "approval_confidence_threshold", 0.9),
+    ("APPROVAL_CONFIDENCE_THRESHOLD", "1", "approval_confidence_threshold", 1.0),
+    ("DENIAL_CONFIDENCE_THRESHOLD", "0", "denial_confidence_threshold", 0.0),
+    ("DENIAL_CONFIDENCE_THRESHOLD", " 0.35 ", "denial_confidence_threshold", 0.35),
+    ("LOG_LEVEL", "debug", "log_level", "DEBUG"),
+    ("LOG_LEVEL", "Warning", "log_level", "WARNING"),
+    ("ENABLE_AUDIT_LOG", "off", "enable_audit_log", False),
+    ("AUDIT_LOG_FILE", "~/logs/a.jsonl", "audit_log_file", "{home}/logs/a.jsonl"),
+    ("AUDIT_LOG_FILE", "logs/../b.jsonl", "audit_log_file", "{cwd}/b.jsonl"),
+    ("AUDIT_LOG_FILE", "/var/log/x.jsonl", "audit_log_file", "/var/log/x.jsonl"),
+    ("PROJECT_NAME", "shop", "project_name", "shop"),
+    ("PROJECT_TYPE", "web app", "project_type", "web app"),
+    ("CURRENT_TASK", "fix the login bug", "current_task", "fix the login bug"),
+    ("CACHE_TTL_SECONDS", "0", "cache_ttl_seconds", 0),
+    ("CACHE_TTL_SECONDS", "120", "cache_ttl_seconds", 120),
+    ("ENABLE_APPROVAL_CACHE", "no", "enable_approval_cache", False),
+    ("PENDING_TTL_SECONDS", "1", "pending_ttl_seconds", 1),
+    ("APPROVAL_WAIT_SECONDS", "30", "approval_wait_seconds", 30),
+    ("PHLEGYAS_MODE", "plan", "mode", "plan"),
+    ("PHLEGYAS_MODE", "acceptedits", "mode", "acceptEdits"),
+    ("PHLEGYAS_MODE", "bypassPermissions", "mode", "bypassPermissions"),
+    ("PHLEGYAS_HOME", "~/ph", "data_dir", "{home}/ph"),
+    ("PHLEGYAS_HOOK_UNDECIDED", "ASK", "hook_undecided", "ask"),
+    ("PHLEGYAS_LLM_PROVIDER", "openai", "llm_provider", "openai"),
+    ("PHLEGYAS_LLM_BASE_URL", "https://llm.example/v1", "llm_base_url", "https://llm.example/v1"),
+    ("PHLEGYAS_LLM_MODEL", "gpt-x", "llm_model", "gpt-x"),
+    ("PHLEGYAS_LLM_TIMEOUT_SECONDS", "2.5", "llm_timeout_seconds", 2.5),
+    ("OPENAI_API_KEY", "sk-openai", "openai_api_key", "sk-openai"),
+    ("PHLEGYAS_TRUST_STORE", "~/t.json", "trust_store", "{home}/t.json"),
+    ("PHLEGYAS_SAFE_PATTERNS", "/etc/p.json", "safe_patterns_file", "/etc/p.json"),
+]
+
+
+@pytest.mark.parametrize("var, raw, name, expected", PARSED)
+def test_every_variable_is_parsed(home, cwd, var, raw, name, expected):
+    s = load(home, cwd, {var: raw})
+    if isinstance(expected, str):
+        expected = expected.format(home=home, cwd=cwd)
+    assert getattr(s, name) == expected
+
+
+def test_every_field_has_a_variable_in_the_table():
+    names = {f.name for f in dataclasses.fields(Settings)} - {"home"}
+    assert names == set(ENV_VARS)
+    assert {row[2] for row in PARSED} == names
+
+
+def test_data_dir_moves_the_audit_log(home, cwd):
+    s = load(home, cwd, {"PHLEGYAS_HOME": "/srv/ph"})
+    assert (s.data_dir, s.audit_log_file) == ("/srv/ph", "/srv/ph/audit.jsonl")
+
+
+def test_empty_value_means_unset(home, cwd):
+    s = load(home, cwd, {"CLAUDE_MODEL": "", "CACHE_TTL_SECONDS": "  ", "ANTHROPIC_API_KEY": ""})
+    assert (s.claude_model, s.cache_ttl_seconds, s.anthropic_api_key) == ("claude-haiku-4-5-20251001", 3600, None)
+
+
+# --- bad values ----------------------------------------------------------------------------------
+
+BAD = [
+    ("APPROVAL_CONFIDENCE_THRESHOLD", "1.7", "APPROVAL_CONFIDENCE_THRESHOLD must be between 0 and 1, got 1.7"),
+    ("APPROVAL_CONFIDENCE_THRESHOLD", "-0.1", "must be between 0 and 1, got -0.1"),
+    ("APPROVAL_CONFIDENCE_THRESHOLD", "high", "APPROVAL_CONFIDENCE_THRESHOLD must be a number, got high"),
+    ("APPROVAL_CONFIDENCE_THRESHOLD", "nan", "must be a finite number"),
+    ("DENIAL_CONFIDENCE_THRESHOLD", "2", "DENIAL_CONFIDENCE_THRESHOLD must be between 0 and 1, got 2"),
+    ("DENIAL_CONFIDENCE_THRESHOLD", "0.9", "DENIAL_CONFIDENCE_THRESHOLD (0.9) must be less than APPROVAL"),
+    ("CACHE_TTL_SECONDS", "-5", "CACHE_TTL_SECONDS must be an integer >= 0, got -5"),
+    ("CACHE_TTL_SECONDS", "1.5", "CACHE_TTL_SECONDS must be an integer, got 1.5"),
+    ("PENDING_TTL_SECONDS", "0", "PENDING_TTL_SECONDS must be an integer >= 1, got 0"),
+    ("APPROVAL_WAIT_SECONDS", "-1", "APPROVAL_WAIT_SECONDS must be an integer >= 0"),
+    ("PHLEGYAS_LLM_TIMEOUT_SECONDS", "0", "PHLEGYAS_LLM_TIMEOUT_SECONDS must be a number greater than 0"),
+    ("PHLEGYAS_LLM_TIMEOUT_SECONDS", "inf", "must be a finite number"),
+    ("LOG_LEVEL", "verbose", "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, got verbose"),
+    ("PHLEGYAS_MODE", "yolo", "PHLEGYAS_MODE must be one of default, acceptEdits, plan"),
+    ("PHLEGYAS_HOOK_UNDECIDED", "allow", "PHLEGYAS_HOOK_UNDECIDED must be one of none, ask, got allow"),
+    ("PHLEGYAS_LLM_PROVIDER", "gemini", "PHLEGYAS_LLM_PROVIDER must be one of anthropic, openai"),
+    ("ANTHROPIC_BASE_URL", "localhost:8080", "ANTHROPIC_BASE_URL must be an http:// or https:// URL"),
+    ("PHLEGYAS_LLM_BASE_URL", "ftp://x", "PHLEGYAS_LLM_BASE_URL must be an http:// or https:// URL"),
+    ("ENABLE_AUDIT_LOG", "maybe", "ENABLE_AUDIT_LOG must be true or false"),
+]
+
+
+@pytest.mark.parametrize("var, raw, message", BAD)
+def test_bad_values_are_clear_errors(home, cwd, var, raw, message):
+    with pytest.raises(ConfigError) as err:
+        load(home, cwd, {var: raw})
+    assert message in str(err.value)
+
+
+def test_relative_home_is_an_error(cwd):
+    with pytest.raises(ConfigError, match="HOME must be an absolute path"):
+        Settings.load({"HOME": "relative/home"}, cwd=cwd)
+
+
+def test_missing_home_falls_back_to_the_password_database(cwd):
+    s = Settings.load({}, cwd=cwd)
+    assert s.home == pwd.getpwuid(os.getuid()).pw_dir
+
+
+# --- booleans ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, expected", [
+    ("true", True), ("TRUE", True), ("1", True), ("yes", True), ("On", True), (" true ", True),
+    ("false", False), ("False", False), ("0", False), ("no", False), ("OFF", False),
+])
+def test_booleans(home, cwd, raw, expected):
+    s = load(home, cwd, {"ENABLE_AUDIT_LOG": raw, "ENABLE_APPROVAL_CACHE": raw})
+    assert (s.enable_audit_log, s.enable_approval_cache) == (expected, expected)
+
+
+@pytest.mark.parametrize("raw", ["2", "y", "t", "enabled", "truee", "-1"])
+def test_bad_booleans(home, cwd, raw):
+    with pytest.raises(ConfigError, match="ENABLE_APPROVAL_CACHE must be true or false"):
+        load(home, cwd, {"ENABLE_APPROVAL_CACHE": raw})
+
+
+# --- .env parsing --------------------------------------------------------------------------------
+
+DOTENV = [
+    ("A=1", {"A": "1"}),
+    ("export A=1", {"A": "1"}),
+    ("  A = spaced value  ", {"A": "spaced value"}),
+    ("A=1 # comment", {"A": "1"}),
+    ("A=http://x/#frag", {"A": "http://x/#frag"}),
+    ("A=", {"A": ""}),
+    ("# only a comment\n\n   \nB=2", {"B": "2"}),
+    ('A="quoted # not a comment"', {"A": "quoted # not a comment"}),
+    ('A="esc \\"q\\" \\n \\t \\\\ \\x"', {"A": 'esc "q" \n \t \\ \\x'}),
+    ("A='literal \\n $HOME'", {"A": "literal \\n $HOME"}),
+    ("A='x' # trailing comment", {"A": "x"}),
+    ('A="line1\nline2"\nB=3', {"A": "line1\nline2", "B": "3"}),
+    ("A=1\nA=2", {"A": "2"}),
+    ("A=1\r\nB=2\r\n", {"A": "1", "B": "2"}),
+    ("\ufeffA=1", {"A": "1"}),
+    ("A=$OTHER", {"A": "$OTHER"}),
+    ("A=a=b", {"A": "a=b"}),
+    ("_A9=z", {"_A9": "z"}),
+]
+
+
+@pytest.mark.parametrize("text, expected", DOTENV)
+def test_dotenv_parsing(text, expected):
+    assert {k: v for k, (v, _) in parse_dotenv(text).items()} == expected
+
+
+def test_dotenv_records_lines():
+    parsed = parse_dotenv('# c\nA=1\nB="x\ny"\nC=3')
+    assert {k: line for k, (_, line) in parsed.items()} == {"A": 2, "B": 3, "C": 5}
+
+
+MALFORMED = [
+    ("A=1\nJUSTAWORD", 2, "expected KEY=value"),
+    ("9A=1", 1, "expected a variable name"),
+    ("MY-VAR=1", 1, "expected a variable name"),
+    ("=1", 1, "expected a variable name"),
+    ('A=1\n\nB="never closed\nC=2', 3, 'expected a closing "'),
+    ("A='x", 1, "expected a closing '"),
+    ('A="x" junk', 1, "expected only a comment after the closing"),
+    ('A="x\ny" junk', 2, "expected only a comment after the closing"),
+    ("export", 1, "expected KEY=value"),
+]
+
+
+@pytest.mark.parametrize("text, line, message", MALFORMED)
+def test_malformed_dotenv_names_file_and_line(tmp_path, text, line, message):
+    path = tmp_path / ".env"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        read_dotenv(str(path))
+    assert str(err.value).startswith(f"{path}:{line}: ")
+    assert message in str(err.value)
+
+
+def test_malformed_dotenv_does_not_echo_the_line(tmp_path):
+    path = tmp_path / ".env"
+    path.write_text("ANTHROPIC_API_KEY sk-ant-secret-value")
+    with pytest.raises(ConfigError) as err:
+        read_dotenv(str(path))
+    assert "sk-ant-secret-value" not in str(err.value)
+
+
+def test_missing_dotenv_is_empty(tmp_path):
+    assert read_dotenv(str(tmp_path / "absent.env")) == {}
+
+
+def test_dotenv_directory_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="expected a .env file"):
+        read_dotenv(str(tmp_path))
+
+
+def test_bad_value_in_dotenv_names_file_and_line(home, cwd, tmp_path):
+    path = tmp_path / "trusted.env"
+    path.write_text("LOG_LEVEL=INFO\nCACHE_TTL_SECONDS=-5\n")
+    with pytest.raises(ConfigError) as err:
+        load(home, cwd, dotenv=str(path))
+    assert str(err.value) == f"CACHE_TTL_SECONDS must be an integer >= 0, got -5 ({path}:2)"
+
+
+# --- precedence ----------------------------------------------------------------------------------
+
+def _write(path, text):
+    path.write_text(text)
+    return str(path)
+
+
+def test_precedence_environment_dotenv_overrides_default(home, cwd, tmp_path):
+    dotenv = _write(tmp_path / "t.env", "CLAUDE_MODEL=from-dotenv\nLOG_LEVEL=ERROR\n")
+    overrides = {"claude_model": "from-policy", "log_level": "WARNING", "cache_ttl_seconds": 7}
+    s = load(home, cwd, {"CLAUDE_MODEL": "from-env"}, dotenv=dotenv, overrides=overrides)
+    assert s.claude_model == "from-env"  # environment beats .env and policy
+    assert s.log_level == "ERROR"  # .env beats policy
+    assert s.cache_ttl_seconds == 7  # policy beats the default
+    assert s.pending_ttl_seconds == 3600  # default
+
+
+def test_empty_environment_value_falls_through_to_dotenv(home, cwd, tmp_path):
+    dotenv = _write(tmp_path / "t.env", "CLAUDE_MODEL=from-dotenv\n")
+    assert load(home, cwd, {"CLAUDE_MODEL": ""}, dotenv=dotenv).claude_model == "from-dotenv"
+
+
+def test_implicit_project_dotenv_may_only_set_project_context(home, cwd):
+    _write(Path(cwd) / ".env",
+           "PROJECT_NAME=shop\nCURRENT_TASK=refactor\nPHLEGYAS_MODE=bypassPermissions\n"
+           "PHLEGYAS_LLM_BASE_URL=http://evil.example\nAPPROVAL_CONFIDENCE_THRESHOLD=0.01\n")
+    s = load(home, cwd)
+    assert (s.project_name, s.current_task) == ("shop", "refactor")
+    assert (s.mode, s.llm_base_url, s.approval_confidence_threshold) == ("default", None, 0.8)
+
+
+def test_implicit_project_dotenv_is_still_parsed_strictly(home, cwd):
+    _write(Path(cwd) / ".env", "PROJECT_NAME=shop\nbroken line\n")
+    with pytest.raises(ConfigError, match=r"\.env:2: expected KEY=value"):
+        load(home, cwd)
+
+
+def test_explicit_dotenv_is_trusted(home, cwd, tmp_path):
+    dotenv = _write(tmp_path / "t.env", "PHLEGYAS_MODE=plan\n")
+    assert load(home, cwd, dotenv=dotenv).mode == "plan"
+
+
+def test_overrides_are_typed_values(home, cwd):
+    s = load(home, cwd, overrides={"approval_confidence_threshold": 0.85, "enable_audit_log": False,
+                                   "pending_ttl_seconds": 60, "audit_log_file": "~/a.jsonl"})
+    assert (s.approval_confidence_threshold, s.enable_audit_log, s.pending_ttl_seconds) == (0.85, False, 60)
+    assert s.audit_log_file == f"{home}/a.jsonl"
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("approval_confidence_threshold", 1.7, "approval_confidence_threshold must be between 0 and 1, got 1.7"),
+    ("cache_ttl_seconds", True, "cache_ttl_seconds must be a number"),
+    ("cache_ttl_seconds", 2.5, "cache_ttl_seconds must be an integer"),
+    ("enable_audit_log", 1, "enable_audit_log must be true or false"),
+    ("claude_model", 3, "claude_model must be a string"),
+])
+def test_bad_override_values(home, cwd, key, value, message):
+    with pytest.raises(ConfigError) as err:
+        load(home, cwd, overrides={key: value})
+    assert message in str(err.value) and "(policy [settings])" in str(err.value)
+
+
+def test_unknown_override_keys_list_the_valid_ones(home, cwd):
+    with pytest.raises(ConfigError) as err:
+        load(home, cwd, overrides={"clade_model": "x", "data_dir": "/x"})
+    text = str(err.value)
+    assert "unknown settings clade_model, data_dir" in text
+    assert "expected one of anthropic_api_key," in text and "claude_model" in text
+
+
+def test_check_override():
+    check_override("log_level", "debug")
+    with pytest.raises(ConfigError, match="log_level must be one of"):
+        check_override("log_level", "loud")
+    with pytest.raises(ConfigError, match="unknown setting home"):
+        check_override("home", "/x")
+    assert "data_dir" not in OVERRIDE_KEYS and "home" not in OVERRIDE_KEYS
+
+
+# --- describe ------------------------------------------------------------------------------------
+
+def test_describe_masks_secrets(home, cwd):
+    s = load(home, cwd, {"ANTHROPIC_API_KEY": "sk-ant-api03-very-secret-1234", "OPENAI_API_KEY": "short",
+                         "PHLEGYAS_LLM_BASE_URL": "https://user:pw@llm.example/v1"})
+    d = s.describe()
+    assert d["anthropic_api_key"] == "****1234"
+    assert d["openai_api_key"] == "****"
+    assert d["llm_base_url"] == "https://****@llm.example/v1"
+    assert "very-secret" not in repr(d) and "pw@" not in repr(d)
+    assert d["claude_model"] == s.claude_model and set(d) == {f.name for f in dataclasses.fields(Settings)}
+    assert s.redacted() == d
