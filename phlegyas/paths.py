@@ -116,6 +116,8 @@ def protected_reason(path: str, home: str, project_root: str) -> str | None:
         return "git internals (.git/)"
     if ".claude" in parts and not is_within(path, posixpath.join(home, ".claude", "projects")):
         return "agent configuration (.claude/)"
+    if parts[-1] == ".phlegyas.toml":
+        return "the gate's own project policy (.phlegyas.toml)"
     if is_within(path, home) and path != home:
         rel = path[len(home) + 1:]
         if rel in SHELL_RC_FILES:
