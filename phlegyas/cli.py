@@ -192,7 +192,7 @@ def cmd_stats(args, out: TextIO, err: TextIO) -> int:
     if not os.path.exists(path):
         raise CliError(f"no audit log at {path} yet (decisions are logged by `phlegyas check` and the hook)")
     stats = compute_stats(path, since=since)
-    out.write(json.dumps(stats, indent=2) + "\n" if args.json else format_stats(stats))
+    out.write(json.dumps(stats, indent=2) + "\n" if args.json else format_stats(stats) + "\n")
     return 0
 
 
