@@ -53,7 +53,7 @@ def _record(audit, call: ToolCall, decision: Decision, mode: str, err: TextIO) -
     from .audit import AuditError
 
     try:
-        audit.record(call, decision, mode=mode)
+        audit.record(call, decision, mode=mode, extra=decision.audit)
     except AuditError as exc:
         print(f"phlegyas: warning: audit log not written: {exc}", file=err)
 

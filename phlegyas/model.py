@@ -126,6 +126,7 @@ class Decision:
     confidence: float | None = None
     elapsed_us: int = 0
     details: tuple[str, ...] = field(default=(), compare=False)
+    audit: dict[str, Any] | None = field(default=None, compare=False)  # extra fields for the audit line (Tier 3 usage)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"decision": str(self.verdict), "tier": self.tier, "reason": self.reason}
