@@ -1,0 +1,174 @@
+"""Tier 1: dangerous calls (deny, or ask for the classes that need a person).
+
+The shell analysis peels wrappers and nested scripts and calls ``invocation_findings`` for every program
+that will run and ``script_findings`` once per parsed script; file tools go through
+``file_tool_findings``. The classes, with their reasons and examples, are in ``CLASSES``
+(``phlegyas/tier1/catalog.py``); the detectors are in ``phlegyas/tier1/``, dispatched on the program name.
+
+``DangerousPatternDetector`` keeps the seed's API: ``is_dangerous(tool_name, tool_input) -> (bool, reason)``.
+"""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from .model import Finding, ToolCall, Verdict
+from .shell.invocation import Invocation
+from .shell.parse import Script
+from .tier1 import script as _script
+from .tier1.base import add, program_of
+from .tier1.catalog import CLASSES, FindingClass
+from .tier1.disk import is_device
+from .tier1.dispatch import DEFAULT, DETECTORS
+from .tier1.network import redirect_to_socket
+from .tier1.secrets import find_secret, tracked_file
+from .tier1.words import resolve
+from .tier1.writes import detect_redirects, persistence_class
+
+if TYPE_CHECKING:
+    from .analysis import AnalysisEnv
+
+
+__all__ = ["CLASSES", "FindingClass", "invocation_findings", "script_findings", "file_tool_findings",
+           "DangerousPatternDetector"]
+
+
+def invocation_findings(inv: Invocation, env: AnalysisEnv) -> list[Finding]:
+    """The Tier 1 findings of one program run (already unwrapped by the analysis)."""
+    out: list[Finding] = []
+    prog = inv.program
+    detectors = DETECTORS.get(prog)
+    if detectors is None:
+        detectors = DETECTORS.get(program_of(prog), DEFAULT) if "." in prog else DEFAULT
+    for detect in detectors:
+        detect(inv, env, out)
+    if inv.via and inv.privileged:
+        wrapper = next(v for v in inv.via if v in ("sudo", "doas", "pkexec", "su", "run0"))
+        add(out, "priv.sudo", inv, f"{wrapper} runs {prog or 'a program'} with elevated privileges")
+    if inv.command.redirects:
+        socket = redirect_to_socket(inv)
+        if socket is not None:
+            add(out, "net.reverse_shell", inv, f"{prog or 'the shell'} redirects to the network socket {socket}")
+        detect_redirects(inv, env, out)
+    return out
+
+
+def script_findings(script: Script, invocations: list[Invocation], env: AnalysisEnv) -> list[Finding]:
+    """Findings that need the whole command line: fork bombs, download-then-run, production switches."""
+    out: list[Finding] = []
+    _script.fork_bombs(script, out)
+    _script.download_then_run(invocations, env, out)
+    _script.production_switch(invocations, out)
+    return out
+
+
+_FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+
+
+def _written_text(tool: str, data: dict) -> str:
+    if tool == "Write":
+        value = data.get("content")
+    elif tool == "Edit":
+        value = data.get("new_string")
+    elif tool == "NotebookEdit":
+        value = data.get("new_source")
+    else:
+        edits = data.get("edits")
+        value = "\n".join(e.get("new_string", "") for e in edits if isinstance(e, dict)
+                          and isinstance(e.get("new_string"), str)) if isinstance(edits, list) else None
+    return value if isinstance(value, str) else ""
+
+
+def file_tool_findings(call: ToolCall, env: AnalysisEnv) -> list[Finding]:
+    """Write/Edit/MultiEdit/NotebookEdit: devices, persistence locations, credentials into tracked files."""
+    key = _FILE_TOOLS.get(call.tool_name)
+    raw = call.tool_input.get(key) if key else None
+    if not isinstance(raw, str) or not raw:
+        return []
+    path = resolve(raw, env)
+    out: list[Finding] = []
+    if is_device(path):
+        add(out, "disk.wipe", path, f"{call.tool_name} writes over the device {path}")
+        return out
+    klass = persistence_class(path, env.home)
+    if klass is not None:
+        add(out, klass[0], path, f"{call.tool_name} writes {klass[1]}")
+    if tracked_file(path, env):
+        what = find_secret(_written_text(call.tool_name, call.tool_input))
+        if what:
+            add(out, "secrets.in_file", path, f"{call.tool_name} puts {what} into {path}, a file that gets committed")
+    return out
+
+
+# -- the seed's API --------------------------------------------------------------------------------------
+
+
+def _default_env() -> AnalysisEnv:
+    import pwd
+
+    from .analysis import AnalysisEnv
+
+    cwd = os.getcwd()
+    home = pwd.getpwuid(os.getuid()).pw_dir
+    return AnalysisEnv(cwd=cwd, home=home, project_root=cwd)
+
+
+def _plain_invocations(script: Script) -> list[Invocation]:
+    """Invocations straight from the parse (no wrapper peeling): the fallback when the full shell
+    analysis is not available."""
+    by_index: dict[int, Invocation] = {}
+    for i, cmd in enumerate(script.commands):
+        if cmd.words:
+            by_index[i] = Invocation(program=cmd.program or "", args=cmd.words[1:], command=cmd,
+                                     stdin_text=cmd.stdin_text)
+    for i, inv in by_index.items():
+        inv.upstream = [by_index[u] for u in script.commands[i].upstream if u in by_index]
+    return list(by_index.values())
+
+
+def _findings(call: ToolCall, env: AnalysisEnv) -> list[Finding]:
+    """Through the full analysis (which peels wrappers) when it is installed, else straight from the parse."""
+    from . import analysis
+
+    analyze = getattr(analysis, "analyze", None)
+    if analyze is not None:
+        try:
+            return list(analyze(call, env).findings)
+        except ImportError:  # the analysis is not (fully) installed: judge what the parse shows
+            pass
+    return _plain_findings(call, env)
+
+
+def _plain_findings(call: ToolCall, env: AnalysisEnv) -> list[Finding]:
+    if call.tool_name != "Bash":
+        return file_tool_findings(call, env)
+    from .shell.parse import parse
+
+    script = parse(call.command or "")
+    invocations = _plain_invocations(script)
+    found = [f for inv in invocations for f in invocation_findings(inv, env)]
+    return found + script_findings(script, invocations, env)
+
+
+class DangerousPatternDetector:
+    """The seed's Tier 1 API: ``is_dangerous(tool_name, tool_input) -> (True, reason)`` when any finding
+    of the call carries a deny severity."""
+
+    def __init__(self, env: AnalysisEnv | None = None):
+        self.env = env
+
+    def is_dangerous(self, tool_name: str, tool_input: dict) -> tuple[bool, str | None]:
+        env = self.env or _default_env()
+        if not isinstance(tool_input, dict):
+            return True, "invalid input: tool_input must be an object"
+        call = ToolCall(tool_name=tool_name, tool_input=tool_input, cwd=env.cwd)
+        if tool_name == "Bash" and not isinstance(tool_input.get("command"), str):
+            return True, "invalid input: Bash needs a string 'command'"
+        try:
+            findings = _findings(call, env)
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            return True, f"internal error while checking: {type(exc).__name__}: {exc}"
+        deny = [f for f in findings if f.severity is Verdict.DENY]
+        if not deny:
+            return False, None
+        return True, f"{deny[0].message} [{deny[0].id}]"
