@@ -6,9 +6,9 @@ through path checks, the rest through the tool tables.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .model import Finding
+from .model import Finding, ToolCall, Verdict
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class AnalysisEnv:
     user_patterns: object | None = None  # tier2_safe.SafePatternStore, when the user has one
 
 
-@dataclass
+@dataclass(slots=True)
 class Subcommand:
     """One simple command that will run (after wrappers are peeled), as the analysis saw it."""
 
@@ -31,6 +31,8 @@ class Subcommand:
     effects: list[str] = field(default_factory=list)  # "reads src/a.py", "writes /tmp/x", "network", …
     safe: str | None = None  # the Tier 2 category when this subcommand alone is safe
     findings: list[Finding] = field(default_factory=list)
+    via: tuple[str, ...] = ()  # how it was reached ("sudo", "bash -c", "find -exec" …)
+    readonly: bool = True  # this subcommand alone changes nothing
 
 
 @dataclass
@@ -41,3 +43,110 @@ class Analysis:
     safe: str | None = None  # the Tier 2 category when the whole call is safe
     edit_in_project: bool = False  # a file edit or basic fs command only inside the project (acceptEdits)
     understood: bool = True  # False when anything could not be parsed or resolved
+    problems: list[str] = field(default_factory=list)  # why it is not understood
+
+
+def analyze(call: ToolCall, env: AnalysisEnv) -> Analysis:
+    """Analyse one tool call: every subcommand, its effects and findings, and the Tier 2 verdict."""
+    if call.cwd and call.cwd != env.cwd:
+        env = replace(env, cwd=call.cwd)
+    if call.tool_name == "Bash":
+        from .shell.report import analyze_command
+
+        command = call.command
+        if command is None:
+            return Analysis(understood=False, problems=["Bash call without a string command"])
+        return analyze_command(command, env)
+    return analyze_tool(call, env)
+
+
+def _path_arg(call: ToolCall, key: str) -> str | None:
+    value = call.tool_input.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def analyze_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
+    """File tools, web tools, agent tools and MCP tools (everything but Bash)."""
+    from . import tier2_safe as T2
+
+    name = call.tool_name
+    if name in T2.READ_TOOLS:
+        return _read_tool(call, env, T2.READ_TOOLS[name])
+    if name in T2.EDIT_TOOLS:
+        return _edit_tool(call, env, T2.EDIT_TOOLS[name])
+    if name in T2.SAFE_TOOLS:
+        category, readonly = T2.SAFE_TOOLS[name]
+        sub = Subcommand(text=name, program=None, safe=category, readonly=readonly)
+        return Analysis(subcommands=[sub], readonly=readonly, safe=category)
+    if name in T2.READONLY_UNSAFE_TOOLS:
+        return Analysis(subcommands=[Subcommand(text=name, program=None)], readonly=True)
+    store = env.user_patterns
+    category = _mcp_category(name)
+    if category is None and store is not None and name in getattr(store, "safe_tools", ()):
+        category = T2.USER_PATTERN
+    sub = Subcommand(text=name, program=None, safe=category, readonly=category is not None)
+    return Analysis(subcommands=[sub], readonly=category is not None and category != T2.USER_PATTERN,
+                    safe=category)
+
+
+def _mcp_category(name: str) -> str | None:
+    from . import tier2_safe as T2
+    from .shell import programs as P
+
+    if not name.startswith("mcp__"):
+        return None
+    server, _, tool = name[5:].partition("__")
+    if "firecrawl" in server.lower() and tool in T2.FIRECRAWL_READ:
+        return P.WEB_READ
+    if "jetbrains" in server.lower() and tool.startswith(T2.JETBRAINS_READ_PREFIXES):
+        return P.READONLY_TOOL
+    return None
+
+
+def _read_tool(call: ToolCall, env: AnalysisEnv, key: str) -> Analysis:
+    from . import paths
+    from . import tier2_safe as T2
+    from .shell import programs as P
+
+    raw = _path_arg(call, key)
+    pattern = _path_arg(call, "pattern") if call.tool_name == "Glob" else None
+    targets = [t for t in (raw, pattern if pattern and pattern.startswith(("/", "~", "$HOME", "..")) else None) if t]
+    if pattern and raw and not pattern.startswith(("/", "~")):
+        targets.append(raw.rstrip("/") + "/" + pattern)
+    sub = Subcommand(text=f"{call.tool_name} {raw or pattern or ''}".strip(), program=None)
+    for target in targets or ["."]:
+        path = paths.normalize(target, env.cwd, env.home)
+        sub.effects.append(f"reads {path}")
+        why = T2.sensitive(path, env, glob=any(ch in target for ch in "*?["))
+        if why is not None:
+            sub.findings.append(Finding("sensitive.read", Verdict.ASK, path, f"reads {path}: {why}"))
+    safe = None if sub.findings else P.READONLY_TOOL
+    sub.safe = safe
+    return Analysis(findings=list(sub.findings), subcommands=[sub], readonly=True, safe=safe)
+
+
+def _edit_tool(call: ToolCall, env: AnalysisEnv, key: str) -> Analysis:
+    from . import paths
+    from . import tier1_dangerous as tier1
+    from . import tier2_safe as T2
+
+    raw = _path_arg(call, key)
+    if raw is None:
+        return Analysis(understood=False, problems=[f"{call.tool_name} without a string {key}"])
+    path = paths.normalize(raw, env.cwd, env.home)
+    sub = Subcommand(text=f"{call.tool_name} {raw}", program=None, effects=[f"writes {path}"], readonly=False)
+    why = paths.protected_reason(path, env.home, env.project_root)
+    if why is not None:
+        sub.findings.append(Finding("protected.write", Verdict.ASK, path, f"writes {path}: {why}"))
+    sub.findings.extend(tier1.file_tool_findings(call, env))
+    place = T2.write_place(path, env)
+    top = max((f.severity for f in sub.findings), default=Verdict.ALLOW)
+    safe = place if top < Verdict.ASK else None
+    sub.safe = safe
+    inside = (env.project_root != "/" and paths.is_within(path, env.project_root) and why is None
+              and T2.sensitive(path, env) is None and top < Verdict.ASK)
+    return Analysis(findings=list(sub.findings), subcommands=[sub], readonly=False, safe=safe,
+                    edit_in_project=inside)
+
+
+__all__ = ["Analysis", "AnalysisEnv", "Subcommand", "analyze", "analyze_tool"]

@@ -7,6 +7,7 @@ here: the gate decides on what the command names, before anything runs.
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 
 _HOME_PREFIXES = ("$HOME", "${HOME}")
 
@@ -21,6 +22,7 @@ def expand_home(path: str, home: str) -> str:
     return path
 
 
+@lru_cache(maxsize=8192)
 def normalize(path: str, cwd: str, home: str) -> str:
     """An absolute, normalized form of ``path`` as the shell or a file tool would resolve it."""
     path = expand_home(path, home)
@@ -62,12 +64,27 @@ HARMLESS_DEVICES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev
                     "/dev/urandom", "/dev/fd", "/dev/stdin")
 
 
+_SYSTEM_TOPS = frozenset(SYSTEM_DIRS)
+_HARMLESS_DEVICE_SET = frozenset(HARMLESS_DEVICES)
+
+
 def is_temp_path(path: str) -> bool:
-    return any(is_within(path, d) for d in TEMP_DIRS)
+    if path.startswith("/tmp"):
+        return path == "/tmp" or path.startswith("/tmp/")
+    return any(is_within(path, d) for d in TEMP_DIRS[1:]) if path.startswith(("/var/", "/dev/")) else False
 
 
 def is_harmless_device(path: str) -> bool:
-    return any(is_within(path, d) for d in HARMLESS_DEVICES)
+    if not path.startswith("/dev/"):
+        return False
+    parts = path.split("/", 3)
+    return "/dev/" + parts[2] in _HARMLESS_DEVICE_SET
+
+
+def _top(path: str) -> str:
+    """``/usr/lib/x`` → ``/usr``."""
+    end = path.find("/", 1)
+    return path if end < 0 else path[:end]
 
 
 def is_system_path(path: str, home: str) -> bool:
@@ -75,11 +92,12 @@ def is_system_path(path: str, home: str) -> bool:
     directories and harmless devices such as /dev/null."""
     if path == "/":
         return True
-    if is_within(path, home) or is_temp_path(path) or is_harmless_device(path):
+    if _top(path) not in _SYSTEM_TOPS:
         return False
-    return any(is_within(path, d) for d in SYSTEM_DIRS)
+    return not (is_within(path, home) or is_temp_path(path) or is_harmless_device(path))
 
 
+@lru_cache(maxsize=8192)
 def sensitive_reason(path: str, home: str) -> str | None:
     """Why reading ``path`` exposes secrets (private keys, cloud credentials, .env files), or None."""
     name = posixpath.basename(path)
@@ -109,6 +127,7 @@ def sensitive_reason(path: str, home: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8192)
 def protected_reason(path: str, home: str, project_root: str) -> str | None:
     """Why writing ``path`` needs a human even in bypass mode (DESIGN.md step 3), or None."""
     parts = path.split("/")

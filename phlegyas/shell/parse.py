@@ -171,6 +171,11 @@ def _unescape_double(text: str) -> str:
 
 
 _GLOB_CHARS = frozenset("*?[")
+
+
+def _is_glob(raw: str) -> bool:
+    """Unquoted ``*``, ``?``, ``[`` or a brace expansion: the shell may turn the word into several."""
+    return "*" in raw or "?" in raw or "[" in raw or ("{" in raw and ("," in raw or ".." in raw))
 _COMMAND_KINDS = frozenset({
     "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
     "negated_command", "if_statement", "while_statement", "for_statement", "c_style_for_statement",
@@ -194,9 +199,10 @@ _IGNORED = frozenset({
 
 
 class _Walker:
-    def __init__(self, source: bytes, script: Script):
+    def __init__(self, source: bytes, script: Script, errors: bool = True):
         self.src = source
         self.script = script
+        self.errors = errors  # the tree has error or missing nodes somewhere
 
     # -- helpers -------------------------------------------------------------------------------
     def text(self, node) -> str:
@@ -209,6 +215,12 @@ class _Walker:
     # -- words -----------------------------------------------------------------------------------
     def word(self, node, depth: int, origin: str) -> Word:
         """Resolve one word-like node; commands inside it are collected as nested."""
+        kind = node.type
+        if kind == "word" or kind == "number":  # the common case, without the general machinery
+            raw = self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
+            return Word(_unescape_unquoted(raw), False, _is_glob(raw), False)
+        if kind == "raw_string":
+            return Word(self.src[node.start_byte + 1:node.end_byte - 1].decode("utf-8", "replace"), False, False, True)
         parts: list[str] = []
         flags = [False, False, False]  # dynamic, glob, quoted
         self._word_into(node, parts, flags, depth, origin)
@@ -218,7 +230,7 @@ class _Walker:
         kind = node.type
         if kind == "word" or kind == "number":
             raw = self.text(node)
-            if not flags[1] and (_GLOB_CHARS.intersection(raw) or ("{" in raw and ("," in raw or ".." in raw))):
+            if not flags[1] and _is_glob(raw):
                 flags[1] = True
             parts.append(_unescape_unquoted(raw))
         elif kind == "raw_string":
@@ -229,9 +241,19 @@ class _Walker:
             parts.append(decode_ansi_c(self.text(node)[2:-1]))
         elif kind in ("string", "translated_string"):
             flags[2] = True
-            for child in node.children:
+            children = node.children
+            last = len(children) - 1
+            for i, child in enumerate(children):
                 ck = child.type
-                if ck == '"' or ck == "$":
+                if ck == '"':
+                    # tree-sitter folds whitespace next to a quote into the quote token (`" "`).
+                    if child.end_byte - child.start_byte > 1:
+                        t = self.text(child)
+                        extra = t[1:] if i == 0 else (t[:-1] if i == last else t)
+                        if extra:
+                            parts.append(_unescape_double(extra))
+                    continue
+                if ck == "$":
                     continue
                 if ck == "string_content":
                     parts.append(_unescape_double(self.text(child)))
@@ -287,14 +309,14 @@ class _Walker:
             return []
         kind = node.type
         start = len(self.script.commands)
-        if node.is_error or kind == "ERROR" or node.is_missing:
+        if kind == "ERROR" or (self.errors and (node.is_error or node.is_missing)):
             self.problem("syntax error")
             for child in node.children:
                 self.collect(child, depth + 1, origin)
         elif kind == "command":
             self.command(node, depth, origin)
         elif kind == "redirected_statement":
-            self.redirected(node, depth, origin)
+            return self.redirected(node, depth, origin)
         elif kind == "pipeline":
             self.pipeline(node.children, depth, origin)
         elif kind == "function_definition":
@@ -432,6 +454,8 @@ class _Walker:
                             self.word(sub, depth + 1, "heredoc")
             elif ck == "|" or ck == "|&":
                 piped = True
+            elif ck in ("file_redirect", "herestring_redirect"):
+                self.redirect(child, cmd, depth, origin)  # `cat <<EOF > f`
             elif child.is_named and ck not in ("heredoc_end", "heredoc_content"):
                 after.append((piped, child))
                 piped = False
@@ -451,28 +475,55 @@ class _Walker:
                     self.script.commands[idx].upstream.extend(upstream)
             upstream = got
 
-    def redirected(self, node, depth: int, origin: str) -> None:
+    def redirected(self, node, depth: int, origin: str) -> list[int]:
+        """A statement with redirections; returns the indices of the commands they apply to."""
         body = node.child_by_field_name("body")
         first = len(self.script.commands)
         target_cmd = None
+        last_stage = None
         if body is not None and body.type == "command":
             target_cmd = self.command(body, depth + 1, origin)
+        elif body is not None and body.type in ("pipeline", "list"):
+            last_stage = self._last_part(body, depth + 1, origin)
         elif body is not None:
             self.collect(body, depth + 1, origin)
         owned = list(range(first, len(self.script.commands)))
+        if last_stage is not None:  # `a | b > f`: the redirection belongs to the last stage only
+            owned = last_stage
         # `{ …; } > f` or `(…) > f`: the redirection applies to every command of the body.
         holder = target_cmd or SimpleCommand(words=[], origin=origin)
         follow: list = []
         for child in node.children:
             if child.type in ("file_redirect", "herestring_redirect", "heredoc_redirect") and child != body:
                 follow.extend(self.redirect(child, holder, depth + 1, origin))
-        if target_cmd is None:
+        if target_cmd is None and body is None:
+            # `> f` alone truncates f: keep it as a command without words so its redirection is seen.
+            holder.text = self.text(node)
+            self.script.commands.append(holder)
+            owned = [len(self.script.commands) - 1]
+        elif target_cmd is None:
             for idx in owned:
                 c = self.script.commands[idx]
                 c.redirects.extend(holder.redirects)
                 if holder.stdin_text is not None and c.stdin_text is None:
                     c.stdin_text, c.stdin_dynamic = holder.stdin_text, holder.stdin_dynamic
         self.follow(follow, owned, depth, origin)
+        return [len(self.script.commands) - 1] if target_cmd is not None else owned
+
+    def _last_part(self, body, depth: int, origin: str) -> list[int]:
+        """tree-sitter hangs a trailing redirection on a whole ``a | b`` or ``a && b``; bash gives it to
+        the last command only. Walk ``body`` and return the indices of that last part's commands."""
+        if body.type == "pipeline":
+            return self.pipeline(body.children, depth, origin)
+        named = [c for c in body.children if c.is_named]
+        for child in named[:-1]:
+            self.collect(child, depth + 1, origin)
+        if not named:
+            return []
+        last = named[-1]
+        if last.type in ("pipeline", "list"):
+            return self._last_part(last, depth + 1, origin)
+        return self.collect(last, depth + 1, origin)
 
     def pipeline(self, children, depth: int, origin: str, upstream: list[int] | None = None) -> list[int]:
         """Walk the stages of a pipeline; each stage's commands read what the previous stage wrote.
@@ -493,6 +544,10 @@ class _Walker:
 
 def parse(source: str) -> Script:
     """Parse a command line; never raises for any input string."""
+    if "\x00" not in source:
+        plain = parse_plain(source)
+        if plain is not None:
+            return plain
     script = Script(source=source)
     if "\x00" in source:
         script.problems.append("NUL byte in the command")
@@ -500,7 +555,7 @@ def parse(source: str) -> Script:
     data = source.encode("utf-8", "surrogatepass")
     tree = _parser().parse(data)
     root = tree.root_node
-    walker = _Walker(data, script)
+    walker = _Walker(data, script, root.has_error)
     if root.has_error:
         script.problems.append("syntax error")
     try:
@@ -508,3 +563,6 @@ def parse(source: str) -> Script:
     except RecursionError:
         script.problems.append("nesting too deep to analyse")
     return script
+
+
+from .plain import parse_plain  # noqa: E402 - the fast path builds this module's types

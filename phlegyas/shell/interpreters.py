@@ -1,0 +1,816 @@
+"""Code handed to a language runtime or a text tool: what in it reaches the shell or the file system.
+
+- Python is parsed for real (``ast``): ``os.system("…")``, ``subprocess.run([...])`` and friends give
+  shell text or argv lists; ``shutil.rmtree(p)``, ``os.remove(p)`` … give synthetic commands
+  (``rm -r p``); ``open(p, "w")`` a write; network modules a network note. Code that only computes and
+  prints (a small allow-list of pure builtins, modules and methods) is reported ``pure``.
+- JavaScript, Perl, Ruby, PHP, Lua, Tcl, R and others cannot be parsed here: a tokenizer of string
+  literals finds the literal arguments of their ``system``/``exec``/backtick/``child_process`` forms
+  and of their file-deleting calls. Everything else they do is "executes code".
+- awk programs: ``system("…")``, ``print | "cmd"``, ``"cmd" | getline``, ``print > "file"``.
+- sed scripts: the ``e`` command, the ``s///e`` flag, ``w file`` and ``s///w file``, ``r file``.
+
+Each analysis returns a ``CodeReport``; ``shell.analyze`` turns it into invocations and notes.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class CodeReport:
+    shell: list[str] = field(default_factory=list)  # literal shell command lines the code runs
+    argvs: list[list[str]] = field(default_factory=list)  # literal argv lists it runs or stands for
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (kind, detail): writes/reads/network/executes/mutates
+    problems: list[str] = field(default_factory=list)  # what could not be understood
+    pure: bool = False  # only computes and prints
+
+
+# -- Python ----------------------------------------------------------------------------------------
+
+_SHELL_SINKS = frozenset({"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
+                          "commands.getoutput", "commands.getstatusoutput", "os.popen2", "os.popen3", "platform.popen"})
+_SUBPROCESS = frozenset({"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
+                         "subprocess.Popen", "asyncio.create_subprocess_shell", "asyncio.create_subprocess_exec"})
+_EXEC_PREFIXES = ("os.exec", "os.spawn", "os.posix_spawn")
+_FS_ARGV = {
+    "shutil.rmtree": ("rm", "-r"), "os.remove": ("rm",), "os.unlink": ("rm",), "os.rmdir": ("rmdir",),
+    "os.removedirs": ("rmdir",), "shutil.copy": ("cp",), "shutil.copy2": ("cp",), "shutil.copyfile": ("cp",),
+    "shutil.copytree": ("cp", "-r"), "shutil.move": ("mv",), "os.rename": ("mv",), "os.replace": ("mv",),
+    "os.renames": ("mv",), "os.makedirs": ("mkdir", "-p"), "os.mkdir": ("mkdir",), "os.symlink": ("ln", "-s"),
+    "os.link": ("ln",), "os.truncate": ("truncate", "-s", "0"), "os.chown": ("chown",), "os.lchown": ("chown",),
+    "os.chmod": ("chmod",), "os.kill": ("kill",), "os.killpg": ("kill",), "os.mkfifo": ("mkfifo",),
+}
+_PATH_METHODS = {
+    "unlink": ("rm",), "rmdir": ("rmdir",), "mkdir": ("mkdir", "-p"), "touch": ("touch",), "chmod": ("chmod",),
+    "rename": ("mv",), "replace": ("mv",), "symlink_to": ("ln", "-s"), "hardlink_to": ("ln",),
+}
+_PATH_WRITES = frozenset({"write_text", "write_bytes"})
+_PATH_READS = frozenset({"read_text", "read_bytes", "open", "exists", "is_file", "is_dir", "stat", "iterdir", "glob",
+                         "rglob", "resolve", "absolute", "expanduser", "samefile", "lstat", "owner", "group",
+                         "is_symlink", "readlink", "walk", "with_suffix", "with_name", "relative_to", "joinpath",
+                         "match", "as_posix", "is_absolute"})
+_EXEC_CODE = frozenset({"exec", "eval", "compile", "execfile", "__import__", "importlib.import_module",
+                        "runpy.run_path", "runpy.run_module", "builtins.exec", "builtins.eval", "code.interact",
+                        "pdb.run", "marshal.loads", "pickle.loads", "pickle.load", "imp.load_source"})
+_NETWORK_MODULES = frozenset({"socket", "urllib", "urllib2", "urllib3", "requests", "http", "httpx", "aiohttp",
+                              "ftplib", "smtplib", "telnetlib", "paramiko", "websocket", "websockets", "xmlrpc",
+                              "poplib", "imaplib", "nntplib", "ssl", "asyncssh", "pycurl", "grpc", "boto3", "botocore",
+                              "socketserver", "http.server", "wsgiref"})
+_SENDING = frozenset({"post", "put", "patch", "delete", "request", "send", "sendall", "sendto", "sendfile",
+                      "upload", "urlopen", "storbinary", "storlines", "sendmail", "send_message"})
+_CODE_MODULES = frozenset({"ctypes", "cffi", "pty", "multiprocessing", "os", "subprocess", "shutil", "pathlib",
+                           "importlib", "runpy", "code", "pdb", "marshal", "pickle", "imp", "sys", "builtins"})
+PURE_MODULES = frozenset({
+    "json", "math", "cmath", "re", "sys", "os.path", "posixpath", "collections", "itertools", "functools",
+    "statistics", "datetime", "time", "string", "textwrap", "base64", "hashlib", "hmac", "uuid", "random", "pprint",
+    "csv", "decimal", "fractions", "struct", "binascii", "html", "urllib.parse", "shlex", "glob", "fnmatch",
+    "operator", "copy", "dataclasses", "enum", "typing", "platform", "sysconfig", "locale", "calendar", "zlib",
+    "io", "tomllib", "ast", "keyword", "unicodedata", "difflib", "heapq", "bisect", "array", "numbers", "secrets",
+    "importlib.metadata", "email.utils", "ipaddress", "colorsys", "reprlib", "types", "abc", "contextlib", "warnings",
+    "traceback", "inspect", "dis", "tokenize", "token", "sre_constants", "this", "zoneinfo", "graphlib", "string",
+})
+_PURE_CALLS = frozenset({
+    "print", "len", "str", "int", "float", "bool", "list", "dict", "set", "tuple", "sorted", "reversed", "sum", "min",
+    "max", "abs", "round", "range", "enumerate", "zip", "map", "filter", "any", "all", "isinstance", "issubclass",
+    "repr", "format", "hex", "oct", "bin", "chr", "ord", "divmod", "pow", "hash", "type", "iter", "next", "slice",
+    "frozenset", "bytes", "bytearray", "input", "callable", "ascii", "complex", "object", "super", "property",
+    "staticmethod", "classmethod", "hasattr", "id", "memoryview", "Exception", "ValueError", "KeyError",
+    "TypeError", "RuntimeError", "SystemExit", "StopIteration", "AssertionError", "IndexError", "OSError",
+    "NotImplementedError", "AttributeError", "ZeroDivisionError", "UnicodeDecodeError",
+    "os.getcwd", "os.listdir", "os.getenv", "os.environ.get", "os.cpu_count", "os.getpid", "os.getuid",
+    "os.uname", "os.scandir", "os.walk", "os.stat", "os.lstat", "os.access", "os.get_terminal_size",
+    "os.fspath", "os.fsencode", "os.fsdecode", "os.getlogin", "os.getppid", "os.getgid", "os.path.exists",
+    "pathlib.Path", "pathlib.PurePath", "pathlib.PurePosixPath", "Path", "sys.exit", "sys.getsizeof",
+    "sys.getrecursionlimit", "sys.getdefaultencoding", "sys.getfilesystemencoding", "sys.stdin.read",
+    "sys.stdin.readline", "sys.stdin.readlines", "sys.stdout.write", "sys.stderr.write", "sys.stdout.flush",
+    "sys.stdin.buffer.read", "sys.stdout.buffer.write", "sys.intern",
+})
+_PURE_METHODS = frozenset({
+    "get", "keys", "values", "items", "append", "extend", "insert", "pop", "index", "count", "copy", "update",
+    "setdefault", "split", "rsplit", "splitlines", "strip", "lstrip", "rstrip", "join", "lower", "upper", "title",
+    "capitalize", "casefold", "startswith", "endswith", "find", "rfind", "format", "format_map", "encode", "decode",
+    "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "zfill", "center", "ljust", "rjust",
+    "partition", "rpartition", "sort", "reverse", "group", "groups", "groupdict", "span", "start", "end",
+    "match", "search", "findall", "finditer", "sub", "subn", "fullmatch", "most_common", "elements",
+    "isoformat", "strftime", "timestamp", "total_seconds", "date", "time", "hexdigest", "digest", "read",
+    "readline", "readlines", "__len__", "add", "discard", "union", "intersection", "difference", "issubset",
+    "issuperset", "symmetric_difference", "fromkeys", "expandtabs", "translate", "maketrans", "removeprefix",
+    "removesuffix", "swapcase", "isidentifier", "isnumeric", "isdecimal", "isprintable", "istitle", "to_bytes",
+    "from_bytes", "bit_length", "conjugate", "is_integer", "as_integer_ratio", "getvalue", "writerow",
+    "writerows", "writeheader", "loads", "dumps", "load", "dump", "name", "stem", "suffix", "parent", "parts",
+    "exists", "is_file", "is_dir", "iterdir", "glob", "rglob", "resolve", "absolute", "relative_to", "joinpath",
+    "with_suffix", "with_name", "as_posix", "read_text", "read_bytes", "stat", "total", "replace", "flush",
+    "close", "__enter__", "__exit__", "tell", "seek", "readable", "is_absolute", "expanduser", "mean", "median",
+})
+_DANGER_METHODS = frozenset({"write", "writelines", "system", "popen", "remove", "unlink", "rmdir", "rename",
+                             "chmod", "chown", "kill", "spawn", "execute", "executemany", "connect", "bind", "listen",
+                             "send", "sendall", "truncate", "symlink_to", "write_text", "write_bytes", "touch", "mkdir"})
+
+
+class _PyScan(ast.NodeVisitor):
+    def __init__(self, report: CodeReport, depth: int):
+        self.r = report
+        self.depth = depth
+        self.aliases: dict[str, str] = {}
+        self.modules: set[str] = set()  # local names bound to imported modules
+        self.defined: set[str] = set()
+        self.pure = True
+
+    # imports --------------------------------------------------------------------------------
+    def _imported(self, module: str) -> None:
+        top = module.split(".", 1)[0]
+        if top in _NETWORK_MODULES or module in _NETWORK_MODULES:
+            self.r.notes.append(("network", f"python module {module}"))
+            self.pure = False
+        elif top in ("ctypes", "cffi"):
+            self.r.notes.append(("executes", f"python {top} (native code)"))
+            self.pure = False
+        elif module not in PURE_MODULES and top not in PURE_MODULES and top not in _CODE_MODULES:
+            self.pure = False
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for a in node.names:
+            self._imported(a.name)
+            local = a.asname or a.name.split(".", 1)[0]
+            self.aliases[local] = a.name if a.asname else a.name.split(".", 1)[0]
+            self.modules.add(local)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        self._imported(module)
+        for a in node.names:
+            if a.name == "*":
+                self.pure = False
+                continue
+            full = f"{module}.{a.name}"
+            self.aliases[a.asname or a.name] = full
+            if full in _NETWORK_MODULES:
+                self._imported(full)
+
+    def visit_FunctionDef(self, node) -> None:
+        self.defined.add(node.name)
+        self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.defined.add(node.name)
+        self.generic_visit(node)
+
+    # names ----------------------------------------------------------------------------------
+    def qualname(self, node: ast.AST) -> str | None:
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        base = self.aliases.get(node.id, node.id)
+        return ".".join([base, *reversed(parts)])
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id in self.modules and isinstance(node.ctx, ast.Load):
+            self.pure = False  # a module used as a value (``o = os``) hides what gets called
+        if node.id in ("__builtins__", "globals", "locals", "vars", "getattr", "setattr", "delattr", "breakpoint"):
+            self.pure = False
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr.startswith("__") and node.attr not in ("__name__", "__doc__", "__version__", "__file__"):
+            self.pure = False
+        name = self.qualname(node)
+        if name is not None and name.split(".", 1)[0] in ("os", "subprocess", "shutil", "pty", "ctypes", "sys",
+                                                           "builtins", "importlib"):
+            if not (name in _PURE_CALLS or name.startswith(("os.path.", "sys.version", "sys.platform", "sys.argv",
+                                                             "sys.stdin", "sys.stdout", "sys.stderr", "sys.path",
+                                                             "sys.executable", "sys.maxsize", "os.environ",
+                                                             "os.sep", "os.linesep", "os.name", "os.pathsep",
+                                                             "sys.byteorder", "sys.prefix", "sys.modules"))):
+                self.pure = False
+        if isinstance(node.value, ast.Name) and node.value.id in self.modules:
+            return  # module.attr: the module name itself is fine here
+        self.generic_visit(node)
+
+    # calls ----------------------------------------------------------------------------------
+    def visit_Call(self, node: ast.Call) -> None:
+        name = self.qualname(node.func)
+        handled = name is not None and self._sink(name, node)
+        if not handled:
+            if not self._path_method(node):
+                self._purity(name, node)
+        self.generic_visit(node)
+
+    def _purity(self, name: str | None, node: ast.Call) -> None:
+        if name is not None:
+            if name in _PURE_CALLS or name in self.defined:
+                return
+            top = name.rsplit(".", 1)[0] if "." in name else ""
+            if top and (top in PURE_MODULES or top.split(".", 1)[0] in PURE_MODULES) and top.split(".", 1)[0] not in (
+                    "sys", "os"):
+                return
+        if isinstance(node.func, ast.Attribute):
+            method = node.func.attr
+            if method in _PURE_METHODS and method not in _DANGER_METHODS:
+                if name is None or name.split(".", 1)[0] not in self.modules or name in _PURE_CALLS:
+                    return
+        self.pure = False
+
+    def _literal(self, node: ast.AST) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        return None
+
+    def _literal_list(self, node: ast.AST) -> list[str] | None:
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = [self._literal(e) for e in node.elts]
+            if all(i is not None for i in items):
+                return items  # type: ignore[return-value]
+        return None
+
+    def _kw(self, node: ast.Call, key: str) -> ast.AST | None:
+        for kw in node.keywords:
+            if kw.arg == key:
+                return kw.value
+        return None
+
+    def _dynamic(self, what: str) -> None:
+        self.r.problems.append(f"python passes a computed value to {what}")
+        self.pure = False
+
+    def _sink(self, name: str, node: ast.Call) -> bool:
+        args = node.args
+        r = self.r
+        if name in _SHELL_SINKS:
+            self.pure = False
+            text = self._literal(args[0]) if args else None
+            if text is None:
+                self._dynamic(name)
+            else:
+                r.shell.append(text)
+            return True
+        if name in _SUBPROCESS or name.startswith(_EXEC_PREFIXES) or name in ("pty.spawn", "os.startfile"):
+            self.pure = False
+            self._run_sink(name, node)
+            return True
+        if name in _FS_ARGV:
+            self.pure = False
+            lits = [self._literal(a) for a in args]
+            if name in ("os.kill", "os.killpg"):
+                r.notes.append(("mutates", "signals processes"))
+                return True
+            if name in ("os.chmod", "os.chown", "os.lchown", "os.truncate"):
+                lits = lits[:1]
+            if not lits or any(x is None for x in lits):
+                self._dynamic(name)
+                return True
+            argv = list(_FS_ARGV[name])
+            if name == "os.chmod" and len(args) > 1 and isinstance(args[1], ast.Constant):
+                argv.append(oct(args[1].value)[2:] if isinstance(args[1].value, int) else str(args[1].value))
+            elif name in ("os.chown", "os.lchown"):
+                argv.append("0:0")
+            r.argvs.append(argv + [x for x in lits if x is not None])
+            return True
+        if name in ("open", "io.open", "codecs.open", "builtins.open", "os.open"):
+            self._open(node)
+            return True
+        if name in _EXEC_CODE:
+            self.pure = False
+            text = self._literal(args[0]) if args else None
+            if text is not None and name in ("exec", "eval", "compile", "builtins.exec", "builtins.eval") \
+                    and self.depth < 4:
+                inner = analyze_python(text, self.depth + 1)
+                r.shell.extend(inner.shell)
+                r.argvs.extend(inner.argvs)
+                r.notes.extend(inner.notes)
+                r.problems.extend(inner.problems)
+                if not inner.pure:
+                    r.notes.append(("executes", "python code"))
+            elif text is not None and name in ("__import__", "importlib.import_module"):
+                self._imported(text)
+            else:
+                r.notes.append(("executes", f"computed python code ({name})"))
+            return True
+        top = name.split(".", 1)[0]
+        if top in _NETWORK_MODULES or name.rsplit(".", 1)[0] in _NETWORK_MODULES:
+            self.pure = False
+            method = name.rsplit(".", 1)[-1].lower()
+            r.notes.append(("network", name))
+            if method in _SENDING and not (method == "urlopen" and len(args) < 2 and not self._kw(node, "data")):
+                r.notes.append(("mutates", f"sends data over the network ({name})"))
+            return True
+        if name in ("os.setuid", "os.setgid", "os.seteuid", "os.setresuid", "os.chroot", "os.putenv", "os.unsetenv",
+                    "os.environ.update", "os.environ.setdefault", "os.environ.__setitem__", "signal.signal"):
+            self.pure = False
+            r.notes.append(("mutates", name))
+            return True
+        return False
+
+    def _run_sink(self, name: str, node: ast.Call) -> None:
+        args = node.args
+        first = args[0] if args else self._kw(node, "args")
+        shell = self._kw(node, "shell")
+        shell_true = isinstance(shell, ast.Constant) and bool(shell.value)
+        if name == "asyncio.create_subprocess_shell":
+            shell_true = True
+        if name.startswith(("os.exec", "os.spawn", "os.posix_spawn")):
+            lits = [self._literal(a) for a in args if not isinstance(a, (ast.List, ast.Tuple, ast.Dict))]
+            lists = [self._literal_list(a) for a in args if isinstance(a, (ast.List, ast.Tuple))]
+            if name.startswith("os.spawn") and lits and lits[0] is None and isinstance(args[0], ast.Attribute):
+                lits = lits[1:]  # os.spawnl(os.P_WAIT, path, ...)
+            if any(x is None for x in lits) or any(x is None for x in lists) or not (lits or lists):
+                self._dynamic(name)
+                return
+            argv = [lits[0]] if lits else []
+            argv += [x for lst in lists for x in lst][1:] if lists else [x for x in lits[2:]]
+            self.r.argvs.append([x for x in argv if x is not None])
+            return
+        if shell is not None and not isinstance(shell, ast.Constant):
+            self._dynamic(f"{name}(shell=…)")
+            return
+        text = self._literal(first) if first is not None else None
+        items = self._literal_list(first) if first is not None else None
+        if text is not None:
+            if shell_true:
+                self.r.shell.append(text)
+            else:
+                self.r.argvs.append([text])
+        elif items is not None:
+            if shell_true and items:
+                self.r.shell.append(" ".join(items))
+            elif items:
+                self.r.argvs.append(items)
+        else:
+            self._dynamic(name)
+
+    def _open(self, node: ast.Call) -> None:
+        args = node.args
+        path = self._literal(args[0]) if args else None
+        mode_node = args[1] if len(args) > 1 else self._kw(node, "mode")
+        mode = "r"
+        if mode_node is not None:
+            lit = self._literal(mode_node)
+            if lit is None:
+                self._dynamic("open(mode=…)")
+                return
+            mode = lit
+        writes = any(ch in mode for ch in "wax+")
+        if path is None:
+            if writes:
+                self._dynamic("open() for writing")
+            else:
+                self.r.notes.append(("reads", "?"))
+                self.pure = False
+            return
+        self.r.notes.append(("writes" if writes else "reads", path))
+        if writes:
+            self.pure = False
+
+    def _path_method(self, node: ast.Call) -> bool:
+        """``Path("x").unlink()`` and friends, with a literal path."""
+        func = node.func
+        if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Call):
+            return False
+        inner = func.value
+        ctor = self.qualname(inner.func)
+        if ctor not in ("pathlib.Path", "Path", "pathlib.PosixPath", "PosixPath"):
+            return False
+        path = self._literal(inner.args[0]) if len(inner.args) == 1 else None
+        method = func.attr
+        if method in _PATH_READS:
+            if path is not None:
+                self.r.notes.append(("reads", path))
+            return True
+        self.pure = False
+        if path is None:
+            self._dynamic(f"Path(…).{method}")
+            return True
+        if method in _PATH_WRITES:
+            self.r.notes.append(("writes", path))
+        elif method in _PATH_METHODS:
+            extra = [self._literal(a) for a in node.args]
+            argv = list(_PATH_METHODS[method]) + [path] + [x for x in extra if x is not None and method in
+                                                          ("rename", "replace", "symlink_to", "hardlink_to")]
+            if method in ("symlink_to", "hardlink_to"):
+                argv = list(_PATH_METHODS[method]) + [x for x in extra if x] + [path]
+            r_argv = argv if method != "chmod" else ["chmod", "777", path]
+            self.r.argvs.append(r_argv)
+        else:
+            self.r.notes.append(("executes", f"Path.{method}"))
+        return True
+
+
+def analyze_python(code: str, depth: int = 0) -> CodeReport:
+    """What Python source ``code`` runs, writes, deletes or sends (see the module docstring)."""
+    report = CodeReport()
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        report.problems.append("python code that does not parse")
+        return report
+    scan = _PyScan(report, depth)
+    try:
+        scan.visit(tree)
+    except RecursionError:
+        report.problems.append("python code nested too deeply")
+    report.pure = scan.pure and not report.problems and not report.shell and not report.argvs and not any(
+        k in ("writes", "executes", "network", "mutates") for k, _ in report.notes)
+    return report
+
+
+# -- other languages: string literals around known sinks --------------------------------------------
+
+_LANG_SINKS: dict[str, dict[str, str]] = {
+    # name → "shell" (a command line), "argv" (a program), "rm", "rmr", "rmdir", "write", "network"
+    "js": {"execSync": "shell", "exec": "shell", "spawn": "argv", "spawnSync": "argv", "execFile": "argv",
+           "execFileSync": "argv", "fork": "argv", "rmSync": "rmr", "rmdirSync": "rmdir", "unlinkSync": "rm",
+           "rm": "rmr", "rmdir": "rmdir", "unlink": "rm", "writeFileSync": "write", "writeFile": "write",
+           "appendFileSync": "write", "appendFile": "write", "createWriteStream": "write", "fetch": "network",
+           "request": "network", "connect": "network", "createConnection": "network", "get": "network"},
+    "perl": {"system": "shell", "exec": "shell", "qx": "shell", "unlink": "rm", "rmdir": "rmdir",
+             "rmtree": "rmr", "remove_tree": "rmr", "open": "open", "IO::Socket::INET": "network",
+             "LWP::UserAgent": "network", "HTTP::Tiny": "network", "Socket": "network"},
+    "ruby": {"system": "shell", "exec": "shell", "spawn": "shell", "popen": "shell", "capture2": "shell",
+             "capture3": "shell", "capture2e": "shell", "popen3": "shell", "rm_rf": "rmr", "rm_r": "rmr",
+             "remove_dir": "rmr", "rm": "rm", "rm_f": "rm", "delete": "rm", "unlink": "rm", "write": "write",
+             "TCPSocket": "network", "Net::HTTP": "network", "open-uri": "network", "Socket": "network"},
+    "php": {"system": "shell", "exec": "shell", "shell_exec": "shell", "passthru": "shell", "popen": "shell",
+            "proc_open": "shell", "pcntl_exec": "argv", "unlink": "rm", "rmdir": "rmdir", "file_put_contents": "write",
+            "fsockopen": "network", "curl_exec": "network", "socket_create": "network", "stream_socket_client": "network"},
+    "lua": {"execute": "shell", "popen": "shell", "remove": "rm", "rename": "mv", "socket": "network"},
+    "tcl": {"exec": "argv", "open": "open", "file": "fileop", "socket": "network"},
+    "r": {"system": "shell", "system2": "argv", "shell": "shell", "unlink": "rmr", "file.remove": "rm",
+          "download.file": "network", "url": "network", "socketConnection": "network"},
+    "julia": {"run": "backtick", "rm": "rm", "download": "network"},
+    "pwsh": {"Invoke-Expression": "shell", "iex": "shell", "Start-Process": "argv", "Remove-Item": "rmr",
+             "Invoke-WebRequest": "network", "Invoke-RestMethod": "network"},
+    "applescript": {"do shell script": "shell"},
+}
+_BACKTICK_SHELL = frozenset({"perl", "ruby", "php", "julia"})
+
+
+def _tokens(code: str) -> list[tuple[str, str]]:
+    """A rough lexer: ("s", text) for string literals, ("b", text) for backticks, ("w", word), ("p", char)."""
+    out: list[tuple[str, str]] = []
+    i, n = 0, len(code)
+    while i < n:
+        ch = code[i]
+        if ch in "\"'`":
+            j = i + 1
+            buf: list[str] = []
+            while j < n and code[j] != ch:
+                if code[j] == "\\" and j + 1 < n:
+                    nxt = code[j + 1]
+                    buf.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+                    j += 2
+                    continue
+                buf.append(code[j])
+                j += 1
+            out.append(("b" if ch == "`" else "s", "".join(buf)))
+            i = j + 1
+        elif ch.isalnum() or ch in "_:.$@%-":
+            j = i
+            while j < n and (code[j].isalnum() or code[j] in "_:.-"):
+                j += 1
+            if j == i:
+                j = i + 1
+            out.append(("w", code[i:j]))
+            i = j
+        elif ch.isspace():
+            i += 1
+        else:
+            out.append(("p", ch))
+            i += 1
+    return out
+
+
+def _perl_qx(code: str, report: CodeReport) -> None:
+    """Perl's ``qx{…}`` / ``qx(…)`` / ``qx/…/``."""
+    start = 0
+    pairs = {"{": "}", "(": ")", "[": "]", "<": ">"}
+    while True:
+        at = code.find("qx", start)
+        if at < 0 or at + 2 >= len(code):
+            return
+        delim = code[at + 2]
+        if delim.isalnum() or delim.isspace() or (at > 0 and (code[at - 1].isalnum() or code[at - 1] == "_")):
+            start = at + 2
+            continue
+        end = code.find(pairs.get(delim, delim), at + 3)
+        if end < 0:
+            report.problems.append("unterminated qx")
+            return
+        report.shell.append(code[at + 3:end])
+        start = end + 1
+
+
+def analyze_literal_code(code: str, lang: str) -> CodeReport:
+    """Find the literal commands and file operations in code we cannot parse (see the module docstring)."""
+    report = CodeReport()
+    report.notes.append(("executes", f"{lang} code"))
+    sinks = _LANG_SINKS.get(lang, {})
+    toks = _tokens(code)
+    if lang == "perl":
+        _perl_qx(code, report)
+    for idx, (kind, text) in enumerate(toks):
+        if kind == "b" and (lang in _BACKTICK_SHELL):
+            report.shell.append(text)
+            continue
+        if kind != "w":
+            continue
+        word = text.rsplit(".", 1)[-1] if lang in ("js", "lua", "ruby") else text
+        if lang == "ruby" and "::" in text:
+            word = text.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
+        what = sinks.get(text) or sinks.get(word)
+        if what is None:
+            continue
+        lits = _following_literals(toks, idx + 1)
+        _literal_sink(what, lits, report, lang)
+    return report
+
+
+def _following_literals(toks: list[tuple[str, str]], i: int) -> list[str]:
+    """String literals that directly follow a sink name: ``system("a")``, ``system "a", "b"``, ``exec(['a'])``."""
+    out: list[str] = []
+    depth = 0
+    while i < len(toks):
+        kind, text = toks[i]
+        if kind == "p" and text in "([":
+            depth += 1
+        elif kind == "p" and text in ")]":
+            depth -= 1
+            if depth <= 0:
+                break
+        elif kind == "p" and text == ",":
+            pass
+        elif kind in ("s", "b"):
+            out.append(text)
+        elif kind == "p" and text in ";{}":
+            break
+        elif kind == "w" and depth == 0 and out:
+            break
+        elif kind == "w" and depth == 0 and not out and text not in ("=>", "do", "-"):
+            break
+        i += 1
+        if len(out) > 16:
+            break
+    return out
+
+
+def _literal_sink(what: str, lits: list[str], report: CodeReport, lang: str) -> None:
+    if what == "network":
+        report.notes.append(("network", lang))
+        return
+    if not lits:
+        return
+    if what in ("shell", "backtick"):
+        report.shell.append(" ".join(lits) if lang != "applescript" else lits[0])
+    elif what == "argv":
+        report.argvs.append(lits)
+    elif what == "rm":
+        report.argvs.append(["rm", *lits[:1]])
+    elif what == "rmr":
+        report.argvs.append(["rm", "-r", *lits[:1]])
+    elif what == "rmdir":
+        report.argvs.append(["rmdir", *lits[:1]])
+    elif what == "mv" and len(lits) >= 2:
+        report.argvs.append(["mv", lits[0], lits[1]])
+    elif what == "write":
+        report.notes.append(("writes", lits[0]))
+    elif what == "open":
+        target = lits[0].strip()
+        if target.endswith("|") or target.startswith("|"):
+            report.shell.append(target.strip("|").strip())
+        elif target.startswith((">", "+>", "+<")):
+            report.notes.append(("writes", target.lstrip("+>< ")))
+        elif len(lits) >= 2 and lits[0] in ("-|", "|-"):
+            report.shell.append(" ".join(lits[1:]))
+        elif len(lits) >= 2 and lits[0] in (">", ">>", "+<", "+>"):
+            report.notes.append(("writes", lits[1]))
+    elif what == "fileop" and lits and lits[0] == "delete":
+        report.argvs.append(["rm", "-r", *lits[1:2]])
+
+
+# -- awk --------------------------------------------------------------------------------------------
+
+def _awk_tokens(prog: str) -> list[tuple[str, str]]:
+    """awk tokens: strings ("s"), regex literals ("r"), words ("w"), operators ("o"), newlines ("n")."""
+    out: list[tuple[str, str]] = []
+    i, n = 0, len(prog)
+    prev_operand = False
+    while i < n:
+        ch = prog[i]
+        if ch == "#":
+            while i < n and prog[i] != "\n":
+                i += 1
+            continue
+        if ch == "\\" and i + 1 < n and prog[i + 1] == "\n":
+            i += 2
+            continue
+        if ch == "\n":
+            out.append(("n", "\n"))
+            prev_operand = False
+            i += 1
+            continue
+        if ch.isspace():
+            i += 1
+            continue
+        if ch == '"':
+            j = i + 1
+            buf: list[str] = []
+            while j < n and prog[j] != '"':
+                if prog[j] == "\\" and j + 1 < n:
+                    nxt = prog[j + 1]
+                    buf.append({"n": "\n", "t": "\t", '"': '"', "\\": "\\", "/": "/"}.get(nxt, "\\" + nxt))
+                    j += 2
+                    continue
+                buf.append(prog[j])
+                j += 1
+            out.append(("s", "".join(buf)))
+            prev_operand = True
+            i = j + 1
+            continue
+        if ch == "/" and not prev_operand:
+            j = i + 1
+            while j < n and prog[j] != "/" and prog[j] != "\n":
+                j += 2 if prog[j] == "\\" else 1
+            out.append(("r", prog[i + 1:j]))
+            prev_operand = True
+            i = j + 1
+            continue
+        if ch.isalnum() or ch in "_$":
+            j = i
+            while j < n and (prog[j].isalnum() or prog[j] in "_$."):
+                j += 1
+            out.append(("w", prog[i:j]))
+            prev_operand = True
+            i = j
+            continue
+        two = prog[i:i + 2]
+        if two in ("||", "&&", ">>", "|&", "==", "!=", "<=", ">=", "++", "--", "+=", "-=", "*=", "/=", "^=", "%="):
+            out.append(("o", two))
+            prev_operand = two in ("++", "--")
+            i += 2
+            continue
+        out.append(("o", ch))
+        prev_operand = ch in (")", "]")
+        i += 1
+    return out
+
+
+def analyze_awk(prog: str) -> CodeReport:
+    """``system("…")``, pipes to and from commands, and output redirections in an awk program."""
+    report = CodeReport()
+    toks = _awk_tokens(prog)
+    in_print = False
+    depth = 0
+    for i, (kind, text) in enumerate(toks):
+        nxt = toks[i + 1] if i + 1 < len(toks) else ("", "")
+        if kind == "w" and text in ("print", "printf"):
+            in_print, depth = True, 0
+        elif kind == "n" or (kind == "o" and text in (";", "{", "}")):
+            in_print = False
+        elif kind == "o" and text == "(":
+            depth += 1
+        elif kind == "o" and text == ")":
+            depth -= 1
+        if kind == "w" and text == "system":
+            arg = toks[i + 2] if i + 2 < len(toks) and nxt == ("o", "(") else None
+            after = toks[i + 3] if i + 3 < len(toks) else ("", "")
+            if arg is not None and arg[0] == "s" and after == ("o", ")"):
+                report.shell.append(arg[1])
+            else:
+                report.notes.append(("executes", "awk system() with a computed command"))
+        elif kind == "o" and text in ("|", "|&"):
+            if nxt[0] == "s" and (i + 2 >= len(toks) or toks[i + 2][0] in ("n", "o")):
+                report.shell.append(nxt[1])
+            elif nxt == ("w", "getline"):
+                prev = toks[i - 1] if i > 0 else ("", "")
+                if prev[0] == "s":
+                    report.shell.append(prev[1])
+                else:
+                    report.notes.append(("executes", "awk pipe from a computed command"))
+            else:
+                report.notes.append(("executes", "awk pipe to a computed command"))
+        elif kind == "o" and text in (">", ">>") and in_print and depth <= 0:
+            if nxt[0] == "s":
+                if nxt[1] not in ("/dev/stdout", "/dev/stderr", "/dev/null", "-"):
+                    report.notes.append(("writes", nxt[1]))
+            else:
+                report.notes.append(("writes", "?"))
+        elif kind == "o" and text == "<" and i > 0 and toks[i - 1] == ("w", "getline"):
+            if nxt[0] == "s":
+                report.notes.append(("reads", nxt[1]))
+        elif kind == "w" and text.startswith("@load"):
+            report.notes.append(("executes", "awk extension"))
+        elif kind == "o" and text == "@" and nxt in (("w", "load"), ("w", "include")):
+            report.notes.append(("executes", f"awk @{nxt[1]}"))
+    return report
+
+
+# -- sed --------------------------------------------------------------------------------------------
+
+_SED_SIMPLE = frozenset("=dDgGhHlLnNpPxzFq Q")
+_SED_HARMLESS_FILES = frozenset({"/dev/stdout", "/dev/stderr", "/dev/null"})
+
+
+def analyze_sed(script: str) -> CodeReport:
+    """The ``e``, ``w``, ``W``, ``r``, ``R`` commands and the ``s///e``, ``s///w`` flags of a sed script."""
+    report = CodeReport()
+    i, n = 0, len(script)
+
+    def rest_of_line(j: int) -> tuple[str, int]:
+        end = script.find("\n", j)
+        end = n if end < 0 else end
+        return script[j:end].strip(), end
+
+    def skip_regex(j: int, delim: str) -> int:
+        while j < n and script[j] != delim:
+            if script[j] == "\\":
+                j += 1
+            elif script[j] == "\n" and delim != "\n":
+                break
+            j += 1
+        return j + 1
+
+    def file_target(kind: str, name: str) -> None:
+        if not name or name in _SED_HARMLESS_FILES:
+            return
+        report.notes.append((kind, name))
+
+    while i < n:
+        ch = script[i]
+        if ch in " \t\n;{}!":
+            i += 1
+            continue
+        if ch == "#":
+            _, i = rest_of_line(i)
+            continue
+        # addresses
+        if ch.isdigit() or ch == "$":
+            while i < n and (script[i].isdigit() or script[i] in "$,~+ "):
+                i += 1
+            continue
+        if ch == "/":
+            i = skip_regex(i + 1, "/")
+            while i < n and script[i] in "IM":
+                i += 1
+            continue
+        if ch == "\\" and i + 1 < n:
+            i = skip_regex(i + 2, script[i + 1])
+            continue
+        if ch == ",":
+            i += 1
+            continue
+        # commands
+        if ch == "s" and i + 1 < n:
+            delim = script[i + 1]
+            j = skip_regex(i + 2, delim)
+            j = skip_regex(j, delim)
+            while j < n and script[j] not in ";\n}":
+                flag = script[j]
+                if flag == "e":
+                    report.notes.append(("executes", "sed s///e runs the pattern space as a command"))
+                elif flag == "w":
+                    name, j = rest_of_line(j + 1)
+                    file_target("writes", name)
+                    break
+                j += 1
+            i = j
+        elif ch == "y" and i + 1 < n:
+            delim = script[i + 1]
+            i = skip_regex(skip_regex(i + 2, delim), delim)
+        elif ch in "aic":
+            _, i = rest_of_line(i + 1)
+            while i < n and script[i - 1:i] == "\\":
+                _, i = rest_of_line(i + 1)
+        elif ch in "wW":
+            name, i = rest_of_line(i + 1)
+            file_target("writes", name)
+        elif ch in "rR":
+            name, i = rest_of_line(i + 1)
+            file_target("reads", name)
+        elif ch == "e":
+            cmd, i = rest_of_line(i + 1)
+            if cmd:
+                report.shell.append(cmd)
+            else:
+                report.notes.append(("executes", "sed e runs the pattern space as a command"))
+        elif ch in "btT:":
+            j = i + 1
+            while j < n and script[j] not in ";\n":
+                j += 1
+            i = j
+        elif ch == "v":
+            j = i + 1
+            while j < n and script[j] not in ";\n}":
+                j += 1
+            i = j
+        elif ch in _SED_SIMPLE:
+            i += 1
+            while i < n and script[i].isdigit():
+                i += 1
+        else:
+            report.problems.append(f"sed command {ch!r} not understood")
+            return report
+    return report

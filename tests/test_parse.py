@@ -1,0 +1,165 @@
+"""The parser: quoting, redirections, pipes, heredocs, and the plain fast path agreeing with tree-sitter."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from phlegyas.shell import parse as P
+from phlegyas.shell.plain import parse_plain
+
+CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus")
+
+
+def tree_sitter_parse(src: str) -> P.Script:
+    """The full parse, bypassing the plain fast path."""
+    script = P.Script(source=src)
+    data = src.encode("utf-8", "surrogatepass")
+    root = P._parser().parse(data).root_node
+    walker = P._Walker(data, script, root.has_error)
+    if root.has_error:
+        script.problems.append("syntax error")
+    walker.collect(root, 0, "top")
+    return script
+
+
+def shape(s: P.Script):
+    return (s.problems, s.functions, [
+        (c.argv, [(w.dynamic, w.glob, w.quoted) for w in c.words], c.assignments,
+         [(r.op, r.target and (r.target.text, r.target.dynamic, r.target.glob, r.target.quoted), r.fd)
+          for r in c.redirects], c.stdin_text, c.upstream, c.origin, c.text) for c in s.commands])
+
+
+@pytest.mark.parametrize("src,argvs", [
+    ("ls -la", [["ls", "-la"]]),
+    ("\\rm -rf x", [["rm", "-rf", "x"]]),
+    ("r''m x", [["rm", "x"]]),
+    ("'r'\"m\" x", [["rm", "x"]]),
+    ("$'\\x72\\x6d' x", [["rm", "x"]]),
+    ("cut -d \" \" -f1", [["cut", "-d", " ", "-f1"]]),
+    ("tr \" \" \"=\"", [["tr", " ", "="]]),
+    ("awk -F\" \" '{print}'", [["awk", "-F ", "{print}"]]),
+    ("echo \"a  b\" 'c d'", [["echo", "a  b", "c d"]]),
+    ("echo a\\ b", [["echo", "a b"]]),
+    ("a && b || c; d & e", [["a"], ["b"], ["c"], ["d"], ["e"]]),
+])
+def test_words(src, argvs):
+    assert [c.argv for c in P.parse(src).commands] == argvs
+
+
+def test_substitutions_are_collected():
+    s = P.parse("echo $(rm -rf x) `ls` <(cat y)")
+    assert [c.argv[0] for c in s.commands] == ["rm", "ls", "cat", "echo"]
+    assert [c.origin for c in s.commands] == ["substitution", "substitution", "process_substitution", "top"]
+    assert s.commands[-1].words[1].dynamic
+
+
+@pytest.mark.parametrize("src,redirected", [
+    ("a | b > f", ["b"]),
+    ("a && b > f", ["b"]),
+    ("a | b | c > f", ["c"]),
+    ("{ a; b; } > f", ["a", "b"]),
+    ("(a; b) > f", ["a", "b"]),
+    ("a > f", ["a"]),
+])
+def test_redirection_belongs_to_the_right_commands(src, redirected):
+    s = tree_sitter_parse(src)
+    assert [c.argv[0] for c in s.commands if c.redirects] == redirected
+
+
+def test_redirection_alone_is_a_command():
+    s = P.parse("> /etc/passwd")
+    assert len(s.commands) == 1 and s.commands[0].words == []
+    assert s.commands[0].redirects[0].target.text == "/etc/passwd"
+
+
+def test_heredoc_with_a_redirection_and_a_pipe():
+    s = P.parse("cat <<EOF > notes.txt\nhello\nEOF")
+    assert s.understood and s.commands[0].stdin_text == "hello\n"
+    assert [r.op for r in s.commands[0].redirects] == ["<<", ">"]
+    s = P.parse("cat <<EOF | bash\nrm -rf /\nEOF")
+    assert s.commands[1].argv == ["bash"] and s.commands[1].upstream == [0]
+
+
+def test_pipes_record_upstream():
+    s = P.parse("a | b | c")
+    assert [c.upstream for c in s.commands] == [[], [0], [1]]
+
+
+@pytest.mark.parametrize("src", ["ls (", "echo \"x", "if then fi", "a &&", "echo $((", "case x in"])
+def test_syntax_errors_are_problems(src):
+    assert not P.parse(src).understood
+
+
+def test_nul_byte_is_a_problem():
+    assert "NUL byte in the command" in P.parse("ls\x00rm").problems
+
+
+@pytest.mark.parametrize("src,plain", [
+    ("git status", True), ("ls -la | grep foo 2>/dev/null", True), ("echo 'a b' \"c\"", True),
+    ("npm test && npm run build", True), ("ls > out.txt", True), ("cmd 2>&1", True),
+    ("echo $HOME", False), ("echo `ls`", False), ("a\nb", False), ("x=1 ls", False), ("export A=1", False),
+    ("if true; then ls; fi", False), ("echo {a,b}", False), ("cat <<EOF", False), ("echo a>f", False),
+    ("ls [ab]", False), ("echo é", False), ("echo \"$x\"", False), ("echo a\\ b", False), ("cmd > f arg", False),
+])
+def test_plain_subset(src, plain):
+    got = parse_plain(src)
+    assert (got is not None) is plain
+    if got is not None:
+        assert shape(got) == shape(tree_sitter_parse(src))
+
+
+_ATOM = st.sampled_from(["{}", "\\;", "x{}", "ls", "git", "-la", "a.txt", "src/x.py", "*.py", "'a b'", "\"c d\"", "x=1", "--opt=v",
+                         "~/f", "a-b", "'it''s'", "\"\"", "''", "@scope/pkg", "%s", "1", "2", "-", ".", "..", "a:b",
+                         "a,b", "+x", "^x", "a?b"])
+_SEP = st.sampled_from([" ", "  ", " | ", "|", " && ", "&&", " || ", "; ", ";", " & ", " > f", " 2>/dev/null",
+                        " 2>&1", " >> log", " < in", " &> out", "\t"])
+
+
+@st.composite
+def plainish(draw):
+    parts = [draw(_ATOM)]
+    for _ in range(draw(st.integers(0, 8))):
+        parts.append(draw(_SEP))
+        parts.append(draw(_ATOM))
+    return "".join(parts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(plainish())
+def test_plain_fast_path_agrees_with_tree_sitter(src):
+    got = parse_plain(src)
+    if got is not None:
+        assert shape(got) == shape(tree_sitter_parse(src))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_parse_never_raises(src):
+    script = P.parse(src)
+    assert isinstance(script.problems, list)
+
+
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="shared corpora not present")
+def test_plain_fast_path_agrees_on_the_corpora():
+    checked = 0
+    for name in ("nl2bash", "tldr", "dcg"):
+        with open(os.path.join(CORPUS, f"{name}.jsonl"), encoding="utf-8") as fh:
+            for line in fh:
+                src = json.loads(line)["command"]
+                got = parse_plain(src)
+                if got is not None:
+                    checked += 1
+                    assert shape(got) == shape(tree_sitter_parse(src)), src
+    assert checked > 10000
+
+
+@pytest.mark.parametrize("body,decoded", [
+    ("\\x72\\x6d", "rm"), ("\\162\\155", "rm"), ("a\\tb", "a\tb"), ("\\u00e9", "é"), ("\\cA", "\x01"),
+    ("\\q", "\\q"), ("x\\", "x\\"),
+])
+def test_ansi_c(body, decoded):
+    assert P.decode_ansi_c(body) == decoded
