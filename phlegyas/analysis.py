@@ -51,13 +51,22 @@ def analyze(call: ToolCall, env: AnalysisEnv) -> Analysis:
     if call.cwd and call.cwd != env.cwd:
         env = replace(env, cwd=call.cwd)
     if call.tool_name == "Bash":
-        from .shell.report import analyze_command
-
         command = call.command
         if command is None:
             return Analysis(understood=False, problems=["Bash call without a string command"])
-        return analyze_command(command, env)
+        if _analyze_command is None:
+            _bind_shell_analysis()
+        return _analyze_command(command, env)
     return analyze_tool(call, env)
+
+
+_analyze_command = None
+
+
+def _bind_shell_analysis() -> None:
+    """shell.report imports this module, so it is bound on first use (once, not on every call)."""
+    global _analyze_command
+    from .shell.report import analyze_command as _analyze_command
 
 
 def _path_arg(call: ToolCall, key: str) -> str | None:

@@ -29,11 +29,10 @@ class RuleChecker:
         self.verdict = {"deny": Verdict.DENY, "ask": Verdict.ASK, "allow": Verdict.ALLOW}[kind]
 
     def check(self, ctx: Context) -> Decision | None:
-        from .rules import find_match
-
         rules = getattr(ctx.policy, self.kind, ())
         if not rules:
             return None
+        from .rules import find_match
         rule = find_match(rules, ctx.call, ctx.script, home=ctx.env.home, each=self.kind == "allow")
         if rule is None:
             return None

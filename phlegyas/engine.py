@@ -7,7 +7,7 @@ as further checkers without changing this module.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Protocol
 
 from .analysis import Analysis, AnalysisEnv
@@ -114,8 +114,9 @@ class Gate:
         """The decision and the context it was made in (its analysis shows per subcommand why)."""
         started = time.perf_counter_ns()
         decision, ctx = self._decide(call)
+        d = decision
         elapsed = (time.perf_counter_ns() - started) // 1000
-        return _with(decision, elapsed_us=elapsed), ctx
+        return Decision(d.verdict, d.tier, d.reason, d.rule, d.findings, d.confidence, elapsed, d.details, d.audit), ctx
 
     def context(self, call: ToolCall) -> Context:
         return Context(call=call, policy=self.policy, mode=self.mode_for(call), env=self.env(call),
@@ -154,8 +155,6 @@ def _default_env(call: ToolCall) -> AnalysisEnv:
 
 
 def _with(decision: Decision, **changes) -> Decision:
-    from dataclasses import replace
-
     return replace(decision, **changes)
 
 
