@@ -79,6 +79,10 @@ def analyze_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
     from . import tier2_safe as T2
 
     name = call.tool_name
+    if name.startswith("mcp__") and name.endswith("__submit_approval"):
+        finding = Finding("gate.self_approval", Verdict.DENY, name,
+                          "submit_approval resolves approval requests: that is for people, not the agent being gated")
+        return Analysis(findings=[finding], subcommands=[Subcommand(text=name, program=None, findings=[finding])])
     if name in T2.READ_TOOLS:
         return _read_tool(call, env, T2.READ_TOOLS[name])
     if name in T2.EDIT_TOOLS:

@@ -23,6 +23,13 @@ class Checker(Protocol):
     def check(self, ctx: "Context") -> Decision | None: ...
 
 
+class Escalation(Protocol):
+    """Who answers an ask: called with every call whose pipeline ended in ask (a Tier 1 ask class, a
+    protected path, an ask rule, Tier 3, the fallback), e.g. a person through the approvals queue."""
+
+    def escalate(self, ctx: "Context", asked: Decision) -> Decision: ...
+
+
 Analyzer = Callable[[ToolCall, AnalysisEnv], Analysis]
 
 
@@ -91,14 +98,16 @@ class Gate:
     """``Gate(policy, checkers).decide(call) -> Decision``.
 
     ``interactive`` says whether a human can answer an ask; when not (headless, CI), and in ``dontAsk``
-    mode, a final ask becomes deny.
+    mode, a final ask becomes deny. ``escalation``, when given, answers every final ask first (not in
+    ``dontAsk``); what it still leaves as ask follows the same rule.
     """
 
     def __init__(self, policy, checkers: list[Checker], *, analyzer: Analyzer | None = None,
                  env: Callable[[ToolCall], AnalysisEnv] | None = None, interactive: bool = True,
-                 default_mode: str = "default"):
+                 default_mode: str = "default", escalation: Escalation | None = None):
         self.policy = policy
         self.checkers = list(checkers)
+        self.escalation = escalation
         self.analyzer = analyzer
         self.env = env or _default_env
         self.interactive = interactive
@@ -143,6 +152,12 @@ class Gate:
                 break
         if decision is None:
             decision = Decision(Verdict.ASK, "fallback", "no rule or tier decided this call")
+        if decision.verdict is Verdict.ASK and self.escalation is not None and ctx.mode != "dontAsk":
+            try:
+                decision = self.escalation.escalate(ctx, decision)
+            except Exception as exc:  # noqa: BLE001 - fail closed
+                why = f"internal error while escalating: {type(exc).__name__}: {exc}"
+                return Decision(Verdict.DENY, "error", why), ctx
         if decision.verdict is Verdict.ASK and (ctx.mode == "dontAsk" or not self.interactive):
             why = "dontAsk mode" if ctx.mode == "dontAsk" else "no one can answer (headless)"
             decision = _with(decision, verdict=Verdict.DENY, reason=f"{decision.reason}; denied: {why}")

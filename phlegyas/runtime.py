@@ -72,7 +72,7 @@ class Runtime:
 
         checkers = default_checkers((*tier_checkers(settings, interactive=self.interactive), *self.extra_checkers))
         return Gate(policy, checkers, analyzer=analyzer, env=env, interactive=self.interactive,
-                    default_mode=settings.mode)
+                    default_mode=settings.mode, escalation=escalation(settings, interactive=self.interactive))
 
     def _user_patterns(self):
         if self._safe_patterns is None:
@@ -85,9 +85,27 @@ class Runtime:
 
 
 def tier_checkers(settings, *, interactive: bool) -> list:
-    """The tiers after Tier 2, in order (Tier 2.5 trusted scripts, Tier 3 AI, a human), as the
-    settings enable them. Each is built here, at the entry point, with the settings it needs."""
-    return []
+    """The tiers after Tier 2, in order (Tier 2.5 trusted scripts, Tier 3 AI), as the settings enable
+    them. Each is built here, at the entry point, with the settings it needs."""
+    checkers: list = []
+    from .tier2_5_trust import TrustedScriptChecker, TrustStore
+
+    checkers.append(TrustedScriptChecker(TrustStore(settings.trust_store)))
+    from .tier3_ai import tier3_checker
+
+    tier3 = tier3_checker(settings)  # None when no key / model is configured
+    if tier3 is not None:
+        checkers.append(tier3)
+    return checkers
+
+
+def escalation(settings, *, interactive: bool):
+    """A person answers every final ask, through the approvals queue, when APPROVAL_WAIT_SECONDS > 0."""
+    if settings.approval_wait_seconds > 0 and interactive:
+        from .human import human_checker
+
+        return human_checker(settings)
+    return None
 
 
 def _analyzer():

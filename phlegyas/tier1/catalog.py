@@ -198,6 +198,19 @@ _CLASSES = (
          ("echo 'TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789' >> .env", "none"),
          ("echo 'key = AKIAIOSFODNN7EXAMPLE' >> docs.md", "none"))),
     FindingClass(
+        "gate.self_approval", DENY, "The agent approving its own requests",
+        "Approving a pending request or trusting a script is a person's decision; an agent that runs "
+        "`phlegyas approve` or `phlegyas-trust` on its own calls has no gate left.",
+        (("phlegyas approve 0b9c3f9e-8a53-4d55-9a43-9f6d1e0e6b1a", "deny"), ("phlegyas-trust ./deploy.sh --yes", "deny"),
+         ("python3 -m phlegyas deny 0b9c3f9e-8a53-4d55-9a43-9f6d1e0e6b1a", "deny"), ("phlegyas pending", "none"),
+         ("phlegyas-trust --list", "none"), ("phlegyas check -- ls", "none"))),
+    FindingClass(
+        "gate.reconfigure", ASK, "Rewiring the gate",
+        "install/uninstall change the agent's hooks and MCP servers; revoking trust changes Tier 2.5. A person "
+        "confirms.",
+        (("phlegyas uninstall --project .", "ask"), ("phlegyas-trust --revoke ./deploy.sh", "ask"),
+         ("phlegyas stats", "none"))),
+    FindingClass(
         "priv.sudo", ASK, "Privilege escalation",
         "sudo, doas, su and pkexec run commands as root, where every mistake reaches the whole system.",
         (("sudo apt-get install jq", "ask"), ("su -c 'id'", "ask"), ("sudo -l", "none"))),

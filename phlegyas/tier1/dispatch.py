@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import delete, disk, git, network, prod, sql, system, writes
+from . import delete, disk, gate, git, network, prod, sql, system, writes
 from .base import INTERPRETERS, SHELLS
 
 Detector = Callable  # (Invocation, AnalysisEnv, list[Finding]) -> None
@@ -82,6 +82,10 @@ def _table() -> dict[str, tuple[Detector, ...]]:
         "netlify", "fly", "flyctl", "heroku", "eb", "firebase", "wrangler", "railway", "sst", "skaffold", "argocd",
         "nomad", "copilot", "cf", "task", "nox", "tox", "uv", "pdm", "hatch", "dotnet", "docker-compose"),
        prod.detect_deploy)
+    # the gate itself
+    on("phlegyas", gate.detect_phlegyas)
+    on("phlegyas-trust", gate.detect_phlegyas_trust)
+    on(tuple(n for n in INTERPRETERS if n.startswith("python")), gate.detect_python_module)
     on("kill", system.detect_kill)
     on(("killall", "pkill", "killall5"), system.detect_killall)
     on("service", system.detect_service)

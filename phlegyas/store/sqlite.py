@@ -1,0 +1,342 @@
+"""The approvals store in one SQLite file, shared safely by many processes.
+
+``<data_dir>/approvals.sqlite3``: WAL journal (readers never block the writer), a busy timeout (a
+writer waits for the lock instead of failing), the file created 0600 in a 0700 directory, and a
+``meta`` table holding the schema version. Every write is one ``BEGIN IMMEDIATE`` transaction, so two
+processes resolving the same request serialize on the write lock: the first wins, the second sees
+it resolved and gets ``AlreadyResolved``. Rows that finished more than ``RETENTION_SECONDS`` ago are
+purged when a new request is created.
+
+One connection per store object, used under a lock, so one store may be shared by threads.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from .approvals import (
+    APPROVED, DENIED, EXPIRED, PENDING, STATUSES, AlreadyResolved, ApprovalError, Expired, NotFound,
+    PendingRequest, StoreError, format_time, new_request_id, parse_request_id, stored_input, stored_text)
+
+if TYPE_CHECKING:
+    from ..model import Decision, ToolCall
+
+FILE_NAME = "approvals.sqlite3"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 5000
+RETENTION_SECONDS = 7 * 86400
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+FIRST_POLL_SECONDS = 0.05
+MAX_POLL_SECONDS = 0.5
+
+_COLUMNS = ("id", "tool_name", "tool_input", "tier", "reason", "created_at", "expires_at", "status", "cwd",
+            "mode", "session_id", "workflow_id", "agent_id", "tool_use_id", "resolved_at", "approver_id",
+            "resolution_reason")
+
+_SCHEMA_V1 = (f"""
+CREATE TABLE requests (
+    id TEXT PRIMARY KEY,
+    tool_name TEXT NOT NULL,
+    tool_input TEXT NOT NULL,
+    tier TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    expires_at REAL NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ({", ".join(repr(s) for s in STATUSES)})),
+    cwd TEXT, mode TEXT, session_id TEXT, workflow_id TEXT, agent_id TEXT, tool_use_id TEXT,
+    resolved_at REAL, approver_id TEXT, resolution_reason TEXT
+)""",
+              "CREATE INDEX requests_by_status ON requests (status, expires_at)")
+
+
+def default_path(data_dir: str) -> str:
+    return os.path.join(data_dir, FILE_NAME)
+
+
+class SQLiteApprovalStore:
+    """``ApprovalStore`` on SQLite. ``clock`` (epoch seconds) and ``sleep`` are injectable for tests."""
+
+    def __init__(self, path: str, *, clock: Callable[[], float] = time.time,
+                 sleep: Callable[[float], None] = time.sleep):
+        self.path = path
+        self._clock = clock
+        self._sleep = sleep
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> "SQLiteApprovalStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the protocol --------------------------------------------------------------------------
+
+    def create(self, call: "ToolCall", decision: "Decision", *, workflow_id: str | None = None,
+               agent_id: str | None = None, ttl: float) -> PendingRequest:
+        if not isinstance(call.tool_name, str) or not call.tool_name:
+            raise ApprovalError("cannot park a call without a tool name")
+        if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not math.isfinite(ttl) or ttl <= 0:
+            raise ApprovalError(f"ttl must be a number of seconds greater than 0, got {ttl!r}")
+        now = self._clock()
+        request = PendingRequest(
+            id=new_request_id(), tool_name=stored_text(call.tool_name), tool_input={},
+            tier=stored_text(decision.tier), reason=stored_text(decision.reason), created_at=now,
+            expires_at=now + float(ttl), cwd=call.cwd, mode=call.mode, session_id=call.session_id,
+            workflow_id=_optional(workflow_id if workflow_id is not None else call.workflow_id, "workflow_id"),
+            agent_id=_optional(agent_id if agent_id is not None else call.agent_id, "agent_id"),
+            tool_use_id=call.tool_use_id)
+        row = _row(request, stored_input(call.tool_input))
+        with self._write() as conn:
+            conn.execute("DELETE FROM requests WHERE coalesce(resolved_at, expires_at) < ?",
+                         (now - RETENTION_SECONDS,))
+            conn.execute(f"INSERT INTO requests ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
+                         [row[c] for c in _COLUMNS])
+        return replace(request, tool_input=json.loads(row["tool_input"]))
+
+    def get(self, request_id: str) -> PendingRequest:
+        rid = parse_request_id(request_id)
+        with self._read() as conn:
+            row = conn.execute("SELECT * FROM requests WHERE id = ?", (rid,)).fetchone()
+        if row is None:
+            raise NotFound(_not_found(rid))
+        return _request(row, self._clock())
+
+    def list_pending(self, workflow_id: str | None = None, agent_id: str | None = None) -> list[PendingRequest]:
+        query = "SELECT * FROM requests WHERE status = ? AND expires_at > ?"
+        now = self._clock()
+        params: list[Any] = [PENDING, now]
+        for column, value in (("workflow_id", workflow_id), ("agent_id", agent_id)):
+            if value is not None:
+                query += f" AND {column} = ?"
+                params.append(_optional(value, column))
+        with self._read() as conn:
+            rows = conn.execute(query + " ORDER BY created_at, rowid", params).fetchall()
+        return [_request(row, now) for row in rows]
+
+    def resolve(self, request_id: str, approve: bool, *, reason: str | None = None,
+                approver_id: str) -> PendingRequest:
+        rid = parse_request_id(request_id)
+        if not isinstance(approve, bool):
+            raise ApprovalError(f"approve must be true or false, got {approve!r}")
+        approver = _required(approver_id, "approver_id")
+        why = stored_text(reason) if reason is not None and str(reason).strip() else None
+        status = APPROVED if approve else DENIED
+        with self._write() as conn:
+            now = self._clock()
+            current = self._current(conn, rid, now)
+            if current.status == EXPIRED:
+                raise Expired(f"request {rid} {current.describe()}; it can no longer be approved or denied",
+                              current)
+            if current.status != PENDING:
+                raise AlreadyResolved(f"request {rid} is already {current.describe()}", current)
+            conn.execute("UPDATE requests SET status = ?, resolved_at = ?, approver_id = ?, resolution_reason = ? "
+                         "WHERE id = ? AND status = ?", (status, now, approver, why, rid, PENDING))
+        return replace(current, status=status, resolved_at=now, approver_id=approver, resolution_reason=why)
+
+    def withdraw(self, request_id: str, *, reason: str) -> PendingRequest:
+        rid = parse_request_id(request_id)
+        why = stored_text(reason)
+        with self._write() as conn:
+            now = self._clock()
+            row = conn.execute("SELECT * FROM requests WHERE id = ?", (rid,)).fetchone()
+            if row is None:
+                raise NotFound(_not_found(rid))
+            if row["status"] != PENDING:
+                return _request(row, now)
+            conn.execute("UPDATE requests SET status = ?, resolved_at = ?, resolution_reason = ? WHERE id = ?",
+                         (EXPIRED, now, why, rid))
+            return replace(_request(row, now), status=EXPIRED, resolved_at=now, resolution_reason=why)
+
+    def wait(self, request_id: str, timeout: float) -> PendingRequest:
+        """Poll with a backoff (FIRST_POLL_SECONDS growing to MAX_POLL_SECONDS), never past the
+        timeout or the request's expiry, so a decision is seen within MAX_POLL_SECONDS."""
+        deadline = time.monotonic() + max(0.0, float(timeout))
+        delay = FIRST_POLL_SECONDS
+        while True:
+            request = self.get(request_id)
+            remaining = deadline - time.monotonic()
+            if not request.is_pending or remaining <= 0:
+                return request
+            until_expiry = request.expires_at - self._clock()
+            self._sleep(max(0.001, min(delay, remaining, until_expiry + 0.001)))
+            delay = min(delay * 1.5, MAX_POLL_SECONDS)
+
+    def stats(self) -> dict[str, Any]:
+        now = self._clock()
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT CASE WHEN status = ? AND expires_at <= ? THEN ? ELSE status END AS s, count(*) "
+                "FROM requests GROUP BY s", (PENDING, now, EXPIRED)).fetchall()
+            oldest = conn.execute("SELECT min(created_at) FROM requests WHERE status = ? AND expires_at > ?",
+                                  (PENDING, now)).fetchone()[0]
+        counts = {status: 0 for status in STATUSES}
+        counts.update({status: count for status, count in rows})
+        return {
+            "backend": "sqlite",
+            "path": self.path,
+            "total": sum(counts.values()),
+            **counts,
+            "oldest_pending_at": format_time(oldest),
+            "oldest_pending_age_seconds": round(now - oldest, 3) if oldest is not None else None,
+            "retention_days": RETENTION_SECONDS // 86400,
+        }
+
+    # -- plumbing ------------------------------------------------------------------------------
+
+    def _current(self, conn: sqlite3.Connection, rid: str, now: float) -> PendingRequest:
+        row = conn.execute("SELECT * FROM requests WHERE id = ?", (rid,)).fetchone()
+        if row is None:
+            raise NotFound(_not_found(rid))
+        return _request(row, now)
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                yield self._connection()
+            except sqlite3.Error as exc:
+                raise self._error(exc) from exc
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction: the write lock is taken first, so read-then-write is atomic."""
+        with self._lock:
+            try:
+                conn = self._connection()
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise self._error(exc) from exc
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self._conn = self._open()
+        return self._conn
+
+    def _open(self) -> sqlite3.Connection:
+        _prepare_file(self.path)
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            _migrate(conn, self.path)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _error(self, exc: sqlite3.Error) -> StoreError:
+        hint = ""
+        if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
+            hint = " (the file is not an SQLite database: move it away and retry)"
+        return StoreError(f"approvals store {self.path}: {exc}{hint}")
+
+
+def _prepare_file(path: str) -> None:
+    """Create the directory (0700) and an empty file (0600) before SQLite does, never via a symlink."""
+    try:
+        parent = os.path.dirname(path)
+        if parent:
+            os.makedirs(parent, mode=DIR_MODE, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, FILE_MODE)
+        os.close(fd)
+    except OSError as exc:
+        raise StoreError(f"approvals store {path}: cannot open: {exc.strerror or exc}") from exc
+
+
+def _migrate(conn: sqlite3.Connection, path: str) -> None:
+    """Create or check the schema in one IMMEDIATE transaction (safe when processes start together)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        version = _version(row[0] if row else "0", path)
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"approvals store {path} has schema version {version}, newer than this phlegyas "
+                             f"understands ({SCHEMA_VERSION}): upgrade phlegyas or use another PHLEGYAS_HOME")
+        if version < 1:
+            for statement in _SCHEMA_V1:
+                conn.execute(statement)
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+                         (str(SCHEMA_VERSION),))
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _version(text: object, path: str) -> int:
+    try:
+        return int(str(text))
+    except ValueError:
+        raise StoreError(f"approvals store {path}: schema_version {text!r} is not a number") from None
+
+
+def _request(row: sqlite3.Row, now: float) -> PendingRequest:
+    """The request of a row; a pending row past its expiry reads as expired."""
+    values = {column: row[column] for column in _COLUMNS}
+    values["tool_input"] = _load_input(values["tool_input"])
+    if values["status"] == PENDING and now >= values["expires_at"]:
+        values["status"] = EXPIRED
+        values["resolution_reason"] = "no decision before it expired"
+    return PendingRequest(**values)
+
+
+def _load_input(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {"_unreadable": "stored input is not valid JSON"}
+    return value if isinstance(value, dict) else {"_value": value}
+
+
+def _row(request: PendingRequest, tool_input: str) -> dict[str, Any]:
+    values = {column: getattr(request, column) for column in _COLUMNS if column != "tool_input"}
+    values["tool_input"] = tool_input
+    return values
+
+
+def _optional(value: object, name: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ApprovalError(f"{name} must be a string, got {type(value).__name__}")
+    return stored_text(value)
+
+
+def _required(value: object, name: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ApprovalError(f"{name} must be a non-empty string, got {value!r}")
+    return stored_text(value.strip())
+
+
+def _not_found(rid: str) -> str:
+    return (f"no approval request {rid} (it may have expired and been purged, or it lives in another "
+            "PHLEGYAS_HOME)")

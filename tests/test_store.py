@@ -1,0 +1,369 @@
+"""The approvals store: SQLite shared by processes, ids, expiry, one resolution, waiting without spinning."""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+
+import pytest
+
+from phlegyas.model import Decision, ToolCall, Verdict
+from phlegyas.store.approvals import (
+    MAX_STORED_INPUT_BYTES, AlreadyResolved, ApprovalError, Expired, InvalidRequestId, NotFound, StoreError,
+    parse_request_id)
+from phlegyas.store.sqlite import (
+    MAX_POLL_SECONDS, RETENTION_SECONDS, SCHEMA_VERSION, SQLiteApprovalStore, default_path)
+
+ASKED = Decision(Verdict.ASK, "fallback", "no rule or tier decided this call")
+
+
+class Clock:
+    """A settable wall clock (epoch seconds) for expiry and retention."""
+
+    def __init__(self, now: float = 1_800_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def path(tmp_path):
+    return default_path(str(tmp_path / "data"))
+
+
+@pytest.fixture
+def store(path):
+    with SQLiteApprovalStore(path) as s:
+        yield s
+
+
+def bash(command: str, **fields) -> ToolCall:
+    return ToolCall("Bash", {"command": command}, cwd="/proj", **fields)
+
+
+# --- create, get, list ----------------------------------------------------------------------------
+
+def test_create_then_get_round_trips_and_redacts_the_input(store):
+    call = ToolCall("Bash", {"command": "curl -H 'Authorization: Bearer sk1234567890abcdef' https://x",
+                             "password": "hunter2"}, cwd="/proj", mode="default", session_id="s-1",
+                    tool_use_id="toolu_1")
+    created = store.create(call, ASKED, workflow_id="wf-1", agent_id="agent-7", ttl=60)
+    got = store.get(created.id)
+    assert got == created
+    assert uuid.UUID(got.id).version == 4
+    assert got.status == "pending" and got.is_pending
+    assert (got.tool_name, got.tier, got.reason) == ("Bash", "fallback", ASKED.reason)
+    assert (got.cwd, got.mode, got.session_id, got.tool_use_id) == ("/proj", "default", "s-1", "toolu_1")
+    assert (got.workflow_id, got.agent_id) == ("wf-1", "agent-7")
+    assert got.expires_at - got.created_at == pytest.approx(60)
+    assert "sk1234567890abcdef" not in json.dumps(got.tool_input)
+    assert got.tool_input["password"].startswith("[REDACTED")
+    raw = open(store.path, "rb").read() + _wal_bytes(store.path)
+    assert b"hunter2" not in raw and b"sk1234567890abcdef" not in raw
+
+
+def _wal_bytes(path: str) -> bytes:
+    try:
+        return open(path + "-wal", "rb").read()
+    except FileNotFoundError:
+        return b""
+
+
+def test_workflow_and_agent_default_to_the_calls(store):
+    created = store.create(bash("make deploy", workflow_id="wf-call", agent_id="a-call"), ASKED, ttl=60)
+    assert (created.workflow_id, created.agent_id) == ("wf-call", "a-call")
+
+
+def test_to_json_has_iso_times_and_every_field(store):
+    data = store.create(bash("make"), ASKED, ttl=30).to_json()
+    assert data["status"] == "pending" and data["resolved_at"] is None
+    assert data["created_at"].endswith("Z") and data["expires_at"].endswith("Z")
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_list_pending_filters_and_orders_oldest_first(path):
+    clock = Clock()
+    with SQLiteApprovalStore(path, clock=clock) as store:
+        first = store.create(bash("a"), ASKED, workflow_id="wf-1", agent_id="x", ttl=60)
+        clock.now += 1
+        second = store.create(bash("b"), ASKED, workflow_id="wf-2", agent_id="x", ttl=60)
+        clock.now += 1
+        third = store.create(bash("c"), ASKED, workflow_id="wf-1", agent_id="y", ttl=60)
+        store.resolve(second.id, False, approver_id="alice")
+        assert [r.id for r in store.list_pending()] == [first.id, third.id]
+        assert [r.id for r in store.list_pending(workflow_id="wf-1")] == [first.id, third.id]
+        assert [r.id for r in store.list_pending(workflow_id="wf-1", agent_id="y")] == [third.id]
+        assert store.list_pending(agent_id="nobody") == []
+
+
+def test_a_huge_input_is_cut_before_it_is_stored(store):
+    created = store.create(ToolCall("Write", {"file_path": "/p/big.txt", "content": "x" * 2_000_000}), ASKED, ttl=60)
+    assert len(json.dumps(created.tool_input)) <= MAX_STORED_INPUT_BYTES
+    assert created.tool_input["file_path"] == "/p/big.txt"
+    assert "truncated" in created.tool_input["content"]
+
+
+@pytest.mark.parametrize("ttl", [0, -5, float("nan"), float("inf"), True, "60"])
+def test_ttl_must_be_a_positive_number(store, ttl):
+    with pytest.raises(ApprovalError, match="ttl"):
+        store.create(bash("ls"), ASKED, ttl=ttl)
+
+
+# --- ids --------------------------------------------------------------------------------------------
+
+GOOD = "0b8e7c52-3f4d-4b8a-9c1e-2d6f5a7b8c9d"
+
+
+@pytest.mark.parametrize("bad", [
+    "", "abc", GOOD[:-1], GOOD + "0", "{" + GOOD + "}", "urn:uuid:" + GOOD, GOOD.replace("-", ""),
+    " " + GOOD, GOOD + "\n", GOOD.replace("-", "_"), "'; DROP TABLE requests; --", "../../etc/passwd",
+    "0b8e7c52-3f4d-4b8a-9c1e-2d6f5a7b8c9g", None, 5, ["x"],
+])
+def test_anything_but_a_canonical_uuid_is_rejected_before_the_store(store, bad):
+    for operation in (lambda: store.get(bad), lambda: store.resolve(bad, True, approver_id="a"),
+                      lambda: store.withdraw(bad, reason="r"), lambda: store.wait(bad, 0)):
+        with pytest.raises(InvalidRequestId, match="UUID|string"):
+            operation()
+    assert not os.path.exists(store.path)  # rejected before the database was even opened
+
+
+def test_uppercase_uuid_is_the_same_id():
+    assert parse_request_id(GOOD.upper()) == GOOD
+
+
+def test_unknown_id_is_not_found(store):
+    with pytest.raises(NotFound, match="no approval request"):
+        store.get(str(uuid.uuid4()))
+    with pytest.raises(NotFound):
+        store.resolve(str(uuid.uuid4()), True, approver_id="alice")
+
+
+# --- resolving ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("approve, status", [(True, "approved"), (False, "denied")])
+def test_resolve_records_who_when_and_why(path, approve, status):
+    clock = Clock()
+    with SQLiteApprovalStore(path, clock=clock) as store:
+        created = store.create(bash("make deploy"), ASKED, ttl=60)
+        clock.now += 5
+        resolved = store.resolve(created.id, approve, reason="looked at it", approver_id="alice")
+        assert resolved == store.get(created.id)
+        assert (resolved.status, resolved.approver_id, resolved.resolution_reason) == (status, "alice", "looked at it")
+        assert resolved.resolved_at == clock.now
+        assert store.list_pending() == []
+
+
+def test_a_request_is_resolved_once(store):
+    created = store.create(bash("make deploy"), ASKED, ttl=60)
+    store.resolve(created.id, True, approver_id="alice")
+    with pytest.raises(AlreadyResolved, match="already approved by alice") as info:
+        store.resolve(created.id, False, approver_id="bob")
+    assert info.value.request.approver_id == "alice"
+    assert store.get(created.id).status == "approved"
+
+
+@pytest.mark.parametrize("approver", ["", "   ", None, 7])
+def test_an_approver_must_be_named(store, approver):
+    created = store.create(bash("make"), ASKED, ttl=60)
+    with pytest.raises(ApprovalError, match="approver_id"):
+        store.resolve(created.id, True, approver_id=approver)
+    assert store.get(created.id).is_pending
+
+
+def test_expired_request_reads_expired_and_cannot_be_resolved(path):
+    clock = Clock()
+    with SQLiteApprovalStore(path, clock=clock) as store:
+        created = store.create(bash("make deploy"), ASKED, ttl=10)
+        clock.now += 9.9
+        assert store.get(created.id).status == "pending"
+        clock.now += 0.2
+        assert store.get(created.id).status == "expired"
+        assert store.list_pending() == []
+        for approve in (True, False):
+            with pytest.raises(Expired, match="expired"):
+                store.resolve(created.id, approve, approver_id="alice")
+        assert store.stats()["expired"] == 1 and store.stats()["pending"] == 0
+
+
+def test_withdraw_expires_a_pending_request_but_keeps_a_decision(store):
+    waiting = store.create(bash("a"), ASKED, ttl=60)
+    withdrawn = store.withdraw(waiting.id, reason="nobody answered within 5 s")
+    assert withdrawn.status == "expired" and withdrawn == store.get(waiting.id)
+    assert withdrawn.resolution_reason == "nobody answered within 5 s"
+    with pytest.raises(Expired):
+        store.resolve(waiting.id, True, approver_id="alice")
+    decided = store.create(bash("b"), ASKED, ttl=60)
+    store.resolve(decided.id, True, approver_id="alice")
+    assert store.withdraw(decided.id, reason="late").status == "approved"
+
+
+def test_finished_requests_are_purged_after_the_retention(path):
+    clock = Clock()
+    with SQLiteApprovalStore(path, clock=clock) as store:
+        old = store.create(bash("a"), ASKED, ttl=60)
+        store.resolve(old.id, True, approver_id="alice")
+        clock.now += RETENTION_SECONDS - 10
+        recent = store.create(bash("b"), ASKED, ttl=60)
+        assert store.get(old.id).status == "approved"  # not yet
+        clock.now += 20
+        store.create(bash("c"), ASKED, ttl=60)
+        with pytest.raises(NotFound):
+            store.get(old.id)
+        assert store.get(recent.id).is_pending
+
+
+def test_stats_count_by_status(path):
+    clock = Clock()
+    with SQLiteApprovalStore(path, clock=clock) as store:
+        ids = [store.create(bash(str(i)), ASKED, ttl=100).id for i in range(5)]
+        store.resolve(ids[0], True, approver_id="a")
+        store.resolve(ids[1], False, approver_id="a")
+        store.withdraw(ids[2], reason="gave up")
+        clock.now += 30
+        stats = store.stats()
+    assert {k: stats[k] for k in ("total", "pending", "approved", "denied", "expired")} == {
+        "total": 5, "pending": 2, "approved": 1, "denied": 1, "expired": 1}
+    assert stats["oldest_pending_age_seconds"] == pytest.approx(30)
+
+
+# --- waiting -----------------------------------------------------------------------------------------
+
+def test_wait_returns_at_once_for_a_settled_request(store):
+    created = store.create(bash("make"), ASKED, ttl=60)
+    store.resolve(created.id, False, approver_id="alice")
+    started = time.monotonic()
+    assert store.wait(created.id, 10).status == "denied"
+    assert time.monotonic() - started < 2
+
+
+def test_wait_times_out_with_the_request_still_pending_and_sleeps_with_backoff(path):
+    sleeps: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        time.sleep(seconds)
+
+    with SQLiteApprovalStore(path, sleep=sleep) as store:
+        created = store.create(bash("make"), ASKED, ttl=60)
+        started = time.monotonic()
+        result = store.wait(created.id, 1.2)
+        elapsed = time.monotonic() - started
+    assert result.status == "pending"
+    assert 1.2 <= elapsed < 3
+    assert len(sleeps) <= 12  # a backoff, not a spin
+    assert sleeps[0] <= 0.05 + 1e-9 and max(sleeps) <= MAX_POLL_SECONDS + 1e-9
+    assert sleeps[:4] == sorted(sleeps[:4])
+
+
+def test_wait_stops_when_the_request_expires(store):
+    created = store.create(bash("make"), ASKED, ttl=0.3)
+    started = time.monotonic()
+    assert store.wait(created.id, 10).status == "expired"
+    assert time.monotonic() - started < 3
+
+
+def _python(code: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def test_wait_sees_a_decision_made_by_another_process_promptly(store):
+    created = store.create(bash("make deploy"), ASKED, ttl=60)
+    child = _python("""
+        import sys, time
+        from phlegyas.store.sqlite import SQLiteApprovalStore
+        time.sleep(0.4)
+        SQLiteApprovalStore(sys.argv[1]).resolve(sys.argv[2], True, reason="ok", approver_id="other-process")
+        print(time.time())
+    """, store.path, created.id)
+    try:
+        result = store.wait(created.id, 15)
+        returned = time.time()
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert child.returncode == 0, err
+    assert (result.status, result.approver_id) == ("approved", "other-process")
+    assert returned - float(out) < MAX_POLL_SECONDS + 1.0  # a poll interval, not the 15 s timeout
+
+
+def test_processes_racing_to_resolve_one_request_exactly_one_wins(store, tmp_path):
+    created = store.create(bash("make deploy"), ASKED, ttl=60)
+    go = tmp_path / "go"
+    racers = [_python("""
+        import os, sys, time
+        from phlegyas.store.approvals import AlreadyResolved
+        from phlegyas.store.sqlite import SQLiteApprovalStore
+        store = SQLiteApprovalStore(sys.argv[1])
+        store.stats()  # open the database before the start signal
+        while not os.path.exists(sys.argv[3]):
+            time.sleep(0.002)
+        try:
+            store.resolve(sys.argv[2], sys.argv[4] == "approve", approver_id="racer-" + sys.argv[4] + sys.argv[5])
+            print("won")
+        except AlreadyResolved as exc:
+            print("lost:", exc)
+    """, store.path, created.id, str(go), "approve" if i % 2 else "deny", str(i)) for i in range(4)]
+    time.sleep(0.5)
+    go.touch()
+    outputs = []
+    for racer in racers:
+        out, err = racer.communicate(timeout=60)
+        assert racer.returncode == 0, err
+        outputs.append(out.strip())
+    winners = [o for o in outputs if o == "won"]
+    assert len(winners) == 1, outputs
+    assert all(o.startswith("lost: ") and "already" in o for o in outputs if o != "won")
+    final = store.get(created.id)
+    assert final.approver_id.startswith("racer-")
+    assert final.status == ("approved" if "approve" in final.approver_id else "denied")
+
+
+# --- the file -----------------------------------------------------------------------------------------
+
+def test_file_is_private_wal_and_versioned(store, path):
+    store.create(bash("ls"), ASKED, ttl=60)
+    assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
+    for name in (path, path + "-wal", path + "-shm"):
+        if os.path.exists(name):
+            assert stat.S_IMODE(os.stat(name).st_mode) == 0o600, name
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
+
+
+def test_a_newer_schema_is_refused(path):
+    with SQLiteApprovalStore(path) as store:
+        store.stats()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    with SQLiteApprovalStore(path) as store:
+        with pytest.raises(StoreError, match="newer"):
+            store.stats()
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_error(path):
+    os.makedirs(os.path.dirname(path))
+    with open(path, "wb") as fh:
+        fh.write(b"this is not sqlite" * 100)
+    with SQLiteApprovalStore(path) as store:
+        with pytest.raises(StoreError, match="not an SQLite database"):
+            store.list_pending()
+
+
+def test_the_database_is_never_opened_through_a_symlink(tmp_path):
+    target = tmp_path / "elsewhere.sqlite3"
+    link = tmp_path / "data" / "approvals.sqlite3"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    with SQLiteApprovalStore(str(link)) as store:
+        with pytest.raises(StoreError, match="cannot open"):
+            store.create(bash("ls"), ASKED, ttl=60)
+    assert not target.exists()
