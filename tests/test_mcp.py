@@ -105,7 +105,7 @@ def test_tools_and_permission_answers_over_stdio(server_env, project):
             assert "no human could be asked" in asked["message"] and "APPROVAL_WAIT_SECONDS" in asked["message"]
             own = await approve_json(session, "mcp__phlegyas__submit_approval",
                                      {"request_id": "0b8e7c52-3f4d-4b8a-9c1e-2d6f5a7b8c9d", "decision": "approve"})
-            assert own["behavior"] == "deny" and "may not resolve approval requests" in own["message"]
+            assert own["behavior"] == "deny" and "gate.self_approval" in own["message"]
 
     anyio.run(scenario)
     log = (project.parent / "server-script.log").read_text()
