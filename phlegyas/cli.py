@@ -67,10 +67,16 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
     decision, ctx = gate.explain(call)
     mode = ctx.mode if ctx else gate.mode_for(call)
     _record(_audit(runtime, args), call, decision, mode, err)
+    if decision.tier in ("fallback", "human"):  # the call went past the tiers: say once if Tier 3 was off
+        from .llm import off_reason
+
+        note = off_reason(runtime.settings)
+        if note:
+            print(f"phlegyas: note: {note}", file=err)
     if args.json:
         out.write(json.dumps(_explain_json(decision, ctx, mode), ensure_ascii=False) + "\n")
     else:
-        out.write(_explain_text(call, decision, ctx, mode))
+        out.write(_explain_text(call, decision, ctx, mode, runtime.settings.trust_store))
     return EXIT_BY_VERDICT[decision.verdict]
 
 
@@ -104,7 +110,7 @@ def _explain_json(decision: Decision, ctx, mode: str) -> dict:
     return out
 
 
-def _explain_text(call: ToolCall, decision: Decision, ctx, mode: str) -> str:
+def _explain_text(call: ToolCall, decision: Decision, ctx, mode: str, trust_store: str | None = None) -> str:
     lines = [f"{str(decision.verdict).upper()}  ({decision.tier}, mode {mode}, {decision.elapsed_us} µs)",
              f"  reason: {decision.reason}"]
     if decision.rule:
@@ -122,6 +128,11 @@ def _explain_text(call: ToolCall, decision: Decision, ctx, mode: str) -> str:
     elif analysis is not None and analysis.findings:
         for f in analysis.findings:
             lines.append(f"  ! {f.id} ({f.severity}): {f.message}")
+    if call.command is not None and ctx is not None and trust_store:  # Tier 2.5: which scripts are trusted
+        from .tier2_5_trust import TrustStore, explain
+
+        store = TrustStore(trust_store)
+        lines.extend(f"  {line}" for line in explain(call, ctx.env, store, ctx.analysis, ctx.script))
     return "\n".join(lines) + "\n"
 
 
@@ -241,6 +252,10 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--cwd", metavar="DIR", help=argparse.SUPPRESS)
     stats.add_argument("--policy", action="append", help=argparse.SUPPRESS)
     stats.set_defaults(func=cmd_stats)
+    from . import approvals_cli, install
+
+    install.register(sub)  # install, uninstall, hook
+    approvals_cli.register(sub)  # pending, approve, deny, mcp
     return parser
 
 

@@ -13,9 +13,7 @@ from typing import Mapping, Sequence
 from .analysis import AnalysisEnv
 from .engine import Context, Gate
 from .model import Decision, ToolCall, Verdict
-
-DEFAULT_SAFE_WRITE_DIRS = ("/tmp/", "docs/research/", "tests/", "scripts/")
-
+from .tier2_safe import DEFAULT_SAFE_WRITE_DIRS
 
 class BrokenPolicy:
     """The only checker of a gate whose policy or settings failed to load: deny, naming the error."""
@@ -64,7 +62,8 @@ class Runtime:
             return Gate(empty_policy(), [BrokenPolicy(exc)], interactive=self.interactive)
         analyzer = _analyzer()
         root = policy.project_root or cwd
-        safe_dirs = tuple(_resolve_dirs((*DEFAULT_SAFE_WRITE_DIRS, *policy.safe_write_dirs), root))
+        # the seed's safe places plus the policy's; tier2_safe resolves relative ones against the root
+        safe_dirs = (*DEFAULT_SAFE_WRITE_DIRS, *policy.safe_write_dirs)
 
         def env(call: ToolCall) -> AnalysisEnv:
             return AnalysisEnv(cwd=call.cwd or cwd, home=settings.home, project_root=root,
@@ -112,14 +111,6 @@ def _analyzer():
     from .analysis import analyze
 
     return analyze
-
-
-def _resolve_dirs(dirs: Sequence[str], root: str) -> list[str]:
-    out = []
-    for d in dirs:
-        full = d if d.startswith("/") else os.path.join(root, d)
-        out.append(os.path.normpath(full))
-    return out
 
 
 def load_runtime(environ: Mapping[str, str], cwd: str, *, policy_files: Sequence[str] = (),
