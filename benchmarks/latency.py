@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""In-process latency of Gate.decide over the NL2Bash corpus: p50 / p99 / max per call.
+
+The gate is warmed on the first 200 commands, then every command is decided once and timed with
+perf_counter_ns. Figures are per call, on this machine, with default settings.
+
+usage: python benchmarks/latency.py [--corpus nl2bash] [--repeat 1]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from _common import default_runtime, load_corpus
+
+from phlegyas.model import ToolCall
+
+
+def percentile(sorted_values: list[int], q: float) -> int:
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", default="nl2bash")
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args()
+    runtime, project = default_runtime()
+    gate = runtime.gate(project)
+    calls = [ToolCall("Bash", {"command": r["command"]}, cwd=project) for r in load_corpus(args.corpus)]
+    for call in calls[:200]:
+        gate.decide(call)
+    times: list[int] = []
+    for _ in range(args.repeat):
+        for call in calls:
+            t0 = time.perf_counter_ns()
+            gate.decide(call)
+            times.append(time.perf_counter_ns() - t0)
+    times.sort()
+    us = lambda ns: ns / 1000  # noqa: E731
+    print(f"{args.corpus}: {len(times)} calls  p50 {us(percentile(times, 0.50)):.1f} µs  "
+          f"p90 {us(percentile(times, 0.90)):.1f} µs  p99 {us(percentile(times, 0.99)):.1f} µs  "
+          f"max {us(times[-1]):.1f} µs  mean {us(statistics.fmean(times)):.1f} µs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
