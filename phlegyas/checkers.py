@@ -63,12 +63,18 @@ class ProtectedPathChecker:
 
 
 class ModeChecker:
-    """Step 4: ``plan`` denies what is not read-only; ``bypassPermissions`` allows the rest."""
+    """Step 4: ``plan`` denies what is not read-only; ``bypassPermissions`` allows the rest, except what
+    the gate does not understand (a parse error, a dynamic program, code it cannot read), which is never
+    allowed, in any mode: it asks."""
 
     def check(self, ctx: Context) -> Decision | None:
         if ctx.mode == "plan" and not ctx.analysis.readonly:
             return Decision(Verdict.DENY, "mode", "plan mode allows only read-only calls")
         if ctx.mode == "bypassPermissions":
+            analysis = ctx.analysis
+            if not analysis.understood:
+                why = "; ".join(getattr(analysis, "problems", None) or ()) or "not fully understood"
+                return Decision(Verdict.ASK, "mode", f"bypassPermissions, but the call is not understood: {why}")
             return Decision(Verdict.ALLOW, "mode", "bypassPermissions: no deny rule, Tier 1 finding or protected path")
         return None
 

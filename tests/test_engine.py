@@ -154,6 +154,7 @@ PIPELINE = [Tier1Checker(), ProtectedPathChecker(), ModeChecker(), Tier2Checker(
     (Analysis(readonly=True, safe="read-only"), "plan", Verdict.ALLOW, "tier2_safe"),
     (Analysis(readonly=True), "plan", Verdict.ASK, "fallback"),
     (Analysis(readonly=False), "bypassPermissions", Verdict.ALLOW, "mode"),
+    (Analysis(readonly=False, understood=False), "bypassPermissions", Verdict.ASK, "mode"),
     (Analysis(safe="test/build"), "default", Verdict.ALLOW, "tier2_safe"),
     (Analysis(safe="test/build", understood=False), "default", Verdict.ASK, "fallback"),
     (Analysis(edit_in_project=True), "default", Verdict.ASK, "fallback"),

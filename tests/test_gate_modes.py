@@ -76,6 +76,8 @@ def test_path_rules_relative_to_the_project(gate_for, tool_input, verdict):
     ("bypassPermissions", "deploy-tool status --secrets x", Verdict.DENY, "rules"),
     ("bypassPermissions", "rm -rf ~", Verdict.DENY, "tier1_dangerous"),
     ("bypassPermissions", "echo x >> ~/.bashrc", Verdict.ASK, "tier1_dangerous"),
+    ("bypassPermissions", "$TOOL --run", Verdict.ASK, "mode"),      # not understood: never allowed, even here
+    ("bypassPermissions", "eval \"$SCRIPT\"", Verdict.ASK, "mode"),
     # dontAsk: whatever would ask is denied
     ("dontAsk", "frobnicate --now", Verdict.DENY, "fallback"),
     ("dontAsk", "deploy-tool status --all", Verdict.DENY, "rules"),
