@@ -87,6 +87,10 @@ def _top(path: str) -> str:
     return path if end < 0 else path[:end]
 
 
+HOME_SCRATCH_DIRS = (".cache",)
+"""Dot-directories under home that hold only caches: writing there is not configuration."""
+
+
 def is_system_path(path: str, home: str) -> bool:
     """``/`` itself, a system directory, or anything below one, except the user's home, the temp
     directories and harmless devices such as /dev/null."""
@@ -147,6 +151,10 @@ def protected_reason(path: str, home: str, project_root: str) -> str | None:
             return "user services that start on their own"
         if rel in (".gitconfig", ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".pgpass"):
             return f"tool configuration with credentials (~/{rel})"
+        top = rel.split("/", 1)[0]
+        if top.startswith(".") and top not in HOME_SCRATCH_DIRS and not is_within(path, project_root):
+            # ~/.lessfilter, ~/.config/…, ~/.local/bin/…: read by programs at start-up, a way to persist
+            return f"configuration in your home directory (~/{top})"
     if is_system_path(path, home) and not is_within(path, project_root):
         return "system location"
     if posixpath.basename(path) in (".bashrc", ".zshrc", ".profile", ".bash_profile"):

@@ -114,3 +114,17 @@ def test_a_broken_policy_denies_everything_and_says_where(gate_for):
     decision = gate_for("ls")
     assert decision.verdict is Verdict.DENY and decision.tier == "error"
     assert ".phlegyas.toml:" in decision.reason
+
+
+@pytest.mark.parametrize("command, protected", [
+    ("cp helper.sh ~/.lessfilter", True),
+    ("echo 'pipe x' >> ~/.config/procps/toprc", True),
+    ("cp tool ~/.local/bin/git", True),
+    ("touch ~/.cache/build-stamp", False),
+    ("echo note > ~/notes.txt", False),
+])
+def test_home_dotfiles_are_protected_even_when_home_is_under_a_safe_dir(gate_for, command, protected):
+    """The isolated home lies under /tmp, a safe write dir: a dotfile in it must still be protected."""
+    decision = gate_for(command)
+    assert (decision.tier == "protected_path") is protected, decision.reason
+    assert decision.verdict is not Verdict.ALLOW or not protected
