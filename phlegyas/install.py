@@ -26,10 +26,11 @@ import os
 import shlex
 import shutil
 import sys
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable, Mapping, TextIO
+
+from .fileio import write_atomic
 
 SERVER_NAME = "phlegyas"
 HOOK_EVENTS = ("PreToolUse", "PermissionRequest")
@@ -341,26 +342,6 @@ def backup_path(path: str, now: datetime) -> str:
     return candidate
 
 
-def write_atomic(path: str, text: str, mode: int) -> None:
-    """Write ``text`` to a temporary file beside ``path``, fsync it, and rename it over ``path``."""
-    directory = os.path.dirname(path) or "."
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def apply(change: FileChange, now: datetime) -> str | None:
     """Write one change (backup first); returns the backup's path, if one was made."""
     backup = None
@@ -374,7 +355,7 @@ def apply(change: FileChange, now: datetime) -> str | None:
         if change.removes_file:
             os.unlink(change.path)
         else:
-            write_atomic(change.path, change.after_text(), mode)
+            write_atomic(change.path, change.after_text(), mode=mode)
     except OSError as exc:
         raise InstallError(f"{change.path}: cannot write: {exc.strerror or exc}") from None
     return backup

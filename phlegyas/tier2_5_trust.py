@@ -38,13 +38,13 @@ swapped between the decision and the run is outside what any gate can see.
 from __future__ import annotations
 
 import datetime as _dt
-import errno
 import json
 import os
 import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from .fileio import write_atomic
 from .model import Decision, Verdict
 
 if TYPE_CHECKING:
@@ -201,23 +201,7 @@ class TrustStore:
 
     def _write(self, entries: dict[str, TrustEntry], directory: str) -> None:
         data = {"version": STORE_VERSION, "scripts": {p: e.to_json() for p, e in sorted(entries.items())}}
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        import tempfile
-
-        fd, tmp = tempfile.mkstemp(prefix=".trusted-scripts.", suffix=".tmp", dir=directory)  # mode 0600
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-        _fsync_dir(directory)
+        write_atomic(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", mode=0o600)
 
 
 def parse_store(data: bytes, where: str) -> dict[str, TrustEntry]:
@@ -287,20 +271,6 @@ def _append_line(path: str, record: dict) -> None:
     try:
         os.write(fd, line)
         os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _fsync_dir(directory: str) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError as exc:  # some filesystems cannot fsync a directory
-        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):
-            raise
     finally:
         os.close(fd)
 
