@@ -44,10 +44,14 @@ class Analysis:
     edit_in_project: bool = False  # a file edit or basic fs command only inside the project (acceptEdits)
     understood: bool = True  # False when anything could not be parsed or resolved
     problems: list[str] = field(default_factory=list)  # why it is not understood
+    script: object | None = field(default=None, repr=False, compare=False)  # the parsed Bash command, as parsed
 
 
-def analyze(call: ToolCall, env: AnalysisEnv) -> Analysis:
-    """Analyse one tool call: every subcommand, its effects and findings, and the Tier 2 verdict."""
+def analyze(call: ToolCall, env: AnalysisEnv, script: object | None = None) -> Analysis:
+    """Analyse one tool call: every subcommand, its effects and findings, and the Tier 2 verdict.
+
+    ``script``, when given, is the call's command already parsed (``shell.parse.parse``); the analysis
+    then does not parse it again. ``Analysis.script`` hands the parse on the other way."""
     if call.cwd and call.cwd != env.cwd:
         env = replace(env, cwd=call.cwd)
     if call.tool_name == "Bash":
@@ -56,8 +60,11 @@ def analyze(call: ToolCall, env: AnalysisEnv) -> Analysis:
             return Analysis(understood=False, problems=["Bash call without a string command"])
         if _analyze_command is None:
             _bind_shell_analysis()
-        return _analyze_command(command, env)
+        return _analyze_command(command, env, script)
     return analyze_tool(call, env)
+
+
+analyze.reuses_script = True  # type: ignore[attr-defined]  # engine.Context passes a parse it already has
 
 
 _analyze_command = None

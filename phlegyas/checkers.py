@@ -7,13 +7,19 @@ from __future__ import annotations
 
 from .engine import Checker, Context, strictest
 from .model import Decision, Finding, Verdict
+from .rules import find_match
 
 PROTECTED_PREFIX = "protected."
+_ALLOW = Verdict.ALLOW  # bound once: looking a member up on the enum class is slow
+
+
+def _own_severity(finding: Finding) -> Verdict:
+    return finding.severity
 
 
 def _severity(ctx: Context):
     override = getattr(ctx.policy, "severity", None)
-    return override if override is not None else (lambda f: f.severity)
+    return override if override is not None else _own_severity
 
 
 def _describe(findings: list[Finding]) -> str:
@@ -32,7 +38,6 @@ class RuleChecker:
         rules = getattr(ctx.policy, self.kind, ())
         if not rules:
             return None
-        from .rules import find_match
         rule = find_match(rules, ctx.call, ctx.script, home=ctx.env.home, each=self.kind == "allow")
         if rule is None:
             return None
@@ -44,9 +49,11 @@ class Tier1Checker:
     """Step 2: built-in dangerous findings; each class denies or asks as the policy says."""
 
     def check(self, ctx: Context) -> Decision | None:
+        if not ctx.analysis.findings:
+            return None
         findings = [f for f in ctx.analysis.findings if not f.id.startswith(PROTECTED_PREFIX)]
         top, worst = strictest(findings, _severity(ctx))
-        if top is Verdict.ALLOW:
+        if top is _ALLOW:
             return None
         return Decision(top, "tier1_dangerous", _describe(worst), findings=tuple(findings))
 
@@ -55,9 +62,11 @@ class ProtectedPathChecker:
     """Step 3: writes to protected paths (.git/, .claude/, shell rc files, ~/.ssh, /etc …) ask, even in bypass."""
 
     def check(self, ctx: Context) -> Decision | None:
+        if not ctx.analysis.findings:
+            return None
         findings = [f for f in ctx.analysis.findings if f.id.startswith(PROTECTED_PREFIX)]
         top, worst = strictest(findings, _severity(ctx))
-        if top is Verdict.ALLOW:
+        if top is _ALLOW:
             return None
         return Decision(top, "protected_path", _describe(worst), findings=tuple(findings))
 
@@ -87,7 +96,7 @@ class Tier2Checker:
         if not analysis.understood:
             return None
         if analysis.safe:
-            return Decision(Verdict.ALLOW, "tier2_safe", f"safe: {analysis.safe}")
+            return Decision(_ALLOW, "tier2_safe", f"safe: {analysis.safe}")
         if ctx.mode == "acceptEdits" and analysis.edit_in_project:
             return Decision(Verdict.ALLOW, "mode", "acceptEdits: file edit inside the project")
         return None

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Callable, Protocol
 
 from .analysis import Analysis, AnalysisEnv
 from .model import MODES, Decision, Finding, InvalidCall, ToolCall, Verdict
+from .shell.parse import parse
 
 MAX_COMMAND_BYTES = 256 * 1024
 MAX_INPUT_DEPTH = 64
+_ALLOW, _ASK = Verdict.ALLOW, Verdict.ASK  # bound once: looking a member up on the enum class is slow
 
 
 class Checker(Protocol):
@@ -33,7 +36,7 @@ class Escalation(Protocol):
 Analyzer = Callable[[ToolCall, AnalysisEnv], Analysis]
 
 
-@dataclass
+@dataclass(slots=True)
 class Context:
     """Everything the checkers share for one call; the parse and the analysis are done once, lazily."""
 
@@ -47,11 +50,11 @@ class Context:
 
     @property
     def script(self):
-        """The parsed Bash command (shell.parse.Script), or None for other tools."""
+        """The parsed Bash command (shell.parse.Script), or None for other tools. The analysis's own
+        parse is reused when it has run, so a call is parsed once."""
         if self._script is None and self.call.command is not None:
-            from .shell.parse import parse
-
-            self._script = parse(self.call.command)
+            shared = getattr(self._analysis, "script", None)
+            self._script = shared if shared is not None else parse(self.call.command)
         return self._script
 
     @property
@@ -59,6 +62,8 @@ class Context:
         if self._analysis is None:
             if self.analyzer is None:
                 self._analysis = Analysis(understood=False)
+            elif self._script is not None and getattr(self.analyzer, "reuses_script", False):
+                self._analysis = self.analyzer(self.call, self.env, self._script)  # type: ignore[call-arg]
             else:
                 self._analysis = self.analyzer(self.call, self.env)
         return self._analysis
@@ -72,12 +77,16 @@ def validate(call: ToolCall) -> None:
         raise InvalidCall(f"tool_input must be an object, got {type(call.tool_input).__name__}")
     if call.mode is not None and call.mode not in MODES:
         raise InvalidCall(f"unknown permission mode {call.mode!r} (expected one of {', '.join(MODES)})")
-    _check_depth(call.tool_input, 0)
+    for value in call.tool_input.values():
+        if isinstance(value, (dict, list)):  # only nested containers can be too deep
+            _check_depth(call.tool_input, 0)
+            break
     if call.tool_name == "Bash":
         command = call.tool_input.get("command")
         if not isinstance(command, str):
             raise InvalidCall("Bash needs a string 'command'")
-        if len(command.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES:
+        # a code point is at most 4 bytes in UTF-8: short commands need no encoding to be measured
+        if len(command) > MAX_COMMAND_BYTES // 4 and len(command.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES:
             raise InvalidCall(f"command longer than {MAX_COMMAND_BYTES // 1024} KiB")
         if "\x00" in command:
             raise InvalidCall("command contains a NUL byte")
@@ -151,21 +160,25 @@ class Gate:
             if decision is not None:
                 break
         if decision is None:
-            decision = Decision(Verdict.ASK, "fallback", "no rule or tier decided this call")
-        if decision.verdict is Verdict.ASK and self.escalation is not None and ctx.mode != "dontAsk":
+            decision = Decision(_ASK, "fallback", "no rule or tier decided this call")
+        if decision.verdict is _ASK and self.escalation is not None and ctx.mode != "dontAsk":
             try:
                 decision = self.escalation.escalate(ctx, decision)
             except Exception as exc:  # noqa: BLE001 - fail closed
                 why = f"internal error while escalating: {type(exc).__name__}: {exc}"
                 return Decision(Verdict.DENY, "error", why), ctx
-        if decision.verdict is Verdict.ASK and (ctx.mode == "dontAsk" or not self.interactive):
+        if decision.verdict is _ASK and (ctx.mode == "dontAsk" or not self.interactive):
             why = "dontAsk mode" if ctx.mode == "dontAsk" else "no one can answer (headless)"
             decision = _with(decision, verdict=Verdict.DENY, reason=f"{decision.reason}; denied: {why}")
         return decision, ctx
 
 
 def _default_env(call: ToolCall) -> AnalysisEnv:
-    cwd = call.cwd or "/"
+    return _env_in(call.cwd or "/")
+
+
+@lru_cache(maxsize=64)
+def _env_in(cwd: str) -> AnalysisEnv:
     return AnalysisEnv(cwd=cwd, home="/nonexistent-home", project_root=cwd)
 
 
@@ -175,12 +188,12 @@ def _with(decision: Decision, **changes) -> Decision:
 
 def strictest(findings: list[Finding], severity: Callable[[Finding], Verdict]) -> tuple[Verdict, list[Finding]]:
     """The highest effective severity among ``findings`` and the findings that carry it."""
-    top = Verdict.ALLOW
+    top = _ALLOW
     worst: list[Finding] = []
     for finding in findings:
         level = severity(finding)
         if level > top:
             top, worst = level, [finding]
-        elif level == top and level > Verdict.ALLOW:
+        elif level == top and level > _ALLOW:
             worst.append(finding)
     return top, worst

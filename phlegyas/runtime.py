@@ -65,9 +65,17 @@ class Runtime:
         # the seed's safe places plus the policy's; tier2_safe resolves relative ones against the root
         safe_dirs = (*DEFAULT_SAFE_WRITE_DIRS, *policy.safe_write_dirs)
 
+        envs: dict[str, AnalysisEnv] = {}  # AnalysisEnv is frozen: one per working directory is enough
+
         def env(call: ToolCall) -> AnalysisEnv:
-            return AnalysisEnv(cwd=call.cwd or cwd, home=settings.home, project_root=root,
-                               safe_write_dirs=safe_dirs, user_patterns=patterns)
+            where = call.cwd or cwd
+            got = envs.get(where)
+            if got is None:
+                if len(envs) >= 256:
+                    envs.clear()
+                got = envs[where] = AnalysisEnv(cwd=where, home=settings.home, project_root=root,
+                                                safe_write_dirs=safe_dirs, user_patterns=patterns)
+            return got
 
         checkers = default_checkers((*tier_checkers(settings, interactive=self.interactive), *self.extra_checkers))
         return Gate(policy, checkers, analyzer=analyzer, env=env, interactive=self.interactive,

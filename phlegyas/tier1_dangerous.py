@@ -56,9 +56,13 @@ def invocation_findings(inv: Invocation, env: AnalysisEnv) -> list[Finding]:
 def script_findings(script: Script, invocations: list[Invocation], env: AnalysisEnv) -> list[Finding]:
     """Findings that need the whole command line: fork bombs, download-then-run, production switches."""
     out: list[Finding] = []
-    _script.fork_bombs(script, out)
-    _script.download_then_run(invocations, env, out)
-    _script.production_switch(invocations, out)
+    if script.functions:
+        _script.fork_bombs(script, out)
+    for inv in invocations:  # both other checks start at a downloader or a context switch: most lines have none
+        if inv.program in _script.LINE_STARTERS:
+            _script.download_then_run(invocations, env, out)
+            _script.production_switch(invocations, out)
+            break
     return out
 
 

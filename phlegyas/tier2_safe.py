@@ -89,21 +89,29 @@ _GLOB_PROBES = (".env", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "credentia
 def sensitive(path: str, env, glob: bool = False) -> str | None:
     """Why reading normalized ``path`` exposes secrets (also through a glob, or a user's
     ``sensitive_files`` pattern), or None."""
-    why = paths.sensitive_reason(path, env.home)
+    why = _builtin_sensitive(path, env.home, glob)
     if why is not None:
         return why
-    if glob:
-        head, _, pattern = path.rpartition("/")
-        for probe in _GLOB_PROBES:
-            if probe.startswith(".") and not pattern.startswith("."):
-                continue  # a glob does not match dot files unless it starts with a dot
-            if fnmatch.fnmatchcase(probe, pattern):
-                why = paths.sensitive_reason(f"{head}/{probe}", env.home)
-                if why is not None:
-                    return why
     store = env.user_patterns
     if store is not None:
         return store.sensitive(path, env.home)
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _builtin_sensitive(path: str, home: str, glob: bool) -> str | None:
+    """``sensitive`` without the user's patterns: pure, so memoized (a glob is tried against nine names)."""
+    why = paths.sensitive_reason(path, home)
+    if why is not None or not glob:
+        return why
+    head, _, pattern = path.rpartition("/")
+    for probe in _GLOB_PROBES:
+        if probe.startswith(".") and not pattern.startswith("."):
+            continue  # a glob does not match dot files unless it starts with a dot
+        if fnmatch.fnmatchcase(probe, pattern):
+            why = paths.sensitive_reason(f"{head}/{probe}", home)
+            if why is not None:
+                return why
     return None
 
 

@@ -200,3 +200,49 @@ def test_tool_call_from_json_reads_hook_events_and_shorthand():
     assert (call.tool_name, call.command, call.cwd, call.mode, call.tool_use_id) == ("Bash", "ls", "/p", "plan", "toolu_1")
     assert ToolCall.from_json({"id": 3, "command": "pwd"}).command == "pwd"
     assert ToolCall.from_json({"tool_name": "permissions", "input": {"a": 1}}, input_key="input").tool_input == {"a": 1}
+
+
+class Peek:
+    """A checker that looks at the parse and the analysis, in the order given, and has no opinion."""
+
+    def __init__(self, order: tuple[str, ...]):
+        self.order, self.seen = order, {}
+
+    def check(self, ctx):
+        for name in self.order:
+            self.seen[name] = getattr(ctx, name)
+        return None
+
+
+@pytest.mark.parametrize("order", [("analysis", "script"), ("script", "analysis")])
+def test_the_command_is_parsed_once_per_call(order):
+    from phlegyas.analysis import analyze
+
+    peek = Peek(order)
+    Gate(Policy(), [peek], analyzer=analyze).decide(bash("find . -name '*.py' | xargs grep -l TODO"))
+    assert peek.seen["analysis"].script is peek.seen["script"]
+
+
+def test_the_analysis_leaves_the_shared_parse_as_written():
+    from phlegyas.analysis import AnalysisEnv, analyze
+
+    env = AnalysisEnv(cwd="/p", home="/home/u", project_root="/p")
+    analysis = analyze(bash("x=/etc; rm -rf $x"), env)
+    assert any("/etc" in f.message for f in analysis.findings)  # the expansion did substitute $x …
+    word = analysis.script.commands[1].words[2]
+    assert (word.text, word.dynamic) == ("$x", True)  # … into a copy: other checkers see the line as written
+
+
+@pytest.mark.parametrize("cls", [Decision, Finding])
+def test_hand_written_inits_take_exactly_the_fields(cls):
+    import dataclasses
+    import inspect
+
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(cls)
+    assert [p.name for p in params] == [f.name for f in fields]
+    assert [p.default for p in params] == [
+        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in fields]
+    values = {f.name: object() for f in fields}
+    built = cls(**values)
+    assert all(getattr(built, name) is value for name, value in values.items())

@@ -136,6 +136,67 @@ def test_plain_fast_path_agrees_with_tree_sitter(src):
         assert shape(got) == shape(tree_sitter_parse(src))
 
 
+@pytest.mark.parametrize("src,plain", [
+    # the list fast path (words joined by | || && ; &, no redirection) and what it leaves to tree-sitter
+    ("grep -r foo src | sort | uniq -c", True), ("git log --oneline | grep 'fix bug'", True), ("a | b && c", True),
+    ("find . -name \"*.c\" -exec grep -l x {} \\;", True), ("find /tmp -type f -exec rm {} +", True),
+    ("ls -la ;  ", True), ("a & b", True), ("echo \\; x", True),
+    ("cat x |", False), ("a |& b", False), ("a ;; b", False), ("a {};", False), ("x{} y", False),
+    ("a | b | c && d", False),
+    # escapes outside quotes (`find \( … \)`), but not of blanks, nor mixed with quotes in one word
+    ("find . \\( -name a -o -name b \\) -print", True), ("ls \\*.c foo\\.bar | wc -l", True), ("echo x\\;", True),
+    ("echo \\' x", False), ("echo a\\'b'", False), ("echo \\\\ x", False),
+    # tree-sitter reads a lone `-` program oddly (`- x=1` is an assignment to it), and `1²>f` is a word
+    ("- x=1", False), ("ls && - a?b", False), ("- a?b", False), ("echo '' 1²>f", False),
+    # … and `==`, `=~` as test operators, which the walk drops
+    ("echo a == b", False), ("ls =~ x", False), ("echo =='x'", False), ("echo ==x", False),
+])
+def test_plain_list_path(src, plain):
+    got = parse_plain(src)
+    assert (got is not None) is plain
+    if got is not None:
+        assert shape(got) == shape(tree_sitter_parse(src))
+
+
+_LIST_ATOM = st.sampled_from(["ls", "-la", "'a b'", "\"c d\"", "''", "x'y'z", "if", "'if'", "-", "*.py", "a?b", "{}",
+                              "\\;", "x{}", "a\\;", "=x", "2", "x=1", "-x", "--", "a:b", "~/f", "é", "$x", "'*.c'",
+                              "\\(", "\\!", "a\\.b", "\\\\", "\\'", "\\{a,b\\}", "\\$x", "\\ ", "x\\", "==",
+                              "=~", "==x", "=='q'"])
+_LIST_SEP = st.sampled_from([" ", "  ", "\t", "|", " | ", "||", " || ", "&&", " && ", ";", "; ", " ;", "&", " & ",
+                             ";;", "|&", " > f", " 2>&1 "])
+
+
+@st.composite
+def listish(draw):
+    parts = [draw(_LIST_ATOM)]
+    for _ in range(draw(st.integers(0, 6))):
+        parts += [draw(_LIST_SEP), draw(_LIST_ATOM)]
+    if draw(st.booleans()):
+        parts.append(draw(_LIST_SEP))
+    return "".join(parts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(listish())
+def test_plain_list_path_agrees_with_tree_sitter(src):
+    got = parse_plain(src)
+    if got is not None:
+        assert shape(got) == shape(tree_sitter_parse(src))
+
+
+def test_a_long_line_the_fast_path_refuses_is_refused_at_once():
+    # the word pattern is atomic: without that, refusing this line backtracks through 2**40 ways to split it
+    assert parse_plain("ls 'x' " + "a" * 40 + " $") is None
+
+
+@pytest.mark.parametrize("src", ["{\U00100000", "echo -{\U001054c4 x", "ls {\U000f0000"])
+def test_characters_the_parser_cannot_take_are_refused(src):
+    # tree-sitter-bash 0.25 crashes the process on `{` followed by a code point of plane 5 and up
+    script = P.parse(src)
+    assert not script.understood and not script.commands
+    assert "U+3FFFF" in script.problems[-1]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=80))
 def test_parse_never_raises(src):

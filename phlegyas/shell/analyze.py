@@ -18,7 +18,7 @@ from . import programs as P
 from .effects import FIND_EXEC, GIT_CODE_KEYS, find_start_dirs, git_config_key
 from .invocation import Invocation
 from .options import parse_options
-from .parse import Script, SimpleCommand, Word, parse
+from .parse import Redirect, Script, SimpleCommand, Word, parse
 
 MAX_DEPTH = 8
 MAX_RUNS = 500
@@ -95,7 +95,7 @@ def substitute(word: Word, values: dict[str, str]) -> Word:
 
 class _Expander:
     def __init__(self) -> None:
-        self.out = Expansion()
+        self.out = Expansion([], [], [], [])
         self.ups_of: dict[int, list[Run]] = {}
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -112,8 +112,8 @@ class _Expander:
 
     def new_run(self, cmd: SimpleCommand, program: str, args: list[Word], via: tuple[str, ...], depth: int,
                 remote: bool, written: str = "", kind: str = "program") -> Run:
-        return Run(program=program, args=args, command=cmd, via=via, remote=remote, written=written or program,
-                   kind=kind, depth=depth)
+        # positional, every field given: a dataclass builds fastest that way (no default factories)
+        return Run(program, args, cmd, via, [], None, remote, written or program, kind, [], None, depth)
 
     # -- scripts ---------------------------------------------------------------------------------
     def script(self, script: Script, via: tuple[str, ...], depth: int, remote: bool,
@@ -123,41 +123,56 @@ class _Expander:
             return []
         for p in script.problems:
             self.problem(p if not via else f"{p} (in {via[-1]})")
-        values: dict[str, str] = dict(positional or {})
+        values: dict[str, str] = dict(positional) if positional else {}
         conflicting: set[str] = set()
         carriers: list[Run | None] = []
         out: list[Run] = []
+        seen: list[SimpleCommand] | None = None  # the commands with values substituted, once any are
+        runs = self.out.runs
         for cmd in script.commands:
             if values:
-                self._substitute(cmd, values)
-            ups = [carriers[i] for i in cmd.upstream if i < len(carriers) and carriers[i] is not None]
-            start = len(self.out.runs)
+                if seen is None:
+                    seen = script.commands[:len(carriers)]
+                cmd = self._substitute(cmd, values)
+            if seen is not None:
+                seen.append(cmd)
+            if cmd.upstream:
+                ups = [carriers[i] for i in cmd.upstream if i < len(carriers) and carriers[i] is not None]
+            else:
+                ups = []
+            start = len(runs)
             self.command(cmd, via, depth, remote, ups)
-            got = self.out.runs[start:]
-            carrier = got[0] if got else None
-            for r in got:
-                if r.command is cmd:
-                    carrier = r
-                    break
+            carrier = None
+            if len(runs) > start:
+                got = runs[start:]
+                carrier = got[0]
+                for r in got:
+                    if r.command is cmd:
+                        carrier = r
+                        break
+                out.extend(got)
             carriers.append(carrier)
-            out.extend(got)
             if cmd.assignments:
                 self._learn(cmd, values, conflicting)
+        if seen is not None:
+            script = Script(script.source, seen, script.problems, script.functions)
         self.out.scripts.append((script, out))
         return out
 
     @staticmethod
-    def _substitute(cmd: SimpleCommand, values: dict[str, str]) -> None:
+    def _substitute(cmd: SimpleCommand, values: dict[str, str]) -> SimpleCommand:
+        """A copy of ``cmd`` with the known values substituted (the parse itself stays as parsed: the
+        engine shares it with other checkers)."""
         words: list[Word] = []
         for w in cmd.words:
             if w.dynamic and w.text in ("$@", "$*") and "@" in values:
                 words.extend(_w(a) for a in values["@"].split("\x00") if a)
             else:
                 words.append(substitute(w, values) if w.dynamic else w)
-        cmd.words = words
-        for r in cmd.redirects:
-            if r.target is not None and r.target.dynamic:
-                r.target = substitute(r.target, values)
+        redirects = [Redirect(r.op, substitute(r.target, values), r.fd) if r.target is not None and r.target.dynamic
+                     else r for r in cmd.redirects]
+        return SimpleCommand(words, cmd.assignments, redirects, cmd.stdin_text, cmd.stdin_dynamic, cmd.upstream,
+                             cmd.origin, cmd.text)
 
     @staticmethod
     def _learn(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> None:
@@ -215,14 +230,19 @@ class _Expander:
             self.add(self.new_run(cmd, "", args, via, depth, remote, head.text, "dynamic"))
             return
         written = head.text
-        name, known = P.resolve_path_program(written)
-        if not known:
-            run = self.new_run(cmd, name, args, via, depth, remote, written, "file")
-            run.notes.append(("runs", written))
-            self.add(run)
-            return
+        if "/" in written:
+            name, known = P.resolve_path_program(written)
+            if not known:
+                run = self.new_run(cmd, name, args, via, depth, remote, written, "file")
+                run.notes.append(("runs", written))
+                self.add(run)
+                return
+        else:
+            name = written
         key = P.canonical(name)
-        if key in P.WRAPPERS and not (key == "busybox" and not args):
+        if key not in _ROUTED:
+            self.program(cmd, name, key, args, via, depth, remote, written)
+        elif key in P.WRAPPERS and not (key == "busybox" and not args):
             self.wrapper(cmd, name, key, args, via, depth, remote, written)
         elif key in P.SHELLS:
             self.shell(cmd, name, args, via, depth, remote, written)
@@ -238,17 +258,22 @@ class _Expander:
         elif key in STDIN_SHELLS:
             self.stdin_shell(cmd, name, args, via, depth, remote, written)
         else:
-            run = self.add(self.new_run(cmd, name, args, via, depth, remote, written))
-            if run is None:
-                return
-            if key in ("find", "gfind", "bfs"):
-                self.find(cmd, run, args, via, depth, remote)
-            elif key in ("awk", "gawk", "mawk", "nawk"):
-                self.awk(run, args, via, depth, remote)
-            elif key in ("sed", "gsed"):
-                self.sed(run, args, via, depth, remote)
-            elif key == "git" and any(a.text == "-c" for a in args):
-                self.git(run, args, via, depth, remote)
+            self.program(cmd, name, key, args, via, depth, remote, written)
+
+    def program(self, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...], depth: int,
+                remote: bool, written: str) -> None:
+        """A program of the table (or an unknown one): one run, plus the code some of them embed."""
+        run = self.add(self.new_run(cmd, name, args, via, depth, remote, written))
+        if run is None or key not in _EMBEDDING:
+            return
+        if key in ("find", "gfind", "bfs"):
+            self.find(cmd, run, args, via, depth, remote)
+        elif key in ("awk", "gawk", "mawk", "nawk"):
+            self.awk(run, args, via, depth, remote)
+        elif key in ("sed", "gsed"):
+            self.sed(run, args, via, depth, remote)
+        elif key == "git" and any(a.text == "-c" for a in args):
+            self.git(run, args, via, depth, remote)
 
     # -- wrappers --------------------------------------------------------------------------------
     def wrapper(self, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...], depth: int,
@@ -355,7 +380,7 @@ class _Expander:
         first = self.out.runs[start] if len(self.out.runs) > start else None
         if injected and first is not None:
             first.notes.append(("executes", "input data substituted into code"))
-        for value in parsed.values(frozenset({"-a", "--arg-file"})):
+        for value in parsed.values(("-a", "--arg-file")):
             if first is not None:
                 first.notes.append(("reads", value.text))
 
@@ -704,6 +729,11 @@ class _Expander:
     # -- programs with embedded commands ---------------------------------------------------------
     def find(self, cmd: SimpleCommand, run: Run, args: list[Word], via: tuple[str, ...], depth: int,
              remote: bool) -> None:
+        for a in args:
+            if a.text in FIND_EXEC:
+                break
+        else:
+            return  # no -exec/-ok anywhere: nothing embedded (most finds)
         starts, i = find_start_dirs(args)
         n = len(args)
         while i < n:
@@ -743,15 +773,15 @@ class _Expander:
 
     def sed(self, run: Run, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
         spec = P.spec_for("sed")
-        parsed = parse_options(args, spec.value_opts | frozenset({"-i"}) - frozenset({"-i"}))
-        scripts = parsed.values(frozenset({"-e", "--expression"}))
-        if not scripts and not parsed.has(frozenset({"-f", "--file"})):
+        parsed = parse_options(args, spec.value_opts)
+        scripts = parsed.values(("-e", "--expression"))
+        if not scripts and not parsed.has(("-f", "--file")):
             scripts = parsed.operands[:1]
         for s in scripts:
             if s.dynamic:
                 self.problem("sed script is computed")
                 continue
-            if parsed.has(frozenset({"--sandbox"})):
+            if parsed.has(("--sandbox",)):
                 continue
             self.report(run, I.analyze_sed(s.text), via + ("sed",), depth, remote)
 
@@ -767,6 +797,13 @@ class _Expander:
                 self.nested(code[1:], via + ("git alias",), depth, remote)
             elif key.startswith(GIT_CODE_KEYS) and code.strip():
                 self.nested(code, via + (f"git -c {key}",), depth, remote)
+
+
+_ROUTED = frozenset({*P.WRAPPERS, *P.SHELLS, *(k.split()[0] for k in P.RUNNERS), *P.INTERPRETERS, "eval", "trap",
+                     *STDIN_SHELLS})
+"""Every program key ``invoke`` treats specially; any other is a plain program run (one set lookup)."""
+_EMBEDDING = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git"})
+"""Programs whose arguments may hold commands or code of their own."""
 
 
 def _runs_code(words: list[Word]) -> bool:

@@ -56,6 +56,11 @@ class Effects:
                     or self.unknown is not None)
 
 
+def new_effects(category: str | None = None) -> Effects:
+    """An empty ``Effects`` (built positionally: faster than the dataclass's default factories)."""
+    return Effects([], [], [], [], [], [], [], [], [], [], False, None, category)
+
+
 def _w(text: str) -> Word:
     return Word(text, quoted=True)
 
@@ -76,6 +81,20 @@ def _values(spec: P.Spec) -> frozenset[str]:
     return got
 
 
+_NOTABLE_CACHE: dict[int, frozenset[str]] = {}
+
+
+def _notable(spec: P.Spec) -> frozenset[str]:
+    """Every option ``apply_spec`` does something with: any other option is skipped with one lookup."""
+    key = id(spec)
+    got = _NOTABLE_CACHE.get(key)
+    if got is None:
+        got = (spec.exec_flags | spec.mutate_flags | spec.inplace_flags | spec.write_flags | spec.read_flags
+               | spec.upload_flags | spec.data_flags)
+        _NOTABLE_CACHE[key] = got
+    return got
+
+
 def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parsed:
     """Apply the table's generic rules for ``spec`` to ``args``; returns the parsed options."""
     parsed = parse_options(args, _values(spec), spec.whole, spec.posix)
@@ -83,7 +102,10 @@ def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parse
     inplace = spec.inplace and not readonly_mode
     if spec.network:
         eff.network = True
+    notable = _notable(spec)
     for opt, value in parsed.opts:
+        if opt not in notable:
+            continue
         if opt in spec.exec_flags:
             eff.runs.append(f"executes code ({name} {opt})")
         if value is None:
@@ -168,7 +190,7 @@ def _operands(spec: P.Spec, parsed: Parsed, eff: Effects, inplace: bool) -> None
         recursive = bool(spec.recursive_flags) and parsed.has(spec.recursive_flags)
         eff.deletes.extend((o, recursive) for o in ops)
     elif mode == "mode":
-        if not parsed.has(frozenset({"--reference"})):
+        if not parsed.has(("--reference",)):
             ops = ops[1:]
         eff.writes.extend(ops)
     elif mode == "in_out":
@@ -331,14 +353,14 @@ def _curl(c: Call) -> None:
 @handler("wget")
 def _wget(c: Call) -> None:
     p = c.parsed
-    if p.has(frozenset({"--method"})):
-        method = (p.values(frozenset({"--method"})) or [_w("GET")])[-1].text.upper()
+    if p.has(("--method",)):
+        method = (p.values(("--method",)) or [_w("GET")])[-1].text.upper()
         if method not in ("GET", "HEAD"):
             c.eff.mutates.append(f"sends an HTTP {method} request")
-    for value in p.values(frozenset({"-i", "--input-file"})):
+    for value in p.values(("-i", "--input-file")):
         c.eff.reads.append(value)
-    outputs = p.values(frozenset({"-O", "--output-document"}))
-    if outputs or p.has(frozenset({"--spider", "-P", "--directory-prefix"})):
+    outputs = p.values(("-O", "--output-document"))
+    if outputs or p.has(("--spider", "-P", "--directory-prefix")):
         return
     for op in p.operands:
         c.eff.writes.append(_w(posixpath.basename(op.text.split("?", 1)[0].rstrip("/")) or "index.html"))
@@ -365,7 +387,7 @@ def _httpie(c: Call) -> None:
                 continue  # query parameter or header
             if "=" in text:
                 data = True
-    if c.parsed.has(frozenset({"-d", "--download"})):
+    if c.parsed.has(("-d", "--download")):
         c.eff.writes.append(_w("."))
     method = method or ("POST" if data else "GET")
     if method not in ("GET", "HEAD", "OPTIONS"):
@@ -395,22 +417,22 @@ def _remote_copy(c: Call) -> None:
             eff.writes[:] = [w for w in eff.writes if w is not target]
             eff.uploads.extend(s for s in sources if not _is_remote(s.text))
             eff.mutates.append(f"copies files to {target.text.split(':', 1)[0]}")
-    if c.parsed.has(frozenset({"--delete", "--delete-before", "--delete-after", "--delete-during", "--delete-excluded",
-                               "--del"})):
+    if c.parsed.has(("--delete", "--delete-before", "--delete-after", "--delete-during", "--delete-excluded",
+                               "--del")):
         eff.deletes.append((target, True))
-    if c.parsed.has(frozenset({"--remove-source-files"})):
+    if c.parsed.has(("--remove-source-files",)):
         eff.deletes.extend((s, False) for s in sources)
 
 
 @handler("mktemp")
 def _mktemp(c: Call) -> None:
-    if c.parsed.has(frozenset({"-u", "--dry-run"})):
+    if c.parsed.has(("-u", "--dry-run")):
         return
-    where = c.parsed.values(frozenset({"-p", "--tmpdir"}))
+    where = c.parsed.values(("-p", "--tmpdir"))
     ops = c.parsed.operands
     if where:
         c.eff.writes.append(Word(posixpath.join(where[-1].text, "tmp.X"), where[-1].dynamic))
-    elif ops and "/" in ops[0].text and not c.parsed.has(frozenset({"-t"})):
+    elif ops and "/" in ops[0].text and not c.parsed.has(("-t",)):
         c.eff.writes.append(ops[0])
     else:
         c.eff.writes.append(_w("/tmp/tmp.X"))
@@ -432,7 +454,7 @@ def _dd(c: Call) -> None:
 @handler("split")
 def _split(c: Call) -> None:
     ops = c.parsed.operands
-    prefix = c.parsed.values(frozenset({"-f", "--prefix"}))
+    prefix = c.parsed.values(("-f", "--prefix"))
     if c.name == "csplit":
         base = prefix[-1].text if prefix else "xx"
         c.eff.reads[:] = ops[:1]
@@ -506,7 +528,7 @@ def _zip(c: Call) -> None:
     c.eff.reads[:] = ops[1:]
     if ops:
         c.eff.writes.append(ops[0])
-    if c.parsed.has(frozenset({"-m", "--move"})):
+    if c.parsed.has(("-m", "--move")):
         c.eff.deletes.extend((o, True) for o in ops[1:])
 
 
@@ -516,7 +538,7 @@ def _unzip(c: Call) -> None:
     c.eff.reads[:] = ops[:1]
     if c.parsed.has(c.spec.readonly_flags):
         return
-    c.eff.writes.extend(c.parsed.values(frozenset({"-d"})) or [_w(".")])
+    c.eff.writes.extend(c.parsed.values(("-d",)) or [_w(".")])
 
 
 @handler("archive_generic")
@@ -526,7 +548,7 @@ def _archive(c: Call) -> None:
     eff.reads.clear()
     if c.name == "cpio":
         names = {n for n, _ in c.parsed.opts}
-        files = c.parsed.values(frozenset({"-F", "--file", "-O", "-I"}))
+        files = c.parsed.values(("-F", "--file", "-O", "-I"))
         if any(_is_remote(f.text) for f in files):
             eff.network = True
         if names & {"-i", "--extract"}:
@@ -618,7 +640,7 @@ def _sed(c: Call) -> None:
             head = t[1:].split("i", 1)
             if len(head) == 2 and all(ch in "nErsuz" for ch in head[0]):
                 inplace = True
-    files = c.parsed.values(frozenset({"-f", "--file"}))
+    files = c.parsed.values(("-f", "--file"))
     if files:
         eff_files = [f for f in files if f.text not in ("-", "/dev/stdin")]
         if eff_files:
@@ -673,7 +695,7 @@ def _system_config(c: Call) -> None:
 @handler("service")
 def _service(c: Call) -> None:
     ops = _ops(c)
-    if c.parsed.has(frozenset({"--status-all"})) or (len(ops) >= 2 and ops[1] == "status"):
+    if c.parsed.has(("--status-all",)) or (len(ops) >= 2 and ops[1] == "status"):
         _read_only(c)
 
 
@@ -729,7 +751,7 @@ def assignment_effects(assignments: list[tuple[str, Word]], eff: Effects) -> Non
 @handler("history")
 def _history(c: Call) -> None:
     if c.name == "fc":
-        if not c.parsed.has(frozenset({"-l"})):
+        if not c.parsed.has(("-l",)):
             c.eff.runs.append("executes code (re-runs commands from the history)")
     elif c.parsed.opts:
         c.eff.mutates.append("changes the shell history")
@@ -803,14 +825,14 @@ def _docker_compose_top(c: Call) -> None:
 
 @handler("docker")
 def _docker(c: Call) -> None:
-    if c.top is not None and c.top.has(frozenset({"-H", "--host"})):
+    if c.top is not None and c.top.has(("-H", "--host")):
         c.eff.network = True
 
 
 @handler("kubectl_read")
 def _kubectl_read(c: Call) -> None:
     ops = [t.lower() for t in _ops(c)]
-    shows = c.parsed.has(frozenset({"-o", "--output", "--template"}))
+    shows = c.parsed.has(("-o", "--output", "--template"))
     if c.path and c.path[-1] == "get" and shows and any(t.startswith("secret") for t in ops):
         c.eff.secrets.append("Kubernetes secrets")
 
@@ -821,7 +843,7 @@ def _kubectl_config(c: Call) -> None:
     verb = ops[0] if ops else ""
     if verb in ("view", "get-contexts", "current-context", "get-clusters", "get-users", ""):
         _read_only(c)
-        if c.parsed.has(frozenset({"--raw"})):
+        if c.parsed.has(("--raw",)):
             c.eff.secrets.append("kubeconfig credentials")
 
 
@@ -991,9 +1013,9 @@ def _git_not_main(c: Call) -> None:
 
 @handler("git_checkout")
 def _git_checkout(c: Call) -> None:
-    new = c.parsed.values(frozenset({"-b", "-B", "--orphan"}))
+    new = c.parsed.values(("-b", "-B", "--orphan"))
     ops = c.parsed.operands
-    if c.parsed.has(frozenset({"-f", "--force", "-p", "--patch", "--ours", "--theirs", "-m", "--merge"})):
+    if c.parsed.has(("-f", "--force", "-p", "--patch", "--ours", "--theirs", "-m", "--merge")):
         _mutate(c, "overwrites working-tree changes")
     elif new:
         if any(_is_main(n.text) or n.dynamic for n in new):
@@ -1008,8 +1030,8 @@ def _git_checkout(c: Call) -> None:
 
 @handler("git_switch")
 def _git_switch(c: Call) -> None:
-    new = c.parsed.values(frozenset({"-c", "--create", "-C", "--force-create", "--orphan"}))
-    if c.parsed.has(frozenset({"-f", "--force", "--discard-changes", "-m", "--merge"})):
+    new = c.parsed.values(("-c", "--create", "-C", "--force-create", "--orphan"))
+    if c.parsed.has(("-f", "--force", "--discard-changes", "-m", "--merge")):
         _mutate(c, "discards working-tree changes")
     targets = new or c.parsed.operands[:1]
     for t in targets:
@@ -1026,8 +1048,8 @@ _BRANCH_LIST = frozenset({"-l", "--list", "-a", "--all", "-r", "--remotes", "--c
 def _git_branch(c: Call) -> None:
     if c.parsed.has(_BRANCH_MUTATE):
         _mutate(c, "deletes, renames or overwrites branches")
-    elif c.parsed.has(frozenset({"-u", "--set-upstream-to", "--unset-upstream", "-c", "-C", "--copy", "-t",
-                                 "--track"})):
+    elif c.parsed.has(("-u", "--set-upstream-to", "--unset-upstream", "-c", "-C", "--copy", "-t",
+                                 "--track")):
         c.eff.changes.append("changes branches")
         c.eff.category = P.GIT_LOCAL
     elif c.parsed.operands and not c.parsed.has(_BRANCH_LIST):
@@ -1039,10 +1061,10 @@ def _git_branch(c: Call) -> None:
 
 @handler("git_tag")
 def _git_tag(c: Call) -> None:
-    listing = c.parsed.has(frozenset({"-l", "--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged",
-                                      "--points-at", "-v", "--verify"}))
-    if c.parsed.operands and not listing or c.parsed.has(frozenset({"-d", "--delete", "-f", "--force", "-a", "-s",
-                                                                    "-m", "-F"})):
+    listing = c.parsed.has(("-l", "--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged",
+                                      "--points-at", "-v", "--verify"))
+    if c.parsed.operands and not listing or c.parsed.has(("-d", "--delete", "-f", "--force", "-a", "-s",
+                                                                    "-m", "-F")):
         _mutate(c, "creates or deletes tags")
 
 
@@ -1077,7 +1099,7 @@ _CONFIG_WRITE = frozenset({"--unset", "--unset-all", "--add", "--replace-all", "
 @handler("git_config")
 def _git_config(c: Call) -> None:
     ops = _ops(c)
-    if c.parsed.has(frozenset({"-e", "--edit"})) or ops[:1] == ["edit"]:
+    if c.parsed.has(("-e", "--edit")) or ops[:1] == ["edit"]:
         c.eff.runs.append("opens an editor")
         return
     if c.parsed.has(_CONFIG_WRITE):
@@ -1104,29 +1126,29 @@ def _git_worktree(c: Call) -> None:
 
 @handler("git_restore")
 def _git_restore(c: Call) -> None:
-    if not (c.parsed.has(frozenset({"-S", "--staged"})) and not c.parsed.has(frozenset({"-W", "--worktree"}))):
+    if not (c.parsed.has(("-S", "--staged")) and not c.parsed.has(("-W", "--worktree"))):
         _mutate(c, "discards working-tree changes")
 
 
 @handler("git_reset")
 def _git_reset(c: Call) -> None:
     ops = _ops(c)
-    if c.parsed.has(frozenset({"--hard", "--merge", "--keep"})):
+    if c.parsed.has(("--hard", "--merge", "--keep")):
         _mutate(c, "discards changes (git reset --hard)")
-    elif ops and ops[0] not in ("HEAD", "--") and not c.parsed.has(frozenset({"-q", "--quiet"})) or (
+    elif ops and ops[0] not in ("HEAD", "--") and not c.parsed.has(("-q", "--quiet")) or (
             ops and ops[0] not in ("HEAD", "--")):
         _mutate(c, "moves the branch")
 
 
 @handler("git_rm")
 def _git_rm(c: Call) -> None:
-    if not c.parsed.has(frozenset({"--cached"})):
+    if not c.parsed.has(("--cached",)):
         _mutate(c, "deletes tracked files")
 
 
 @handler("git_clean")
 def _git_clean(c: Call) -> None:
-    if c.parsed.has(frozenset({"-n", "--dry-run"})) and not c.parsed.has(frozenset({"-f", "--force"})):
+    if c.parsed.has(("-n", "--dry-run")) and not c.parsed.has(("-f", "--force")):
         _read_only(c)
         c.eff.category = P.GIT_READ
 
@@ -1161,7 +1183,7 @@ def _gh_noun(c: Call) -> None:
     if verb in _GH_READ:
         _read_only(c)
         c.eff.category = P.WEB_READ
-        if c.parsed.has(frozenset({"-w", "--web"})):
+        if c.parsed.has(("-w", "--web")):
             c.eff.runs.append("opens a browser")
     elif c.path[-1:] == ["gist"] and verb in ("create", "new"):
         c.eff.uploads.extend(c.parsed.operands[1:])
@@ -1193,7 +1215,7 @@ def _gh_auth(c: Call) -> None:
     if ops[:1] == ["status"]:
         _read_only(c)
         c.eff.category = P.WEB_READ
-        if c.parsed.has(frozenset({"-t", "--show-token"})):
+        if c.parsed.has(("-t", "--show-token")):
             c.eff.secrets.append("a GitHub token")
     elif ops[:1] == ["token"]:
         _read_only(c)
@@ -1253,6 +1275,17 @@ def program_effects(name: str, args: list[Word], eff: Effects) -> None:
     if spec is None:
         eff.unknown = name
         return
+    if spec.subcommands is None:  # most programs: no subcommand to walk down to
+        if spec.handler in _OWN_READERS and _inert(spec):
+            parsed = Parsed([], [], -1)  # the generic rules would only add reads, which the handler replaces
+        else:
+            parsed = apply_spec(spec, args, eff, name)
+        if eff.category is None:
+            eff.category = spec.category if spec.category is not None else (P.READ_ONLY if spec.readonly else None)
+        fn = HANDLERS.get(spec.handler) if spec.handler is not None else None
+        if fn is not None:
+            fn(Call(name, args, parsed, eff, [], None, spec))
+        return
     top_spec = spec
     spec, sub_args, path, top = resolve(spec, args, eff, name)
     if eff.unknown is not None:
@@ -1270,6 +1303,17 @@ def program_effects(name: str, args: list[Word], eff: Effects) -> None:
         if call is None:
             call = Call(name, sub_args, parsed, eff, path, top, spec)
         fn(call)
+
+
+_OWN_READERS = frozenset({"find"})
+"""Handlers that work out the paths read from the arguments themselves (clearing the generic reads) and
+never look at the generic parse."""
+
+
+def _inert(spec: P.Spec) -> bool:
+    """Nothing but the operands' reads comes of ``apply_spec`` for ``spec`` (a read-only program, no flags)."""
+    return (spec.readonly and not spec.network and not spec.does and spec.operands == "read" and not spec.inplace
+            and not spec.readonly_flags and not _notable(spec))
 
 
 def check_handlers() -> list[str]:

@@ -7,6 +7,7 @@ dash but are long (``find -name``, ``java -jar``) are recognised whole when the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Collection
 
 from .parse import Word
 
@@ -21,13 +22,13 @@ class Parsed:
     operands: list[Word] = field(default_factory=list)
     rest: int = -1  # with ``stop_at_operand``: index in ``args`` of the first operand, else -1
 
-    def has(self, names: frozenset[str]) -> bool:
+    def has(self, names: Collection[str]) -> bool:
         for name, _ in self.opts:
             if name in names:
                 return True
         return False
 
-    def values(self, names: frozenset[str]) -> list[Word]:
+    def values(self, names: Collection[str]) -> list[Word]:
         return [v for n, v in self.opts if n in names and v is not None]
 
 
@@ -87,10 +88,30 @@ def parse_options(args: list[Word], value_opts: frozenset[str] = EMPTY, whole: f
     return out
 
 
+_FLAG_CLUSTERS: dict[tuple[str, frozenset[str]], tuple[tuple[str, None], ...]] = {}
+
+
+def _flags_of(text: str, value_opts: frozenset[str]) -> tuple[tuple[str, None], ...]:
+    """``-rfv`` → ``(("-r", None), ("-f", None), ("-v", None))`` when no letter takes a value, else ``()``.
+    Memoized: clusters such as ``-la`` and ``-rf`` recur all the time."""
+    key = (text, value_opts)
+    got = _FLAG_CLUSTERS.get(key)
+    if got is None:
+        names = ["-" + ch for ch in text[1:]]
+        got = () if any(name in value_opts for name in names) else tuple((name, None) for name in names)
+        if len(_FLAG_CLUSTERS) < 4096:
+            _FLAG_CLUSTERS[key] = got
+    return got
+
+
 def _cluster(args: list[Word], i: int, value_opts: frozenset[str], opts: list) -> int:
     """``-rfv``, ``-n5``, ``-o file``: one short option after another; returns the next index."""
     word = args[i]
     text = word.text
+    flags = _flags_of(text, value_opts)
+    if flags:
+        opts.extend(flags)
+        return i + 1
     for j in range(1, len(text)):
         name = "-" + text[j]
         if name in value_opts:

@@ -221,6 +221,14 @@ class _Walker:
             return Word(_unescape_unquoted(raw), False, _is_glob(raw), False)
         if kind == "raw_string":
             return Word(self.src[node.start_byte + 1:node.end_byte - 1].decode("utf-8", "replace"), False, False, True)
+        if kind == "string":  # "text": one content node between two one-byte quotes, again without the machinery
+            children = node.children
+            if len(children) == 3:
+                left, content, right = children
+                if content.type == "string_content" and left.end_byte - left.start_byte == 1 \
+                        and right.end_byte - right.start_byte == 1:
+                    text = self.src[content.start_byte:content.end_byte].decode("utf-8", "replace")
+                    return Word(_unescape_double(text), False, False, True)
         parts: list[str] = []
         flags = [False, False, False]  # dynamic, glob, quoted
         self._word_into(node, parts, flags, depth, origin)
@@ -351,15 +359,20 @@ class _Walker:
         return list(range(start, len(self.script.commands)))
 
     def command(self, node, depth: int, origin: str) -> SimpleCommand:
-        cmd = SimpleCommand(words=[], origin=origin, text=self.text(node))
+        cmd = SimpleCommand([], [], [], None, False, [], origin, self.text(node))
+        words = cmd.words
+        src = self.src
         follow: list = []
         for child in node.children:
             kind = child.type
-            if kind == "variable_assignment":
+            if kind == "word":  # the commonest argument, resolved here (what word() does for it)
+                raw = src[child.start_byte:child.end_byte].decode("utf-8", "replace")
+                words.append(Word(_unescape_unquoted(raw) if "\\" in raw else raw, False, _is_glob(raw), False))
+            elif kind == "variable_assignment":
                 cmd.assignments.append(self.assignment(child, depth, origin))
             elif kind == "command_name":
-                inner = child.children[0] if child.children else child
-                cmd.words.append(self.word(inner, depth, origin))
+                children = child.children
+                words.append(self.word(children[0] if children else child, depth, origin))
             elif kind in ("file_redirect", "herestring_redirect", "heredoc_redirect"):
                 follow.extend(self.redirect(child, cmd, depth, origin))
             elif kind == "subshell" or kind == "comment":
@@ -367,9 +380,10 @@ class _Walker:
                     self.problem("subshell used as an argument")
                     self.collect(child, depth + 1, origin)
             elif child.is_named:
-                cmd.words.append(self.word(child, depth, origin))
+                words.append(self.word(child, depth, origin))
         self.script.commands.append(cmd)
-        self.follow(follow, [len(self.script.commands) - 1], depth, origin)
+        if follow:
+            self.follow(follow, [len(self.script.commands) - 1], depth, origin)
         return cmd
 
     def assignment(self, node, depth: int, origin: str) -> tuple[str, Word]:
@@ -542,16 +556,25 @@ class _Walker:
         return upstream
 
 
+_FIRST_UNPARSEABLE = "\U00040000"
+"""tree-sitter-bash 0.25 crashes the process (SIGSEGV, about one run in two) on ``{`` followed by a code
+point from about U+54000 up (``{\U00100000``). Planes 4 and up hold no assigned characters but tags and
+private use, so such a line is refused before it reaches the parser: not understood, never allowed."""
+
+
 def parse(source: str) -> Script:
     """Parse a command line; never raises for any input string."""
     if "\x00" not in source:
-        plain = parse_plain(source)
+        plain = _plain.parse_plain(source)
         if plain is not None:
             return plain
     script = Script(source=source)
     if "\x00" in source:
         script.problems.append("NUL byte in the command")
         source = source.replace("\x00", "")
+    if source and max(source) >= _FIRST_UNPARSEABLE:
+        script.problems.append("characters beyond U+3FFFF (unassigned or private use), which the parser cannot take")
+        return script
     data = source.encode("utf-8", "surrogatepass")
     tree = _parser().parse(data)
     root = tree.root_node
@@ -565,4 +588,4 @@ def parse(source: str) -> Script:
     return script
 
 
-from .plain import parse_plain  # noqa: E402 - the fast path builds this module's types
+from . import plain as _plain  # noqa: E402 - the fast path builds this module's types (a module, so either may load first)

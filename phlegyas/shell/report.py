@@ -8,6 +8,7 @@ and secret-read findings, and decides per subcommand whether Tier 2 may allow it
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from .. import paths
 from .. import tier1_dangerous as tier1
@@ -16,8 +17,8 @@ from ..analysis import Analysis, AnalysisEnv, Subcommand
 from ..model import Finding, Verdict
 from . import programs as P
 from .analyze import Run, expand
-from .effects import Effects, apply_spec, assignment_effects, program_effects
-from .parse import SimpleCommand, Word, parse
+from .effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
+from .parse import Script, SimpleCommand, Word, parse
 
 PRIVILEGED = frozenset({"sudo", "doas", "pkexec", "su", "run0", "ksu", "runuser", "nsenter", "chroot", "systemd-run",
                         "sg", "newgrp"})
@@ -36,26 +37,29 @@ def _is_project_write(word: Word, env: AnalysisEnv) -> bool:
     return paths.is_within(path, env.project_root) and not paths.is_harmless_device(path)
 
 
-def analyze_command(command: str, env: AnalysisEnv) -> Analysis:
-    """The ``Analysis`` of one Bash command line (see the module docstring)."""
-    script = parse(command)
+def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None) -> Analysis:
+    """The ``Analysis`` of one Bash command line (see the module docstring); ``script`` is its parse
+    when the caller already has it."""
+    if script is None:
+        script = parse(command)
     ex = expand(script)
-    out = Analysis(understood=ex.understood, problems=list(ex.problems))
+    understood = not ex.problems
+    out = Analysis([], [], False, None, False, understood, list(ex.problems), script)
     first_of: dict[int, Run] = {}
     for run in ex.runs:
         first_of.setdefault(id(run.command), run)
     state = _State(env)
     categories: list[str] = []
-    all_safe = ex.understood
-    readonly = ex.understood
-    edits = ex.understood
+    all_safe = readonly = edits = understood
     runs_project_code = writes_project = False
     for run in ex.runs:
         renv = state.env
         eff = effects_for(run)
         if first_of.get(id(run.command)) is run:
-            assignment_effects(run.command.assignments, eff)
-            redirect_effects(run.command, eff)
+            if run.command.assignments:
+                assignment_effects(run.command.assignments, eff)
+            if run.command.redirects:
+                redirect_effects(run.command, eff)
         sub, category, edit_ok = _judge(run, eff, renv, state.cwd_known)
         if category in _PROJECT_CODE:
             runs_project_code = True
@@ -67,7 +71,7 @@ def analyze_command(command: str, env: AnalysisEnv) -> Analysis:
         out.subcommands.append(sub)
         if sub.findings:
             out.findings.extend(sub.findings)
-            if any(f.severity >= Verdict.ASK for f in sub.findings):
+            if any(f.severity >= _ASK for f in sub.findings):
                 category = None
                 edit_ok = False
         readonly = readonly and sub.readonly
@@ -76,11 +80,12 @@ def analyze_command(command: str, env: AnalysisEnv) -> Analysis:
         else:
             categories.append(category)
         edits = edits and edit_ok
-        state.follow(run)
+        if run.program in _CD:
+            state.follow(run)
     for cmd in ex.commands:
         if cmd.words or not (cmd.redirects or cmd.assignments):
             continue
-        eff = Effects(category=P.READ_ONLY)
+        eff = new_effects(P.READ_ONLY)
         assignment_effects(cmd.assignments, eff)
         redirect_effects(cmd, eff)
         if not (eff.writes or eff.reads or eff.runs or eff.blockers or eff.mutates or eff.network):
@@ -92,20 +97,26 @@ def analyze_command(command: str, env: AnalysisEnv) -> Analysis:
         all_safe = all_safe and category is not None
         edits = edits and edit_ok
     for parsed, runs in ex.scripts:
-        out.findings.extend(tier1.script_findings(parsed, list(runs), env))
+        found = tier1.script_findings(parsed, runs, env)
+        if found:
+            out.findings.extend(found)
     if out.findings:
         out.findings = _dedupe(out.findings)
         top = max(f.severity for f in out.findings)
     else:
-        top = Verdict.ALLOW
+        top = _ALLOW
     out.readonly = readonly
     if runs_project_code and writes_project:
         all_safe = False  # `echo … > package.json && npm install`: the write may plant the code that runs
         out.subcommands[-1].effects.append("not automatic: writes project files, then runs project code")
-    if all_safe and top < Verdict.ASK:
+    if all_safe and top < _ASK:
         out.safe = T2.best_category(categories) or P.READ_ONLY
-    out.edit_in_project = edits and top < Verdict.ASK and not out.safe and bool(ex.runs)
+    out.edit_in_project = edits and top < _ASK and not out.safe and bool(ex.runs)
     return out
+
+
+_ALLOW, _ASK = Verdict.ALLOW, Verdict.ASK  # enum members bound once: `Verdict.ASK` is a slow class lookup
+_CD = frozenset({"cd", "pushd"})
 
 
 class _State:
@@ -134,20 +145,23 @@ class _State:
 
 def effects_for(run: Run) -> Effects:
     """The effects of ``run``: the program table for programs, the expansion's notes for the rest."""
-    eff = Effects()
+    eff = new_effects()
     notes = run.notes
     kind = run.kind
     if kind == "program":
-        finds = [v for k, v in notes if k == "find"] if notes else []
-        xargs = [v for k, v in notes if k == "xargs"] if notes else []
         name = P.canonical(run.program)
-        if finds:
-            for start in finds:
-                program_effects(name, _found(run.args, start), eff)
-        elif xargs:
-            program_effects(name, _xargs_args(run.args, xargs[0]), eff)
-        else:
+        if not notes:
             program_effects(name, run.args, eff)
+        else:
+            finds = [v for k, v in notes if k == "find"]
+            xargs = [v for k, v in notes if k == "xargs"]
+            if finds:
+                for start in finds:
+                    program_effects(name, _found(run.args, start), eff)
+            elif xargs:
+                program_effects(name, _xargs_args(run.args, xargs[0]), eff)
+            else:
+                program_effects(name, run.args, eff)
     elif kind == "module":
         apply_spec(run.spec, run.args, eff, run.program)  # type: ignore[arg-type]
         spec = run.spec
@@ -160,6 +174,15 @@ def effects_for(run: Run) -> Effects:
         _note(key, value, eff, run)
     if kind == "file" and not eff.runs:
         eff.runs.append(f"runs a file: {run.written}")
+    if run.via:
+        _via_effects(run, eff)
+    elif run.remote:
+        eff.blockers.append("runs on a remote host")
+    return eff
+
+
+def _via_effects(run: Run, eff: Effects) -> None:
+    """What the wrappers ``run`` was reached through add: another user, a remote host, every file."""
     for v in run.via:
         head = v.split(" ", 1)[0]
         if head in PRIVILEGED:
@@ -169,7 +192,6 @@ def effects_for(run: Run) -> Effects:
         eff.blockers.append("runs on a remote host")
     if (eff.writes or eff.deletes) and any(v.startswith(_MASS) for v in run.via):
         eff.blockers.append("changes every file it is given (find -exec, xargs, parallel)")
-    return eff
 
 
 _MASS = ("find -exec", "find -execdir", "find -ok", "xargs", "parallel")
@@ -252,13 +274,29 @@ def _unresolved(word: Word) -> bool:
 
 
 def _show(path: str, env: AnalysisEnv) -> str:
-    root = env.project_root
+    return _shown(path, env.project_root, env.home)
+
+
+def _shown(path: str, root: str, home: str) -> str:
+    """``path`` as a person reads it: relative to the project, or to ``~``."""
     if root != "/" and paths.is_within(path, root):
         rel = path[len(root):].lstrip("/")
         return rel or "."
-    if env.home and paths.is_within(path, env.home):
-        return "~" + path[len(env.home):]
+    if home and paths.is_within(path, home):
+        return "~" + path[len(home):]
     return path
+
+
+@lru_cache(maxsize=8192)
+def _place(text: str, cwd: str, home: str, root: str) -> tuple[str, str, bool]:
+    """(normalized path, shown path, harmless device?) of a path word: pure, so memoized."""
+    path = paths.normalize(text, cwd, home)
+    return path, _shown(path, root, home), paths.is_harmless_device(path)
+
+
+def _substituted(text: str) -> bool:
+    """Does ``text`` hold a command or process substitution (``$(…)``, backquotes, ``<(…)``, ``>(…)``)?"""
+    return "`" in text or ("(" in text and ("$(" in text or "<(" in text or ">(" in text))
 
 
 def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
@@ -267,33 +305,35 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
     command = run.command if run is not None else cmd
     text = command.text if command is not None and command.text else " ".join(
         w.text for w in (command.words if command else []))
-    sub = Subcommand(text=text, program=run.program if run is not None else None,
-                     via=run.via if run is not None else ())
+    sub = Subcommand(text, run.program if run is not None else None, [], None, [],
+                     run.via if run is not None else (), True)
     phrases = sub.effects
     remote = run is not None and run.remote
+    cwd, home, root = env.cwd, env.home, env.project_root
     safe = True
     writes_ok = True
     in_project = True
+    harmless_writes = True  # every write goes to /dev/null and the like
     write_categories: list[str] = []
     for word in eff.reads:
-        path = _norm(word, env)
-        if paths.is_harmless_device(path) and not word.dynamic:
+        path, shown, harmless = _place(word.text, cwd, home, root)
+        if harmless and not word.dynamic:
             continue
-        phrases.append(f"reads {_show(path, env)}")
-        if any(m in word.text for m in _SUBSTITUTION_MARKS):
+        phrases.append("reads " + shown)
+        if _substituted(word.text):
             safe = False
         if not remote:
             why = T2.sensitive(path, env, word.glob)
             if why is not None:
-                sub.findings.append(Finding("sensitive.read", Verdict.ASK, _show(path, env),
-                                            f"reads {_show(path, env)}: {why}"))
+                sub.findings.append(Finding("sensitive.read", Verdict.ASK, shown, f"reads {shown}: {why}"))
     for word in eff.lists:
-        phrases.append(f"lists {_show(_norm(word, env), env)}")
+        phrases.append("lists " + _place(word.text, cwd, home, root)[1])
     for word in eff.writes:
-        path = _norm(word, env)
-        if paths.is_harmless_device(path) and not word.dynamic:
+        path, shown, harmless = _place(word.text, cwd, home, root)
+        if harmless and not word.dynamic:
             continue
-        phrases.append(f"writes {_show(path, env)}")
+        harmless_writes = False
+        phrases.append("writes " + shown)
         unresolved = _unresolved(word) or (not cwd_known and not word.text.startswith(("/", "~", "$HOME")))
         place = None if unresolved or remote else T2.write_place(path, env)
         if place is None:
@@ -301,40 +341,43 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
         else:
             write_categories.append(place)
         if place != P.PROJECT_EDIT:
-            in_project = in_project and place == P.SAFE_WRITE and paths.is_within(path, env.project_root)
+            in_project = in_project and place == P.SAFE_WRITE and paths.is_within(path, root)
         if not remote and not unresolved:
             _protected(path, "writes", sub, env)
     for word, recursive in eff.deletes:
-        path = _norm(word, env)
-        phrases.append(f"deletes {_show(path, env)}" + (" (recursive)" if recursive else ""))
+        path, shown, _ = _place(word.text, cwd, home, root)
+        phrases.append(f"deletes {shown} (recursive)" if recursive else "deletes " + shown)
         unresolved = _unresolved(word) or not cwd_known
-        if unresolved or remote or not paths.is_within(path, env.project_root) or env.project_root == "/":
+        if unresolved or remote or not paths.is_within(path, root) or root == "/":
             in_project = False
         if not remote and not unresolved:
             _protected(path, "deletes", sub, env)
     for word in eff.uploads:
-        path = _norm(word, env)
-        phrases.append(f"uploads {_show(path, env)}")
+        path, shown, _ = _place(word.text, cwd, home, root)
+        phrases.append("uploads " + shown)
         if not remote:
             why = T2.sensitive(path, env, word.glob)
             if why is not None:
-                sub.findings.append(Finding("sensitive.read", Verdict.ASK, _show(path, env),
-                                            f"uploads {_show(path, env)}: {why}"))
+                sub.findings.append(Finding("sensitive.read", Verdict.ASK, shown, f"uploads {shown}: {why}"))
     if eff.network:
         phrases.append("network")
-    phrases.extend(eff.runs)
-    phrases.extend(eff.mutates)
-    phrases.extend(eff.changes)
-    phrases.extend(f"not automatic: {b}" for b in eff.blockers)
+    if eff.runs:
+        phrases.extend(eff.runs)
+    if eff.mutates:
+        phrases.extend(eff.mutates)
+    if eff.changes:
+        phrases.extend(eff.changes)
+    if eff.blockers:
+        phrases.extend(f"not automatic: {b}" for b in eff.blockers)
     for secret in eff.secrets:
         phrases.append(f"shows {secret}")
         sub.findings.append(Finding("sensitive.read", Verdict.ASK, text[:80], f"shows {secret}"))
     if eff.unknown is not None:
         phrases.append(f"unknown program: {eff.unknown}")
-    sub.effects[:] = list(dict.fromkeys(phrases))
+    if len(phrases) > 1:
+        sub.effects[:] = list(dict.fromkeys(phrases))
     sub.readonly = not (eff.deletes or eff.uploads or eff.runs or eff.mutates or eff.changes
-                        or eff.unknown is not None) and all(
-        paths.is_harmless_device(_norm(w, env)) and not w.dynamic for w in eff.writes)
+                        or eff.unknown is not None) and harmless_writes
     category = _category(run, eff, env, safe and writes_ok, write_categories)
     if category is None and run is not None and _user_allows(run, eff, env, writes_ok):
         category = T2.USER_PATTERN

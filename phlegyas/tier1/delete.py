@@ -164,6 +164,8 @@ _FIND_NOT_FILTERS = frozenset({"-delete", "-depth", "-d", "-maxdepth", "-mindept
 def detect_find(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     texts = [w.text for w in inv.args]
     deletes = "-delete" in texts
+    if not deletes and _FIND_EXEC.isdisjoint(texts):
+        return  # neither -delete nor -exec: the commonest find
     for i, t in enumerate(texts):
         if t in _FIND_EXEC and i + 1 < len(texts) and texts[i + 1].rsplit("/", 1)[-1] in _FIND_DELETERS:
             deletes = True

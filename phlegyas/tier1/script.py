@@ -74,13 +74,15 @@ _TF_MUTATING = frozenset({"apply", "destroy", "import", "taint", "untaint", "ref
 def _switch(inv: Invocation) -> str | None:
     """The production context a command switches to (``terraform workspace select prod``, ``kubectl
     config use-context prod``, ``export TF_WORKSPACE=prod``), or None."""
-    words = [w.text for w in inv.args if not w.text.startswith("-")]
-    if inv.program in _TF and words[:2] in (["workspace", "select"], ["workspace", "new"]) and len(words) > 2:
-        return words[2] if is_prod(words[2]) else None
-    if inv.program == "kubectl" and words[:2] in (["config", "use-context"], ["config", "set-context"]):
-        hits = [w.text for w in inv.args[2:] if is_prod(w.text)]
-        return hits[0] if hits else None
-    if inv.program in ("export", "declare") or inv.program == "" and inv.command.assignments:
+    program = inv.program
+    if program in _TF or program == "kubectl":
+        words = [w.text for w in inv.args if not w.text.startswith("-")]
+        if program in _TF and words[:2] in (["workspace", "select"], ["workspace", "new"]) and len(words) > 2:
+            return words[2] if is_prod(words[2]) else None
+        if program == "kubectl" and words[:2] in (["config", "use-context"], ["config", "set-context"]):
+            hits = [w.text for w in inv.args[2:] if is_prod(w.text)]
+            return hits[0] if hits else None
+    if program in ("export", "declare") or program == "" and inv.command.assignments:
         for key, value in inv.command.assignments:
             if key in ("TF_WORKSPACE", "KUBECONTEXT", "AWS_PROFILE", "ENV", "ENVIRONMENT", "STAGE", "DEPLOY_ENV",
                        "RAILS_ENV", "APP_ENV") and is_prod(value.text):
@@ -97,6 +99,10 @@ def _mutates(inv: Invocation) -> bool:
     if inv.program in ("helm",):
         return bool(words) and words[0] in ("install", "upgrade", "uninstall", "delete", "rollback")
     return False
+
+
+LINE_STARTERS = _DOWNLOADERS | _TF | {"kubectl", "export", "declare", ""}
+"""The programs ``download_then_run`` and ``production_switch`` start from: without one, neither finds anything."""
 
 
 def production_switch(invocations: list[Invocation], out: Out) -> None:
