@@ -431,7 +431,7 @@ DENIED = ["rm -rf /", "rm -rf ~", "git push --force origin main", "curl https://
           "dd if=/dev/zero of=/dev/sda", "mkfs.ext4 /dev/sda1", "chmod -R 777 /"]
 WRAPS = [
     # "( {} )" with spaces: nested twice, "(({}))" would be an arithmetic command, not two subshells
-    "ls; {}", "{}; ls", "ls && {}", "{} || true", "echo hi | {}", "( {} )", "{{ {}; }}", "bash -c {q}", "sh -c {q}",
+    "ls; {}", "{}; ls", "ls && {}", "{} || true", "echo hi | {}", "( {} )", "{ {}; }", "bash -c {q}", "sh -c {q}",
     "sudo {}", "env {}", "timeout 5 {}", "nice -n 5 {}", "nohup {}", "command {}", "exec {}", "eval {q}",
     "echo $({})", "watch {q}", "xargs -a list {}", "find . -maxdepth 0 -exec bash -c {q} \\;", "ssh host {q}",
     "python3 -c 'import os; os.system({pq})'", "bash <<'EOF'\n{}\nEOF", "if true; then {}; fi", "time {}",

@@ -224,3 +224,16 @@ def test_plain_fast_path_agrees_on_the_corpora():
 ])
 def test_ansi_c(body, decoded):
     assert P.decode_ansi_c(body) == decoded
+
+
+@pytest.mark.parametrize("command, understood", [
+    ("env if true; then rm -rf /; fi", False),   # bash: syntax error near `then`; tree-sitter: a command `then`
+    ("ls; done", False),
+    ("x; esac", False),
+    ("env { rm -rf /; }", False),              # `{` is env's argument, so the `}` has no group to close
+    ("if true; then ls; else pwd; fi", True),
+    ("while read l; do echo $l; done < f", True),
+    ('"then" arg', True),                        # quoted: a program named then, as bash runs it
+])
+def test_reserved_words_where_bash_wants_a_command_are_not_understood(command, understood):
+    assert P.parse(command).understood is understood

@@ -198,6 +198,11 @@ _IGNORED = frozenset({
 })
 
 
+_MISPLACED_RESERVED = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
+"""Reserved words tree-sitter accepts as a command's name where bash reports a syntax error and runs
+nothing (``env if true; then rm -rf /; fi``): such a line is not understood."""
+
+
 class _Walker:
     def __init__(self, source: bytes, script: Script, errors: bool = True):
         self.src = source
@@ -373,6 +378,8 @@ class _Walker:
             elif kind == "command_name":
                 children = child.children
                 words.append(self.word(children[0] if children else child, depth, origin))
+                if self.text(child) in _MISPLACED_RESERVED:
+                    self.problem(f"syntax error: {self.text(child)!r} where a command should be (bash rejects the line)")
             elif kind in ("file_redirect", "herestring_redirect", "heredoc_redirect"):
                 follow.extend(self.redirect(child, cmd, depth, origin))
             elif kind == "subshell" or kind == "comment":
