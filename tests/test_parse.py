@@ -146,6 +146,8 @@ def test_plain_fast_path_agrees_with_tree_sitter(src):
     # escapes outside quotes (`find \( … \)`), but not of blanks, nor mixed with quotes in one word
     ("find . \\( -name a -o -name b \\) -print", True), ("ls \\*.c foo\\.bar | wc -l", True), ("echo x\\;", True),
     ("echo \\' x", False), ("echo a\\'b'", False), ("echo \\\\ x", False),
+    # `!` inside a command is a word; at its start it negates
+    ("find . ! -name '*.c' -print", True), ("echo a!b !", True), ("! ls", False), ("ls | !x", False),
     # tree-sitter reads a lone `-` program oddly (`- x=1` is an assignment to it), and `1²>f` is a word
     ("- x=1", False), ("ls && - a?b", False), ("- a?b", False), ("echo '' 1²>f", False),
     # … and `==`, `=~` as test operators, which the walk drops
@@ -161,7 +163,7 @@ def test_plain_list_path(src, plain):
 _LIST_ATOM = st.sampled_from(["ls", "-la", "'a b'", "\"c d\"", "''", "x'y'z", "if", "'if'", "-", "*.py", "a?b", "{}",
                               "\\;", "x{}", "a\\;", "=x", "2", "x=1", "-x", "--", "a:b", "~/f", "é", "$x", "'*.c'",
                               "\\(", "\\!", "a\\.b", "\\\\", "\\'", "\\{a,b\\}", "\\$x", "\\ ", "x\\", "==",
-                              "=~", "==x", "=='q'"])
+                              "=~", "==x", "=='q'", "!", "a!b", "!="])
 _LIST_SEP = st.sampled_from([" ", "  ", "\t", "|", " | ", "||", " || ", "&&", " && ", ";", "; ", " ;", "&", " & ",
                              ";;", "|&", " > f", " 2>&1 "])
 

@@ -595,4 +595,4 @@ def parse(source: str) -> Script:
     return script
 
 
-from . import plain as _plain  # noqa: E402 - the fast path builds this module's types (a module, so either may load first)
+from . import plain as _plain  # noqa: E402 - the fast path builds this module's types; either may be imported first

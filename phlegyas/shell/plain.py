@@ -2,12 +2,14 @@
 
 Most commands an agent runs are a few words joined by ``&& || ; | &`` with simple quoting and maybe a
 redirection at the end. For exactly that subset this lexer builds the same ``Script`` that the
-tree-sitter walk (``shell.parse``) builds, in a fraction of the time. Anything outside the subset
-(``$``, backquotes, backslashes, braces, brackets, parentheses, ``#``, ``!``, newlines, heredocs,
-assignments, reserved words, declaration builtins, redirections before or between words, non-ASCII
-outside quotes)
-returns None and the caller uses tree-sitter. tests/test_parse.py checks that both agree on every
-command of the corpora the fast path accepts, and on generated ones.
+tree-sitter walk (``shell.parse``) builds, in a fraction of the time. Lines of words and separators
+only (``find . \\( -name a -o -name b \\) | xargs grep x``) take the quickest route: the separators split
+the line (or one regex match per command when there are quotes or escapes) instead of a step per token.
+Anything outside the subset (``$``, backquotes, braces and brackets other than ``find``'s ``{}``,
+parentheses, ``#``, newlines, heredocs, assignments, reserved words and a few words tree-sitter reads
+oddly, declaration builtins, redirections before or between words, escaped blanks, non-ASCII outside
+quotes) returns None and the caller uses tree-sitter. tests/test_parse.py checks that both agree on
+every command of the corpora the fast path accepts, and on generated ones.
 """
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ import re
 
 from .parse import Redirect, Script, SimpleCommand, Word, _is_glob, _unescape_unquoted
 
-_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,@%+-*?~^")
-_FIRST_OK = _WORD - frozenset("=%@^?*")  # tree-sitter reads these oddly at the start of a command
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,@%+-*?~^!")
+_FIRST_OK = _WORD - frozenset("=%@^?*!")  # tree-sitter reads these oddly at the start of a command
 _BAD_IN_DOUBLE = frozenset('$`\\!')
 _RESERVED = frozenset({
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function", "select",
@@ -43,7 +45,7 @@ class _Reject(Exception):
 
 
 # The lexer scans with regexes (one C call per word instead of a Python loop per character).
-_WORD_CLASS = "A-Za-z0-9_./=:,@%+*?~^-"  # exactly the characters of _WORD
+_WORD_CLASS = "A-Za-z0-9_./=:,@%+*?~^!-"  # exactly the characters of _WORD
 _WORD_PATTERN = f"(?>(?:[{_WORD_CLASS}]+|'[^']*'|\"[^\"]*\")+)"  # atomic: a failing line cannot backtrack into it
 _WORD_RE = re.compile(_WORD_PATTERN)
 _PART_RE = re.compile(f"([{_WORD_CLASS}]+)|'([^']*)'|\"([^\"]*)\"")
@@ -162,7 +164,7 @@ def _parse_list(src: str) -> Script | None:
             rest = _ESCAPE_RE.sub("", rest)
         if not _BRACES.isdisjoint(rest):
             return None  # other braces: brace expansion, groups
-    if "'" not in src and '"' not in src and not escapes:
+    if not escapes and "'" not in src and '"' not in src:
         return _parse_unquoted_list(src)
     commands: list[SimpleCommand] = []
     upstream: list[int] = []
@@ -212,7 +214,7 @@ _SEPARATOR_RE = re.compile(r"(\|\||&&|[|&]|(?<!\\);)")  # a `;` after a backslas
 
 
 def _parse_unquoted_list(src: str) -> Script | None:
-    """``_parse_list`` without quotes: the separators split the line, ``str.split`` the words."""
+    """``_parse_list`` without quotes or escapes: the separators split the line, ``str.split`` the words."""
     parts = _SEPARATOR_RE.split(src)  # command, separator, command, …, command
     last = len(parts) - 1
     commands: list[SimpleCommand] = []

@@ -44,7 +44,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         script = parse(command)
     ex = expand(script)
     understood = not ex.problems
-    out = Analysis([], [], False, None, False, understood, list(ex.problems), script)
+    out = Analysis(findings=[], subcommands=[], understood=understood, problems=list(ex.problems), script=script)
     first_of: dict[int, Run] = {}
     for run in ex.runs:
         first_of.setdefault(id(run.command), run)
