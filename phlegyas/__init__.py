@@ -3,10 +3,6 @@
 For every tool call an agent wants to make, ``Gate.decide(call)`` answers allow, ask or deny with a
 reason. Exports are loaded lazily so that importing one submodule (the hook's hot path) stays cheap.
 """
-from __future__ import annotations
-
-from importlib import import_module
-
 __version__ = "0.1.0"
 
 _EXPORTS = {
@@ -31,4 +27,6 @@ def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'phlegyas' has no attribute {name!r}")
+    from importlib import import_module  # here, not at the top: every hook process imports this package
+
     return getattr(import_module(module), name)

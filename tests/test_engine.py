@@ -121,8 +121,16 @@ def test_mode_comes_from_the_call_then_the_policy_then_the_default():
     assert gate.mode_for(bash("ls", "dontAsk")) == "dontAsk"
 
 
+class Slow(Fixed):
+    def check(self, ctx):
+        import time
+
+        time.sleep(0.005)
+        return super().check(ctx)
+
+
 def test_elapsed_time_is_measured():
-    assert Gate(Policy(), [Fixed(Verdict.ALLOW)]).decide(bash("ls")).elapsed_us >= 0
+    assert Gate(Policy(), [Slow(Verdict.ALLOW)]).decide(bash("ls")).elapsed_us >= 5000
 
 
 def test_the_analysis_is_computed_once_per_call():
