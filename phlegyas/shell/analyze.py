@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from . import interpreters as I
 from . import programs as P
-from .effects import FIND_EXEC, GIT_CODE_KEYS, find_start_dirs, git_config_key
+from .effects import FIND_EXEC, GIT_CODE_KEYS, find_exec_end, find_start_dirs, git_config_key
 from .invocation import Invocation
 from .options import parse_options
 from .parse import Redirect, Script, SimpleCommand, Word, parse
@@ -739,9 +739,7 @@ class _Expander:
         while i < n:
             t = args[i].text
             if t in FIND_EXEC:
-                j = i + 1
-                while j < n and args[j].text not in (";", "+"):
-                    j += 1
+                j = find_exec_end(args, i)
                 segment = args[i + 1:j]
                 if j >= n:
                     self.problem(f"find {t} without a terminating ';' or '+'")

@@ -582,6 +582,15 @@ _FIND_WRITES = {"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2}
 FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
+def find_exec_end(args: list[Word], i: int) -> int:
+    """For ``-exec``/``-ok`` … at ``args[i]``: the index of its ``;``/``+`` (``len(args)`` when missing)."""
+    n = len(args)
+    j = i + 1
+    while j < n and args[j].text not in (";", "+"):
+        j += 1
+    return j
+
+
 def find_start_dirs(args: list[Word]) -> tuple[list[Word], int]:
     """The start points of a ``find`` and the index where its expression begins."""
     i = 0
@@ -610,10 +619,7 @@ def _find(c: Call) -> None:
     while i < n:
         t = args[i].text
         if t in FIND_EXEC:
-            j = i + 1
-            while j < n and args[j].text not in (";", "+"):
-                j += 1
-            i = j + 1  # the command itself is analysed by shell.analyze
+            i = find_exec_end(args, i) + 1  # the command itself is analysed by shell.analyze
             continue
         if t == "-delete":
             eff.deletes.extend((s, True) for s in starts)
