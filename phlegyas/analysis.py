@@ -7,6 +7,7 @@ through path checks, the rest through the tool tables.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any, Callable
 
 from .model import Finding, ToolCall, Verdict
 
@@ -19,7 +20,7 @@ class AnalysisEnv:
     home: str
     project_root: str
     safe_write_dirs: tuple[str, ...] = ()
-    user_patterns: object | None = None  # tier2_safe.SafePatternStore, when the user has one
+    user_patterns: Any = None  # tier2_safe.SafePatternStore (or anything with its methods), when the user has one
 
 
 @dataclass(slots=True)
@@ -58,22 +59,23 @@ def analyze(call: ToolCall, env: AnalysisEnv, script: object | None = None) -> A
         command = call.command
         if command is None:
             return Analysis(understood=False, problems=["Bash call without a string command"])
-        if _analyze_command is None:
-            _bind_shell_analysis()
-        return _analyze_command(command, env, script)
+        return (_analyze_command or _bind_shell_analysis())(command, env, script)
     return analyze_tool(call, env)
 
 
 analyze.reuses_script = True  # type: ignore[attr-defined]  # engine.Context passes a parse it already has
 
 
-_analyze_command = None
+_analyze_command: Callable[[str, AnalysisEnv, Any], Analysis] | None = None
 
 
-def _bind_shell_analysis() -> None:
+def _bind_shell_analysis() -> Callable[[str, AnalysisEnv, Any], Analysis]:
     """shell.report imports this module, so it is bound on first use (once, not on every call)."""
     global _analyze_command
-    from .shell.report import analyze_command as _analyze_command
+    from .shell.report import analyze_command
+
+    _analyze_command = analyze_command
+    return analyze_command
 
 
 def _path_arg(call: ToolCall, key: str) -> str | None:
@@ -95,9 +97,9 @@ def analyze_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
     if name in T2.EDIT_TOOLS:
         return _edit_tool(call, env, T2.EDIT_TOOLS[name])
     if name in T2.SAFE_TOOLS:
-        category, readonly = T2.SAFE_TOOLS[name]
-        sub = Subcommand(text=name, program=None, safe=category, readonly=readonly)
-        return Analysis(subcommands=[sub], readonly=readonly, safe=category)
+        tool_category, readonly = T2.SAFE_TOOLS[name]
+        sub = Subcommand(text=name, program=None, safe=tool_category, readonly=readonly)
+        return Analysis(subcommands=[sub], readonly=readonly, safe=tool_category)
     if name in T2.READONLY_UNSAFE_TOOLS:
         return Analysis(subcommands=[Subcommand(text=name, program=None)], readonly=True)
     store = env.user_patterns

@@ -10,7 +10,7 @@ that will run and ``script_findings`` once per parsed script; file tools go thro
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .model import Finding, ToolCall, Verdict
 from .shell.invocation import Invocation
@@ -53,7 +53,7 @@ def invocation_findings(inv: Invocation, env: AnalysisEnv) -> list[Finding]:
     return out
 
 
-def script_findings(script: Script, invocations: list[Invocation], env: AnalysisEnv) -> list[Finding]:
+def script_findings(script: Script, invocations: Sequence[Invocation], env: AnalysisEnv) -> list[Finding]:
     """Findings that need the whole command line: fork bombs, download-then-run, production switches."""
     out: list[Finding] = []
     if script.functions:

@@ -452,3 +452,11 @@ def test_wrapping_a_denied_command_never_makes_it_safe(command, templates):
         command = _wrap(template, command)
     a = run(command)
     assert a.safe is None, command
+
+
+def test_parallel_past_the_run_limit_is_not_understood_and_does_not_crash():
+    from phlegyas.shell.analyze import MAX_RUNS
+
+    a = run("true; " * MAX_RUNS + "parallel")
+    assert not a.understood
+    assert any(f"more than {MAX_RUNS} commands" in p for p in a.problems)

@@ -32,7 +32,7 @@ class Run(Invocation):
     written: str = ""  # the program word as written (``/usr/bin/rm``, ``./x.sh``)
     kind: str = "program"  # program | file | shell | interp | module | builtin | query | dynamic
     notes: list[tuple[str, str]] = field(default_factory=list)  # effects found while expanding
-    spec: object | None = None  # a programs.Spec that overrides the table (``python -m venv``)
+    spec: P.Spec | None = None  # a programs.Spec that overrides the table (``python -m venv``)
     depth: int = 0
 
 
@@ -96,7 +96,7 @@ def substitute(word: Word, values: dict[str, str]) -> Word:
 class _Expander:
     def __init__(self) -> None:
         self.out = Expansion([], [], [], [])
-        self.ups_of: dict[int, list[Run]] = {}
+        self.ups_of: dict[int, list[Invocation]] = {}
 
     # -- helpers ---------------------------------------------------------------------------------
     def problem(self, message: str) -> None:
@@ -137,7 +137,7 @@ class _Expander:
             if seen is not None:
                 seen.append(cmd)
             if cmd.upstream:
-                ups = [carriers[i] for i in cmd.upstream if i < len(carriers) and carriers[i] is not None]
+                ups: list[Invocation] = [c for i in cmd.upstream if i < len(carriers) and (c := carriers[i]) is not None]
             else:
                 ups = []
             start = len(runs)
@@ -192,7 +192,8 @@ class _Expander:
             else:
                 values[name] = value.text
 
-    def command(self, cmd: SimpleCommand, via: tuple[str, ...], depth: int, remote: bool, ups: list[Run]) -> None:
+    def command(self, cmd: SimpleCommand, via: tuple[str, ...], depth: int, remote: bool,
+                ups: list[Invocation]) -> None:
         self.out.commands.append(cmd)
         if not cmd.words:
             return
@@ -370,8 +371,9 @@ class _Expander:
                 replace = "{}"
         rest = args[parsed.rest:] if parsed.rest >= 0 else [_w("echo")]
         start = len(self.out.runs)
-        injected = bool(replace) and _runs_code(rest) and replace in _text_of(rest[1:])
-        if injected:
+        injected = False
+        if replace and _runs_code(rest) and replace in _text_of(rest[1:]):
+            injected = True
             rest = [rest[0]] + [Word(r.text.replace(replace, "$XARGS_ITEM"), r.dynamic, r.glob, r.quoted)
                                 for r in rest[1:]]
         self.invoke(cmd, rest, via + ("xargs",), depth, remote)
@@ -395,8 +397,9 @@ class _Expander:
         else:
             template, inputs = rest, []
         if not template:
-            self.add(self.new_run(cmd, "parallel", args, via, depth, remote)).notes.append(
-                ("executes", "runs commands read from its input"))
+            run = self.add(self.new_run(cmd, "parallel", args, via, depth, remote))
+            if run is not None:  # None past MAX_RUNS, which is already a problem
+                run.notes.append(("executes", "runs commands read from its input"))
             return
         base = _text_of(template)
         items = [i.text for i in inputs[:8]] if inputs and not any(i.dynamic for i in inputs) else ["$PARALLEL_ITEM"]
@@ -495,7 +498,7 @@ class _Expander:
             return
         redirect = next((r for r in cmd.redirects if r.op in ("<", "<>") and r.target is not None
                          and (r.fd in (None, "0"))), None)
-        if redirect is not None:
+        if redirect is not None and redirect.target is not None:
             run.notes.append(("runs", redirect.target.text))
             return
         if cmd.upstream or (cmd.stdin_dynamic and cmd.stdin_text is not None):
@@ -512,7 +515,7 @@ class _Expander:
         return self._literal_output(ups[0])
 
     @staticmethod
-    def _literal_output(producer: Run | None) -> tuple[str | None, str]:
+    def _literal_output(producer: Invocation | None) -> tuple[str | None, str]:
         if producer is None or producer.via:
             return None, ""
         words = producer.args
@@ -755,7 +758,7 @@ class _Expander:
             i += 1
 
     def awk(self, run: Run, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
-        spec = P.spec_for("awk")
+        spec = P.table_spec("awk")
         parsed = parse_options(args, spec.value_opts | spec.pattern_opts, spec.whole)
         if parsed.has(spec.pattern_opts):
             return
@@ -770,7 +773,7 @@ class _Expander:
         self.report(run, report, via + ("awk",), depth, remote)
 
     def sed(self, run: Run, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
-        spec = P.spec_for("sed")
+        spec = P.table_spec("sed")
         parsed = parse_options(args, spec.value_opts)
         scripts = parsed.values(("-e", "--expression"))
         if not scripts and not parsed.has(("-f", "--file")):

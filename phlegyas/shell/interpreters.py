@@ -322,7 +322,7 @@ class _PyScan(ast.NodeVisitor):
                 self._dynamic(name)
                 return
             argv = [lits[0]] if lits else []
-            argv += [x for lst in lists for x in lst][1:] if lists else [x for x in lits[2:]]
+            argv += [x for lst in lists if lst is not None for x in lst][1:] if lists else [x for x in lits[2:]]
             self.r.argvs.append([x for x in argv if x is not None])
             return
         if shell is not None and not isinstance(shell, ast.Constant):

@@ -92,7 +92,7 @@ def _redirect(src: str, i: int, n: int, fd: str | None) -> tuple[Redirect, int]:
             raise _Reject
     if src.startswith((">|", ">>&", ">>|"), i) or (op in (">&", "<&") and fd is None):
         raise _Reject
-    i = _SPACES_RE.match(src, i + len(op)).end()
+    i = _SPACES_RE.match(src, i + len(op)).end()  # type: ignore[union-attr]  # `[ \t]*` always matches
     if i >= n or src[i] not in _WORD and src[i] not in "'\"":
         raise _Reject
     target, i = _word(src, i, n)
@@ -273,7 +273,7 @@ def _parse(src: str) -> Script:
     while i < n:
         ch = src[i]
         if ch == " " or ch == "\t":
-            i = _SPACES_RE.match(src, i).end()
+            i = _SPACES_RE.match(src, i).end()  # type: ignore[union-attr]  # `[ \t]*` always matches
         elif (ch == "{" or ch == "\\") and src[i:i + 2] in _SPECIAL and (i + 2 == n or src[i + 2] in " \t") \
                 and (i == 0 or src[i - 1] in " \t"):
             if redirects:

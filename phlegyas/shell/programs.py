@@ -1353,6 +1353,11 @@ def spec_for(name: str) -> Spec | None:
     return _P.get(canonical(name))
 
 
+def table_spec(name: str) -> Spec:
+    """The entry of a program the table is known to have (``awk``, ``sed``)."""
+    return _P[name]
+
+
 SAFE_SCRIPT_WORDS = _SAFE_SCRIPT_WORDS
 SAFE_GOALS = _SAFE_GOALS
 

@@ -22,9 +22,9 @@ _RM_LONG = ("--recursive", "--force", "--dir", "--interactive", "--no-preserve-r
             "--one-file-system", "--verbose", "--help", "--version")
 
 
-def _glob_reason(t: Target, env: AnalysisEnv) -> tuple[str | None, bool]:
+def _glob_reason(pattern: str, env: AnalysisEnv) -> tuple[str | None, bool]:
     """For a glob: (why it is catastrophic, whether it lies in the project)."""
-    base, all_match = glob_base(t.path)
+    base, all_match = glob_base(pattern)
     return contents_reason(base, all_match, env)
 
 
@@ -55,7 +55,7 @@ def judge_target(inv: Invocation, t: Target, env: AnalysisEnv, out: Out, *, recu
     if contents is not None:
         why, inside = contents_reason(t.path, contents, env)
     elif t.glob:
-        why, inside = _glob_reason(t, env)
+        why, inside = _glob_reason(t.path, env)
     else:
         why = catastrophic(t.path, env)
         inside = in_project(t.path, env)
@@ -173,8 +173,8 @@ def detect_find(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         return
     selective = any(t.startswith("-") and t not in _FIND_NOT_FILTERS for t in texts)
     env = env_for(inv, env)
-    for t in _find_roots(inv, env):
-        judge_target(inv, t, env, out, recursive=True, forced=True, contents=not selective)
+    for root in _find_roots(inv, env):
+        judge_target(inv, root, env, out, recursive=True, forced=True, contents=not selective)
 
 
 # -- rsync --delete, mv --------------------------------------------------------------------------------
@@ -207,7 +207,7 @@ def detect_mv(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         for t in word_targets(w, env):
             if t.path is None:
                 continue
-            why = catastrophic(t.path, env) if not t.glob else _glob_reason(t, env)[0]
+            why = catastrophic(t.path, env) if not t.glob else _glob_reason(t.path, env)[0]
             if why is not None and not why.startswith("the project's git"):
                 add(out, "delete.catastrophic", inv, f"mv moves {t.path} away: {why}")
 

@@ -2,7 +2,7 @@
 then run, and a switch to a production context followed by a mutating command."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from ..shell.invocation import Invocation
 from ..shell.parse import Script
@@ -54,7 +54,7 @@ def _runs(inv: Invocation, env: AnalysisEnv) -> str | None:
     return None
 
 
-def download_then_run(invocations: list[Invocation], env: AnalysisEnv, out: Out) -> None:
+def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out) -> None:
     downloaded: dict[str, str] = {}
     for inv in invocations:
         if inv.program in _DOWNLOADERS:
@@ -105,7 +105,7 @@ LINE_STARTERS = _DOWNLOADERS | _TF | {"kubectl", "export", "declare", ""}
 """The programs ``download_then_run`` and ``production_switch`` start from: without one, neither finds anything."""
 
 
-def production_switch(invocations: list[Invocation], out: Out) -> None:
+def production_switch(invocations: Sequence[Invocation], out: Out) -> None:
     context = None
     for inv in invocations:
         got = _switch(inv)

@@ -157,7 +157,9 @@ def expand_braces(text: str, limit: int = 64) -> list[str]:
     else:
         return [text]
     body = text[start + 1:end]
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for c in body:
         if c == "," and depth == 0:
             parts.append("".join(cur))
