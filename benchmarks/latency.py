@@ -2,7 +2,9 @@
 """In-process latency of Gate.decide over the NL2Bash corpus: p50 / p99 / max per call.
 
 The gate is warmed on the first 200 commands, then every command is decided once and timed with
-perf_counter_ns. Figures are per call, on this machine, with default settings.
+perf_counter_ns. Figures are per call, on this machine, with default settings. The first line says
+whether the analysis ran compiled (a wheel built by ``pip install .``) or as pure Python (an editable
+install, as the tests use): run it with the interpreter of the install you want to measure.
 
 usage: python benchmarks/latency.py [--corpus nl2bash] [--repeat 1]
 """
@@ -15,6 +17,7 @@ import time
 
 from _common import default_runtime, load_corpus
 
+from phlegyas import analysis_build
 from phlegyas.model import ToolCall
 
 
@@ -39,6 +42,7 @@ def main() -> int:
             gate.decide(call)
             times.append(time.perf_counter_ns() - t0)
     times.sort()
+    print(f"analysis: {analysis_build()}")
     us = lambda ns: ns / 1000  # noqa: E731
     print(f"{args.corpus}: {len(times)} calls  p50 {us(percentile(times, 0.50)):.1f} µs  "
           f"p90 {us(percentile(times, 0.90)):.1f} µs  p99 {us(percentile(times, 0.99)):.1f} µs  "

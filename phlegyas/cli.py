@@ -216,6 +216,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "with a reason, and log it.",
         epilog="Run `phlegyas COMMAND --help` for the options of each command.",
     )
+    from . import __version__, analysis_build
+
+    parser.add_argument("--version", action="version",
+                        version=f"phlegyas {__version__} (analysis: {analysis_build()})")
     sub = parser.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
 
     check = sub.add_parser(

@@ -118,12 +118,16 @@ def peer_uid(conn: socket.socket) -> int:
 # -- code identity ---------------------------------------------------------------------------------
 
 def code_stamp(package_dir: str) -> tuple:
-    """What identifies the installed code: every module's path, size and mtime under ``package_dir``."""
+    """What identifies the installed code: every module's path, size and mtime under ``package_dir``
+    (sources and, in a compiled install, the extension modules)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    suffixes = (".py", *EXTENSION_SUFFIXES)
     stamp = []
     for root, dirs, files in os.walk(package_dir):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
-            if name.endswith(".py"):
+            if name.endswith(suffixes):
                 path = os.path.join(root, name)
                 try:
                     st = os.stat(path)

@@ -7,6 +7,13 @@ import sys
 
 import pytest
 
+import phlegyas
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Which phlegyas the tests ran against (tests/test_compiled.py runs them on a compiled install)."""
+    terminalreporter.write_line(f"phlegyas analysis: {phlegyas.analysis_build()}")
+
 
 @pytest.fixture
 def isolated_env(tmp_path):

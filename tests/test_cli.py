@@ -121,3 +121,17 @@ def test_help_explains(run_cli):
     proc = run_cli("check", "--help")
     assert proc.returncode == 0
     assert "Exit status" in proc.stdout and "--jsonl" in proc.stdout
+
+
+def test_version_says_how_the_analysis_runs(run_cli):
+    """Compiled in a wheel built by setup.py, pure Python in the editable install the tests use."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    import phlegyas
+    import phlegyas.shell.report as report
+
+    proc = run_cli("--version")
+    compiled = report.__file__.endswith(tuple(EXTENSION_SUFFIXES))
+    expected = "compiled (mypyc)" if compiled else "pure Python"
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"phlegyas {phlegyas.__version__} (analysis: {expected})"

@@ -734,6 +734,22 @@ def test_the_code_stamp_follows_the_files(tmp_path):
     assert hookd.code_stamp(str(tmp_path)) != first
 
 
+def test_the_code_stamp_follows_compiled_modules(tmp_path):
+    """A compiled install (setup.py) runs extension modules: replacing one is a code change too."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+    native = tmp_path / f"report{EXTENSION_SUFFIXES[0]}"
+    native.write_bytes(b"\x7fELF one")
+    first = hookd.code_stamp(str(tmp_path))
+    native.write_bytes(b"\x7fELF other build")
+    assert hookd.code_stamp(str(tmp_path)) != first
+    (tmp_path / "notes.txt").write_text("not code")
+    second = hookd.code_stamp(str(tmp_path))
+    (tmp_path / "notes.txt").write_text("still not code, longer")
+    assert hookd.code_stamp(str(tmp_path)) == second
+
+
 @pytest.mark.parametrize("raw, expected", [
     (b'{"hook_event_name": "PermissionRequest", "tool_name": 1}', 0),
     (b"garbage", 2),

@@ -9,14 +9,18 @@ with where they came from.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Parser
 
 MAX_DEPTH = 150
 """Deeper nesting than this is reported as a problem instead of being walked (no RecursionError)."""
 
-_PARSER = None
+_PARSER: Parser | None = None  # declared: a compiled module checks the type of what is stored here
 
 
-def _parser():
+def _parser() -> Parser:
     global _PARSER
     if _PARSER is None:
         from tree_sitter import Language, Parser

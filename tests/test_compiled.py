@@ -1,0 +1,152 @@
+"""The compiled analysis (setup.py, mypyc) decides exactly as the pure-Python sources do.
+
+The tests run on an editable install, which is pure Python. Here one wheel is built from a copy of the
+sources, as ``pip install .`` builds it (about a minute and a half on two cores), and installed into a
+fresh virtual environment that borrows this environment's dependencies. Against that install:
+
+- every module setup.py compiles is an extension module, and ``phlegyas --version`` says so;
+- ``phlegyas check --jsonl`` prints byte for byte what the pure-Python code prints, for every command
+  of the shared corpora (about 40,000);
+- the whole test suite passes (but for this file and the end-to-end Claude Code tests).
+
+And the fallbacks: ``PHLEGYAS_PURE=1`` builds a pure wheel; a C compiler that fails leaves a wheel of
+sources only, with a warning, never a half-built one.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import phlegyas
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO.parent / "shared" / "corpus"
+CORPORA = ("dcg", "gtfobins", "redcode_bash", "nl2bash", "tldr")
+COMPILED_NAME = "compiled (mypyc)"
+
+_CC = (sysconfig.get_config_var("CC") or "cc").split()[0]
+pytestmark = pytest.mark.skipif(shutil.which(_CC) is None,
+                                reason="no C compiler: pip install . installs the pure-Python analysis")
+
+
+def _compiled_modules() -> list[str]:
+    spec = importlib.util.spec_from_file_location("phlegyas_build", REPO / "build_support" / "phlegyas_build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [p[:-3].replace("/", ".") for p in module.COMPILED]
+
+
+def _sources(dest: Path) -> Path:
+    """A copy of what `pip install .` builds from (no build/ left in the checkout, no stale objects)."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc")
+    shutil.copytree(REPO / "phlegyas", dest / "phlegyas", ignore=ignore)
+    shutil.copytree(REPO / "build_support", dest / "build_support", ignore=ignore)
+    for name in ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in"):
+        shutil.copy2(REPO / name, dest / name)
+    return dest
+
+
+def _build_wheel(src: Path, out: Path, **env_extra: str) -> tuple[Path, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PHLEGYAS_PURE"}
+    env.update(PIP_DISABLE_PIP_VERSION_CHECK="1", **env_extra)
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation",
+                           "-w", str(out), str(src)], cwd=src, env=env, capture_output=True, text=True,
+                          timeout=1200, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    wheels = list(out.glob("phlegyas-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0], proc.stdout + proc.stderr
+
+
+def _native_members(wheel: Path) -> list[str]:
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    with zipfile.ZipFile(wheel) as zf:
+        return [n for n in zf.namelist() if n.endswith(tuple(EXTENSION_SUFFIXES))]
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory) -> Path:
+    """The python of a virtual environment holding the compiled wheel (dependencies borrowed)."""
+    base = tmp_path_factory.mktemp("compiled")
+    wheel, _ = _build_wheel(_sources(base / "src"), base / "dist")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
+                    "--disable-pip-version-check", str(wheel)], check=True, timeout=300, capture_output=True)
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    # The dependencies (tree-sitter, mcp, pytest …) come from this environment, after the wheel's own
+    # site-packages; a .pth-added directory's own .pth files are not run, so this environment's
+    # editable phlegyas stays out.
+    Path(site, "zz_borrowed_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    return python
+
+
+def _run(python: Path | str, *args: str, cwd: Path, home: Path, stdin=None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PHLEGYAS_", "ANTHROPIC_", "OPENAI_"))}
+    env.update(HOME=str(home), PHLEGYAS_HOME=str(home / ".phlegyas"))
+    return subprocess.run([str(python), "-P", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=1200, stdin=stdin if stdin is not None else subprocess.DEVNULL)
+
+
+def test_the_hot_modules_are_compiled(compiled, tmp_path):
+    code = ("import importlib, sys; from importlib.machinery import EXTENSION_SUFFIXES as S\n"
+            "for name in sys.argv[1:]:\n"
+            "    print(name, importlib.import_module(name).__file__.endswith(tuple(S)))\n")
+    proc = _run(compiled, "-c", code, *_compiled_modules(), cwd=tmp_path, home=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    flags = dict(line.split() for line in proc.stdout.splitlines())
+    assert flags and all(v == "True" for v in flags.values()), flags
+    assert "phlegyas.shell.report" in flags and "phlegyas.tier1.delete" in flags
+    version = _run(compiled, "-m", "phlegyas", "--version", cwd=tmp_path, home=tmp_path)
+    assert version.stdout.strip() == f"phlegyas {phlegyas.__version__} (analysis: {COMPILED_NAME})"
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpora not present")
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_compiled_and_pure_decide_every_corpus_command_alike(compiled, tmp_path, corpus):
+    if phlegyas.analysis_build() != "pure Python":
+        pytest.skip("this environment's own phlegyas is compiled: nothing pure to compare with")
+    source = CORPUS / f"{corpus}.jsonl"
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    home.mkdir()
+    args = ("-m", "phlegyas", "check", "--jsonl", str(source), "--no-audit")
+    pure = _run(sys.executable, *args, cwd=project, home=home)
+    native = _run(compiled, *args, cwd=project, home=home)
+    assert pure.returncode in (0, 1, 2) and native.returncode == pure.returncode, native.stderr[-2000:]
+    pure_lines, native_lines = pure.stdout.splitlines(), native.stdout.splitlines()
+    assert len(pure_lines) == sum(1 for _ in source.open(encoding="utf-8")) > 0
+    differ = [(p, n) for p, n in zip(pure_lines, native_lines) if p != n]
+    assert len(native_lines) == len(pure_lines) and not differ, differ[:3]
+
+
+def test_the_whole_suite_passes_against_the_compiled_install(compiled, tmp_path):
+    proc = _run(compiled, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+                "--deselect", "tests/test_compiled.py", "--deselect", "tests/test_e2e_claude.py",
+                # it runs approver_mcp.py by path from a source checkout; installed, site-packages is its parent
+                "--deselect", "tests/test_mcp.py::test_the_script_makes_its_package_importable",
+                cwd=REPO, home=tmp_path)
+    assert proc.returncode == 0, f"{proc.stdout[-4000:]}\n{proc.stderr[-2000:]}"
+    assert f"phlegyas analysis: {COMPILED_NAME}" in proc.stdout  # tests/conftest.py prints what it imported
+
+
+def test_pure_builds_and_failed_compiles_hold_the_sources_alone(tmp_path):
+    src = _sources(tmp_path / "src")
+    pure, _ = _build_wheel(src, tmp_path / "pure", PHLEGYAS_PURE="1")
+    assert pure.name.endswith("-py3-none-any.whl") and _native_members(pure) == []
+    broken, log = _build_wheel(src, tmp_path / "broken", CC="false", LDSHARED="false")
+    assert "compiling the analysis failed" in log
+    assert _native_members(broken) == []
+    with zipfile.ZipFile(broken) as zf:
+        assert "phlegyas/shell/report.py" in zf.namelist() and "phlegyas/tier1/delete.py" in zf.namelist()
