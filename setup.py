@@ -30,7 +30,9 @@ class _Distribution(Distribution):
 
 class _BuildExt(build_ext):
     def finalize_options(self) -> None:
-        if not self.editable_mode and not pure_build():
+        building = not self.distribution.commands or any(
+            c in ("bdist_wheel", "build", "build_ext", "install") for c in self.distribution.commands)
+        if building and not self.editable_mode and not pure_build():  # not for metadata (dist_info)
             self.distribution.ext_modules = self._compiled_extensions()
         super().finalize_options()
 

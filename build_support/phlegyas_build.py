@@ -15,6 +15,8 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MYPY = "mypy>=2.0,<3"
 
 COMPILED = [
+    "phlegyas/engine.py",
+    "phlegyas/checkers.py",
     "phlegyas/paths.py",
     "phlegyas/shell/parse.py",
     "phlegyas/shell/plain.py",
@@ -28,7 +30,9 @@ COMPILED = [
     "phlegyas/tier2_safe.py",
 ] + sorted(set(glob.glob("phlegyas/tier1/*.py", root_dir=_ROOT)) - {"phlegyas/tier1/__init__.py"})
 """Not compiled: shell/interpreters.py (its ``ast.NodeVisitor`` subclass dispatches by name, which
-compiled classes do not); package ``__init__`` files (a compiled one gets a wrong ``__path__``, so
+compiled classes do not); analysis.py (it sets an attribute on a function, which compiled functions
+do not take); model.py (its frozen dataclasses build their ``__dict__`` by hand, for speed);
+package ``__init__`` files (a compiled one gets a wrong ``__path__``, so
 its submodules cannot be imported from outside); everything outside the decision's hot path."""
 
 

@@ -312,12 +312,12 @@ def _lookup(var: _Var, environ: Mapping[str, str], file_values: Mapping[str, tup
     if _is_set(value):
         return value, var.env, ""
     if var.env in file_values:
-        value, line = file_values[var.env]
-        if _is_set(value):
-            return value, var.env, f" ({dotenv_path}:{line})"
-    value = overrides.get(var.name)
-    if _is_set(value):
-        return value, var.name, " (policy [settings])"
+        from_file, line = file_values[var.env]
+        if _is_set(from_file):
+            return from_file, var.env, f" ({dotenv_path}:{line})"
+    override = overrides.get(var.name)
+    if _is_set(override):
+        return override, var.name, " (policy [settings])"
     return None
 
 
@@ -327,7 +327,7 @@ def _is_set(value: object) -> bool:
 
 def _home(environ: Mapping[str, str]) -> str:
     home = environ.get("HOME")
-    if _is_set(home):
+    if home is not None and _is_set(home):
         if not home.startswith("/"):
             raise ConfigError(f"HOME must be an absolute path, got {_show(home)}")
         return posixpath.normpath(home)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from .analysis import Analysis, AnalysisEnv
 from .model import MODES, Decision, Finding, InvalidCall, ToolCall, Verdict
-from .shell.parse import parse
+from .shell.parse import Script, parse
 
 MAX_COMMAND_BYTES = 256 * 1024
 MAX_INPUT_DEPTH = 64
@@ -41,15 +41,15 @@ class Context:
     """Everything the checkers share for one call; the parse and the analysis are done once, lazily."""
 
     call: ToolCall
-    policy: object  # policy.Policy
+    policy: Any  # policy.Policy (Any, not object: a compiled dataclass resolves field types by name)
     mode: str
     env: AnalysisEnv
     analyzer: Analyzer | None = None
     _analysis: Analysis | None = field(default=None, repr=False)
-    _script: object | None = field(default=None, repr=False)
+    _script: Script | None = field(default=None, repr=False)
 
     @property
-    def script(self):
+    def script(self) -> Script | None:
         """The parsed Bash command (shell.parse.Script), or None for other tools. The analysis's own
         parse is reused when it has run, so a call is parsed once."""
         if self._script is None and self.call.command is not None:

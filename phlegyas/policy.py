@@ -372,7 +372,7 @@ class _Validator:
             if not _is_class_pattern(key):
                 raise self.doc.error(where, f"bad finding class {key!r}; expected an id like \"git.reset_hard\" "
                                             "or a prefix like \"delete.*\"")
-            verdict = value.strip().lower() if isinstance(value, str) else None
+            verdict = value.strip().lower() if isinstance(value, str) else ""
             if verdict not in allowed:
                 extra = (" (a project file may only make a class stricter; set \"allow\" in the user policy "
                          f"{self.loader.user_policy})") if verdict == "allow" else ""
@@ -447,7 +447,7 @@ def _merge(policy: Policy, part: _Part) -> None:
 def json_lines(text: str) -> dict[tuple, int]:
     """``{("permissions", "allow", 0): 7, …}`` for a valid JSON text."""
     from bisect import bisect_right
-    from json.decoder import scanstring
+    from json.decoder import scanstring  # type: ignore[attr-defined]  # public, but absent from the stubs
 
     newlines = [i for i, c in enumerate(text) if c == "\n"]
     out: dict[tuple, int] = {}

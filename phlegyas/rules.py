@@ -18,7 +18,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 from urllib.parse import unquote, urlsplit
 
 from .model import ToolCall
@@ -38,7 +38,7 @@ class Rule:
     specifier: str | None
     root: str | None = None
     source: str | None = None
-    _matcher: object = field(default=None, compare=False, repr=False, hash=False)
+    _matcher: Any = field(default=None, compare=False, repr=False, hash=False)  # a _Matcher, compiled once
 
 
 # -- tools -----------------------------------------------------------------------------------------
@@ -438,10 +438,10 @@ def _elements(words: list[list[object]]) -> list[tuple[str, str]]:
             literal(" ")
         separator = True
         for part in word:
-            if part is _WILD:
-                star()
-            else:
+            if isinstance(part, str):
                 literal(part)
+            else:  # _WILD
+                star()
     return elements
 
 
@@ -1006,7 +1006,7 @@ def _url_host(url, *, strict: bool) -> str | None:
     text = re.sub(r"[\t\n\r]", "", url).strip(_C0_AND_SPACE)
     m = _SCHEME.match(text)
     scheme = m.group(1).lower() if m else ""
-    if scheme in ("http", "https"):
+    if m is not None and scheme in ("http", "https"):
         text = f"{scheme}://{text[m.end():]}".replace("\\", "/")
     elif strict:
         return None

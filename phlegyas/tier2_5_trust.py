@@ -469,16 +469,16 @@ def script_run(cmd: "SimpleCommand", env: "AnalysisEnv", cwds: tuple[str, ...] |
     if kind is None:
         return None
     operand, problem = _OPERAND[kind](name, cmd.words)
-    if operand is None and problem is None:
-        return None  # `bash` alone reads stdin: no script file
-    written = operand.text if operand is not None else ""
+    if operand is None:  # `bash` alone reads stdin: no script file; else what stops it from naming one
+        return None if problem is None else ScriptRun(cmd.text, "", (), problem)
+    written = operand.text
     problem = problem or _operand_problem(operand) or _command_problem(cmd, env)
     cwds = (env.cwd,) if cwds == () else cwds
     if problem is None and cwds is None and not _absolute(operand):
         problem = f"the working directory changes before {written!r} runs in a way the trust check does not follow"
     if problem is not None:
         return ScriptRun(cmd.text, written, (), problem)
-    bases = (env.cwd,) if _absolute(operand) else cwds
+    bases = cwds if cwds is not None and not _absolute(operand) else (env.cwd,)
     found = tuple(dict.fromkeys(os.path.realpath(_word_path(operand, base, env.home)) for base in bases))
     return ScriptRun(cmd.text, written, found)
 
@@ -503,8 +503,10 @@ def _interpreter_kind(name: str) -> str | None:
 
 
 def _is_python(name: str) -> bool:
-    version = name[len("python"):] if name.startswith("python") else None
-    return version == "" or bool(version) and version[0].isdigit() and all(p.isdigit() for p in version.split("."))
+    if not name.startswith("python"):
+        return False
+    version = name[len("python"):]
+    return version == "" or version[0].isdigit() and all(p.isdigit() for p in version.split("."))
 
 
 def _file_operand(name: str, words: list["Word"]) -> tuple["Word | None", str | None]:
