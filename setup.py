@@ -50,19 +50,28 @@ class _BuildExt(build_ext):
             return []
 
     def run(self) -> None:
-        if self.editable_mode or pure_build() or not self.extensions:
+        if self.editable_mode:
+            return
+        if pure_build() or not self.extensions:
+            self._remove_native()  # pip builds in the source tree: a previous build's modules may be there
             return
         if not self.parallel:
             self.parallel = os.cpu_count() or 1
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001 - a compiler failure: the sources alone, never half-built
-            for ext in self.extensions:
-                path = self.get_ext_fullpath(ext.name)
-                if os.path.exists(path):
-                    os.remove(path)
+            self._remove_native()
             self.warn(f"phlegyas: compiling the analysis failed ({type(exc).__name__}: {exc}); "
                       "installing the pure-Python analysis")
+
+    def _remove_native(self) -> None:
+        """Delete every extension module under the build's package directory."""
+        from importlib.machinery import EXTENSION_SUFFIXES
+
+        for root, _dirs, files in os.walk(os.path.join(self.build_lib, "phlegyas")):
+            for name in files:
+                if name.endswith(tuple(EXTENSION_SUFFIXES)):
+                    os.remove(os.path.join(root, name))
 
 
 setup(distclass=_Distribution, cmdclass={"build_ext": _BuildExt})

@@ -9,8 +9,10 @@ fresh virtual environment that borrows this environment's dependencies. Against 
   of the shared corpora (about 40,000);
 - the whole test suite passes (but for this file and the end-to-end Claude Code tests).
 
-And the fallbacks: ``PHLEGYAS_PURE=1`` builds a pure wheel; a C compiler that fails leaves a wheel of
-sources only, with a warning, never a half-built one.
+And the fallbacks: ``PHLEGYAS_PURE=1`` builds a pure wheel; a type error (mypyc refuses) or a C
+compiler that fails leaves a wheel of sources only, with a warning, never a half-built one, and never
+one holding extension modules an earlier build left in ``build/``. The compiled modules must type-check
+without the runtime dependencies, as they are in pip's isolated build environment.
 """
 from __future__ import annotations
 
@@ -141,10 +143,32 @@ def test_the_whole_suite_passes_against_the_compiled_install(compiled, tmp_path)
     assert f"phlegyas analysis: {COMPILED_NAME}" in proc.stdout  # tests/conftest.py prints what it imported
 
 
+def test_the_compiled_modules_type_check_without_the_dependencies():
+    """mypyc type-checks them in pip's isolated build environment, where tree-sitter is not installed;
+    any error there would silently give a pure-Python install."""
+    paths = [name.replace(".", "/") + ".py" for name in _compiled_modules()]
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--no-site-packages", "--no-incremental", *paths],
+                          cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+
+
 def test_pure_builds_and_failed_compiles_hold_the_sources_alone(tmp_path):
     src = _sources(tmp_path / "src")
     pure, _ = _build_wheel(src, tmp_path / "pure", PHLEGYAS_PURE="1")
     assert pure.name.endswith("-py3-none-any.whl") and _native_members(pure) == []
+    # pip builds in the source tree: an extension module left by an earlier build must not ship
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    stale_dir = src / "build" / f"lib.{sysconfig.get_platform()}-{sys.implementation.cache_tag}" / "phlegyas" / "shell"
+    stale_dir.mkdir(parents=True)
+    (stale_dir / f"report{EXTENSION_SUFFIXES[0]}").write_bytes(b"\x7fELF from an earlier build")
+    paths_py = src / "phlegyas" / "paths.py"
+    original = paths_py.read_text()
+    paths_py.write_text(original + '\n_NOT_AN_INT: int = "a type error mypyc refuses"\n')
+    untyped, log = _build_wheel(src, tmp_path / "untyped")
+    assert "mypyc cannot compile the analysis" in log
+    assert _native_members(untyped) == []
+    paths_py.write_text(original)
     broken, log = _build_wheel(src, tmp_path / "broken", CC="false", LDSHARED="false")
     assert "compiling the analysis failed" in log
     assert _native_members(broken) == []
