@@ -101,9 +101,9 @@ def test_nul_byte_is_a_problem():
 @pytest.mark.parametrize("src,plain", [
     ("git status", True), ("ls -la | grep foo 2>/dev/null", True), ("echo 'a b' \"c\"", True),
     ("npm test && npm run build", True), ("ls > out.txt", True), ("cmd 2>&1", True),
-    ("echo $HOME", False), ("echo `ls`", False), ("a\nb", False), ("x=1 ls", False), ("export A=1", False),
+    ("echo $HOME", True), ("echo `ls`", False), ("a\nb", False), ("x=1 ls", False), ("export A=1", False),
     ("if true; then ls; fi", False), ("echo {a,b}", False), ("cat <<EOF", False), ("echo a>f", False),
-    ("ls [ab]", False), ("echo é", False), ("echo \"$x\"", False), ("echo a\\ b", False), ("cmd > f arg", False),
+    ("ls [ab]", False), ("echo é", False), ("echo \"$x\"", True), ("echo a\\ b", False), ("cmd > f arg", False),
 ])
 def test_plain_subset(src, plain):
     got = parse_plain(src)
@@ -114,7 +114,8 @@ def test_plain_subset(src, plain):
 
 _ATOM = st.sampled_from(["{}", "\\;", "x{}", "ls", "git", "-la", "a.txt", "src/x.py", "*.py", "'a b'", "\"c d\"", "x=1", "--opt=v",
                          "~/f", "a-b", "'it''s'", "\"\"", "''", "@scope/pkg", "%s", "1", "2", "-", ".", "..", "a:b",
-                         "a,b", "+x", "^x", "a?b"])
+                         "a,b", "+x", "^x", "a?b", "$A", "${B}x", "\"$C\"", "\"x ${D}.t\"", "$E/$F", "--opt=$G",
+                         "'$H'", "$I*", "$", "$1", "${J:-x}", "\"$?\""])
 _SEP = st.sampled_from([" ", "  ", " | ", "|", " && ", "&&", " || ", "; ", ";", " & ", " > f", " 2>/dev/null",
                         " 2>&1", " >> log", " < in", " &> out", "\t"])
 
@@ -163,6 +164,7 @@ def test_plain_list_path(src, plain):
 _LIST_ATOM = st.sampled_from(["ls", "-la", "'a b'", "\"c d\"", "''", "x'y'z", "if", "'if'", "-", "*.py", "a?b", "{}",
                               "\\;", "x{}", "a\\;", "=x", "2", "x=1", "-x", "--", "a:b", "~/f", "é", "$x", "'*.c'",
                               "\\(", "\\!", "a\\.b", "\\\\", "\\'", "\\{a,b\\}", "\\$x", "\\ ", "x\\", "==",
+                              "${x}", "\"$x y\"", "a$x.c", "$x\\;", "'$1'", "$@", "$(x)",
                               "=~", "==x", "=='q'", "!", "a!b", "!="])
 _LIST_SEP = st.sampled_from([" ", "  ", "\t", "|", " | ", "||", " || ", "&&", " && ", ";", "; ", " ;", "&", " & ",
                              ";;", "|&", " > f", " 2>&1 "])
@@ -186,9 +188,86 @@ def test_plain_list_path_agrees_with_tree_sitter(src):
         assert shape(got) == shape(tree_sitter_parse(src))
 
 
+@pytest.mark.parametrize("src,route", [
+    # simple parameter expansions, unquoted (alone or inside a word) and in double quotes
+    ("top -p $PID", "fast"), ("find \"$DIR\" -name x", "fast"), ("echo ${HOME}/x | wc -c", "fast"),
+    ("grep foo \"$file\"", "fast"), ("echo a$B $A/x $A$B ${A}x", "fast"), ("echo \"x $A y\" \"${A}.txt\"", "fast"),
+    ("echo \" $A \" \"a  $B\tc\"", "fast"),  # blanks next to a quote: tree-sitter folds them into the quote token
+    ("echo $A-x $A:x $A.b $A=x --opt=$A ~/$A", "fast"), ("ls $A* x$B?", "fast"),
+    ("echo \"$A\"x'y' $A'q' \"\"$B", "fast"), ("echo '$1 $(ls)' $A", "fast"),  # `$` in single quotes is a literal
+    ("scp $USER@$HOST:$SRC $DEST", "fast"), ("echo $A.${B}.c", "fast"),  # no split: `=:@%` after, or `${B}`
+    ("find $D -name '*.c' -exec rm {} \\;", "fast"), ("cat $F > \"$OUT\" 2>&1 && echo $_ok", "fast"),
+    ("cd \"$D\" | sort -k2 $F; wc $F &", "fast"),
+    ("echo \\$A", "fast"),  # the escaped `$` is a literal, on the older escape route (not dynamic)
+    # any other `$`, and expansions where tree-sitter reads the line oddly
+    ("echo $", "tree-sitter"), ("echo a$", "tree-sitter"), ("echo \"$A$\"", "tree-sitter"),
+    ("echo $1", "tree-sitter"), ("echo $@", "tree-sitter"), ("echo $#", "tree-sitter"), ("echo $?", "tree-sitter"),
+    ("echo $$", "tree-sitter"), ("echo $!", "tree-sitter"), ("echo $-", "tree-sitter"), ("echo $0", "tree-sitter"),
+    ("echo $*", "tree-sitter"), ("echo \"$1\"", "tree-sitter"), ("echo \"$@\"", "tree-sitter"),
+    ("echo ${A:-x}", "tree-sitter"), ("echo ${#A}", "tree-sitter"), ("echo ${A[0]}", "tree-sitter"),
+    ("echo ${A}}", "tree-sitter"), ("echo ${1}", "tree-sitter"), ("echo ${ A}", "tree-sitter"),
+    ("echo $(ls)", "tree-sitter"), ("echo $((1+2))", "tree-sitter"), ("echo $'x'", "tree-sitter"),
+    ("echo $\"x\"", "tree-sitter"), ("echo $[1+2]", "tree-sitter"), ("echo \"$(ls)\"", "tree-sitter"),
+    ("echo \\$A $B", "tree-sitter"), ("echo \"\\$A\"", "tree-sitter"), ("echo $A\\;", "tree-sitter"),
+    ("$cmd args", "tree-sitter"), ("\"$cmd\" args", "tree-sitter"), ("${cmd} x", "tree-sitter"),
+    ("ls | $A", "tree-sitter"), ("x$A y", "tree-sitter"),
+    ("A=$B cmd", "tree-sitter"), ("export A=$B", "tree-sitter"), ("A=1 ls $B", "tree-sitter"),
+    ("ls $A/$B/x", "tree-sitter"), ("echo $A.$B.c", "tree-sitter"), ("echo a\"b\"$C*", "tree-sitter"),
+    ("ls $A[0]", "tree-sitter"), ("echo $A{x}", "tree-sitter"), ("echo $A x>$B", "tree-sitter"),
+    ("echo $A 'x", "tree-sitter"), ("echo \"$A `ls`\"", "tree-sitter"), ("echo \"$A!\"", "tree-sitter"),
+])
+def test_plain_expansions(src, route):
+    got = parse_plain(src)
+    assert ("fast" if got is not None else "tree-sitter") == route
+    if got is not None:
+        assert shape(got) == shape(tree_sitter_parse(src))
+
+
+def test_expansions_are_dynamic_in_their_source_form():
+    got = parse_plain("cp \"${A}.txt\" $B/x '$C' \"*\"$D")
+    assert got is not None
+    assert [(w.text, w.dynamic, w.glob, w.quoted) for w in got.commands[0].words] == [
+        ("cp", False, False, False), ("${A}.txt", True, False, True), ("$B/x", True, False, False),
+        ("$C", False, False, True), ("*$D", True, False, True)]
+
+
+_DOLLAR_PIECE = st.sampled_from([
+    "$A", "${B}", "$_x1", "$HOME", "a", "/", ".", "-", ":", "=", "@", "%", "*", "?", "~", ",", "+", "^", "!", "1",
+    "'q'", "'$C'", "\"$D\"", "\" $E \"", "\"x ${F}.t\"", "\"\"", "''", "\"a$B\tb\"",
+])
+_DOLLAR_NEAR_MISS = st.sampled_from([  # other `$` forms, escapes, brackets and braces next to an expansion
+    "$", "$1", "$@", "$?", "$$", "${G:-x}", "${#G}", "$(ls)", "$((1))", "$'x'", "$\"x\"", "$[1]", "\\$H", "\\;", "\\(",
+    "\"$1\"", "\"$\"", "\"\\$A\"", "[0]", "{x}", "{}", "==",
+])
+_DOLLAR_SEP = st.sampled_from([" ", "  ", "\t", " | ", " && ", " || ", "; ", " & ", " > ", " >> ", " 2>", " < ",
+                               " 2>&1 "])
+
+
+@st.composite
+def dollarish(draw):
+    """Lines whose argument words are concatenations of expansions, literals and quotes, now and then with a
+    near miss in a word or as the program (``$A``, ``A=$B``)."""
+    programs = ["$A", "\"$A\"", "x$A", "A=$B"] if draw(st.integers(0, 7)) == 0 else ["echo", "ls", "find"]
+    parts = [draw(st.sampled_from(programs))]
+    for _ in range(draw(st.integers(1, 5))):
+        parts.append(draw(_DOLLAR_SEP) if draw(st.integers(0, 4)) == 0 else " ")
+        for _ in range(draw(st.integers(1, 5))):
+            parts.append(draw(_DOLLAR_NEAR_MISS if draw(st.integers(0, 19)) == 0 else _DOLLAR_PIECE))
+    return "".join(parts)
+
+
+@settings(max_examples=500, deadline=None)
+@given(dollarish())
+def test_plain_expansions_agree_with_tree_sitter(src):
+    got = parse_plain(src)
+    if got is not None:
+        assert shape(got) == shape(tree_sitter_parse(src))
+
+
 def test_a_long_line_the_fast_path_refuses_is_refused_at_once():
     # the word pattern is atomic: without that, refusing this line backtracks through 2**40 ways to split it
     assert parse_plain("ls 'x' " + "a" * 40 + " $") is None
+    assert parse_plain("ls \"$A\" " + "a$B" * 40 + " $") is None  # and the pattern for lines with expansions
 
 
 @pytest.mark.parametrize("src", ["{\U00100000", "echo -{\U001054c4 x", "ls {\U000f0000"])
@@ -208,7 +287,7 @@ def test_parse_never_raises(src):
 
 @pytest.mark.skipif(not os.path.isdir(CORPUS), reason="shared corpora not present")
 def test_plain_fast_path_agrees_on_the_corpora():
-    checked = 0
+    checked = dynamic = 0
     for name in ("nl2bash", "tldr", "dcg"):
         with open(os.path.join(CORPUS, f"{name}.jsonl"), encoding="utf-8") as fh:
             for line in fh:
@@ -216,8 +295,10 @@ def test_plain_fast_path_agrees_on_the_corpora():
                 got = parse_plain(src)
                 if got is not None:
                     checked += 1
+                    dynamic += any(w.dynamic for c in got.commands for w in c.words)
                     assert shape(got) == shape(tree_sitter_parse(src)), src
     assert checked > 10000
+    assert dynamic > 500  # lines with `$NAME` or `${NAME}` take the fast path too
 
 
 @pytest.mark.parametrize("body,decoded", [

@@ -5,21 +5,28 @@ redirection at the end. For exactly that subset this lexer builds the same ``Scr
 tree-sitter walk (``shell.parse``) builds, in a fraction of the time. Lines of words and separators
 only (``find . \\( -name a -o -name b \\) | xargs grep x``) take the quickest route: the separators split
 the line (or one regex match per command when there are quotes or escapes) instead of a step per token.
-Anything outside the subset (``$``, backquotes, braces and brackets other than ``find``'s ``{}``,
-parentheses, ``#``, newlines, heredocs, assignments, reserved words and a few words tree-sitter reads
-oddly, declaration builtins, redirections before or between words, escaped blanks, non-ASCII outside
-quotes) returns None and the caller uses tree-sitter. tests/test_parse.py checks that both agree on
-every command of the corpora the fast path accepts, and on generated ones.
+Simple parameter expansions are in the subset too: ``$NAME`` and ``${NAME}``, unquoted or in double quotes,
+in any word but a command's first (``find "$DIR" -name x``, ``echo ${HOME}/x | wc -c``). Only lines with a
+``$`` take that route (``_parse_dollar``: the same lexers, with patterns that take expansions), so the others
+pay one scan for a ``$`` at most. Anything outside the subset (any other ``$`` outside single quotes:
+``$1 $? ${A:-x} $( $'…'``, or an escaped ``\\$`` on a line with expansions; backquotes, braces and brackets
+other than ``find``'s ``{}``, parentheses, ``#``, newlines, heredocs, assignments, reserved words and a few
+words tree-sitter reads oddly (``- x=1``, ``$A/$B/x``), declaration builtins, redirections before or between
+words, escaped blanks, non-ASCII outside quotes) returns None and the caller uses tree-sitter.
+tests/test_parse.py checks that both agree on every command of the corpora the fast path accepts, and on
+generated ones.
 """
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from .parse import Redirect, Script, SimpleCommand, Word, _is_glob, _unescape_unquoted
 
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,@%+-*?~^!")
 _FIRST_OK = _WORD - frozenset("=%@^?*!")  # tree-sitter reads these oddly at the start of a command
 _BAD_IN_DOUBLE = frozenset('$`\\!')
+_BAD_IN_DOUBLE_DOLLAR = _BAD_IN_DOUBLE - {"$"}  # the dollar lexer lets `$` into double quotes only as an expansion
 _RESERVED = frozenset({
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function", "select",
     "time", "coproc", "in", "export", "local", "declare", "typeset", "readonly", "unset", "let", "[", "[[", "]]",
@@ -51,17 +58,14 @@ _WORD_RE = re.compile(_WORD_PATTERN)
 _PART_RE = re.compile(f"([{_WORD_CLASS}]+)|'([^']*)'|\"([^\"]*)\"")
 _SPACES_RE = re.compile("[ \t]*")
 _FD_RE = re.compile("[0-9]+(?=[<>])")  # digits right before < or >: a redirection's file descriptor
+_WORD_START = _WORD | frozenset("'\"$")  # `$` starts a word for the dollar lexer; the plain regexes refuse it
 
-
-def _word(src: str, i: int, n: int) -> tuple[Word, int]:
-    """Read one word starting at ``src[i]``; returns it and the index after it."""
-    m = _WORD_RE.match(src, i)
-    if m is None:
-        raise _Reject  # an unterminated quote
-    token = m.group()
-    if "'" not in token and '"' not in token:
-        return Word(token, False, "*" in token or "?" in token, False), m.end()
-    return _quoted_word(token), m.end()
+# The same lexer for lines with `$`: a word may also hold `$NAME` and `${NAME}`, unquoted or in double quotes.
+_NAME = "[A-Za-z_][A-Za-z0-9_]*"
+_EXPANSION = f"\\$(?:{_NAME}|\\{{{_NAME}\\}})"
+_DOUBLE_DOLLAR = f'"(?:[^"$]|{_EXPANSION})*"'
+_DOLLAR_WORD_RE = re.compile(f"(?>(?:[{_WORD_CLASS}]+|{_EXPANSION}|'[^']*'|{_DOUBLE_DOLLAR})+)")
+_DOLLAR_PART_RE = re.compile(f"([{_WORD_CLASS}]+)|({_EXPANSION})|'([^']*)'|\"((?:[^\"$]|{_EXPANSION})*)\"")
 
 
 def _quoted_word(token: str) -> Word:
@@ -80,7 +84,56 @@ def _quoted_word(token: str) -> Word:
     return Word("".join(parts), False, glob, True)
 
 
-def _redirect(src: str, i: int, n: int, fd: str | None) -> tuple[Redirect, int]:
+def _word(src: str, i: int, n: int, word_re: re.Pattern[str] = _WORD_RE,
+          quoted_word: Callable[[str], Word] = _quoted_word) -> tuple[Word, int]:
+    """Read one word starting at ``src[i]``; returns it and the index after it. ``word_re`` and
+    ``quoted_word``: the dollar lexer's, for a line with ``$`` (see ``_parse_dollar``)."""
+    m = word_re.match(src, i)
+    if m is None:
+        raise _Reject  # an unterminated quote, or a `$` the lexer does not take
+    token = m.group()
+    if "'" not in token and '"' not in token:
+        return Word(token, False, "*" in token or "?" in token, False), m.end()
+    return quoted_word(token), m.end()
+
+
+_AFTER_SPLIT_OK = frozenset("=:@%")
+"""What may follow an unbraced ``$NAME`` after two parts of a word or more (``$U@$H:$D``); after any other
+character tree-sitter splits the word after that ``$`` (``$A/$B/x`` → ``$A/$`` ``B/x``)."""
+
+
+def _dollar_word(token: str) -> Word:
+    """A word of the dollar lexer: its expansions keep their source form (``$HOME/x``, ``"${A}.txt"`` →
+    ``${A}.txt``) and make it dynamic; quotes go; only unquoted ``*``/``?`` make it a glob."""
+    parts: list[str] = []
+    glob = dynamic = False
+    split = False  # the last part is an unbraced `$NAME` after two parts or more
+    for chunk, expansion, single, double in _DOLLAR_PART_RE.findall(token):
+        if chunk:
+            if split and chunk[0] not in _AFTER_SPLIT_OK:
+                raise _Reject  # tree-sitter splits such a word (`$A.$B.x`, `a"b"$C*`) after the last `$`
+            if not glob and ("*" in chunk or "?" in chunk):
+                glob = True
+            parts.append(chunk)
+        elif expansion:
+            dynamic = True
+            split = len(parts) >= 2 and expansion[1] != "{"
+            parts.append(expansion)
+            continue
+        elif double:
+            if not _BAD_IN_DOUBLE_DOLLAR.isdisjoint(double):
+                raise _Reject
+            if "$" in double:  # only as an expansion: the lexer's double-quote pattern takes no other `$`
+                dynamic = True
+            parts.append(double)
+        else:
+            parts.append(single)
+        split = False
+    return Word("".join(parts), dynamic, glob, "'" in token or '"' in token)
+
+
+def _redirect(src: str, i: int, n: int, fd: str | None, word_re: re.Pattern[str] = _WORD_RE,
+              quoted_word: Callable[[str], Word] = _quoted_word) -> tuple[Redirect, int]:
     ch = src[i]
     if ch == "&":  # &> or &>>
         op = "&>>" if src.startswith("&>>", i) else "&>"
@@ -93,9 +146,9 @@ def _redirect(src: str, i: int, n: int, fd: str | None) -> tuple[Redirect, int]:
     if src.startswith((">|", ">>&", ">>|"), i) or (op in (">&", "<&") and fd is None):
         raise _Reject
     i = _SPACES_RE.match(src, i + len(op)).end()  # type: ignore[union-attr]  # `[ \t]*` always matches
-    if i >= n or src[i] not in _WORD and src[i] not in "'\"":
+    if i >= n or src[i] not in _WORD_START:
         raise _Reject
-    target, i = _word(src, i, n)
+    target, i = _word(src, i, n, word_re, quoted_word)
     if op in (">&", "<&") and not (target.text.isdigit() or target.text == "-") or not target.text:
         raise _Reject
     return Redirect(op, target, fd), i
@@ -113,14 +166,31 @@ def parse_plain(src: str) -> Script | None:
         return None
     try:
         if "'" in src or '"' in src:
+            if "$" in src:
+                return _parse_dollar(src)
             return _parse_list(src) or _parse(src)  # both check every character outside the quotes themselves
         if not _ALLOWED.issuperset(src) and ("\\" not in src or not _ALLOWED.issuperset(_ESCAPE_RE.sub("", src))):
-            return None  # characters outside the subset, unless escaped (`find . \( -a -o -b \)`)
+            # characters outside the subset, unless escaped (`find . \( -a -o -b \)`), or expansions
+            return _parse_dollar(src) if "$" in src else None
         if not _OPERATOR_CHARS.isdisjoint(src):
             return _parse_list(src) or _parse(src)
         return _parse_words(src)
     except _Reject:
         return None
+
+
+def _parse_dollar(src: str) -> Script | None:
+    """A line with ``$``: the regex lexers, taking ``$NAME`` and ``${NAME}`` as parts of words (and ``$`` as
+    a literal in single quotes). Any other ``$`` (``$1``, ``${A:-x}``, ``$(``, ``\\$``) stops them: None."""
+    script = _parse_list(src, True)
+    if script is None:
+        script = _parse(src, _DOLLAR_WORD_RE, _dollar_word)
+        for command in script.commands:  # `_parse` reads an unquoted word as it is: resolve its expansions
+            command.words = [_dollar_word(w.text) if not w.quoted and "$" in w.text else w for w in command.words]
+            for r in command.redirects:
+                if r.target is not None and not r.target.quoted and "$" in r.target.text:
+                    r.target = _dollar_word(r.target.text)
+    return script
 
 
 def _parse_words(src: str) -> Script:
@@ -144,14 +214,21 @@ _BAD_ESCAPE_RE = re.compile(r"\\(?![!-~])")  # before a blank, a non-ASCII chara
 _LIST_WORD = f"(?:(?>(?:[{_WORD_CLASS}]+|{_ESCAPE}|'[^']*'|\"[^\"]*\")+)|\\{{\\}})"  # a word, or a standalone `{{}}`
 _LIST_COMMAND_RE = re.compile(f"[ \t]*({_LIST_WORD}(?:[ \t]+{_LIST_WORD})*)[ \t]*(\\|\\||&&|[|&;]|\\Z)")
 _LIST_WORDS_RE = re.compile(_LIST_WORD)
+_DOLLAR_ESCAPE = r"\\[!-#%-~]"  # _ESCAPE but `\$`: an escaped `$` is not for the fast path
+_DOLLAR_LIST_WORD = (f"(?:(?>(?:[{_WORD_CLASS}]+|{_EXPANSION}|{_DOLLAR_ESCAPE}|'[^']*'|{_DOUBLE_DOLLAR})+)"
+                     "|\\{\\})")
+_DOLLAR_LIST_COMMAND_RE = re.compile(
+    f"[ \t]*({_DOLLAR_LIST_WORD}(?:[ \t]+{_DOLLAR_LIST_WORD})*)[ \t]*(\\|\\||&&|[|&;]|\\Z)")
+_DOLLAR_LIST_WORDS_RE = re.compile(_DOLLAR_LIST_WORD)
 _STANDALONE_SPECIAL_RE = re.compile(r"(?:^|(?<=[ \t]))(?:\{\}|\\;)(?=[ \t]|$)")
 _BRACES = frozenset("{}\\")
 
 
-def _parse_list(src: str) -> Script | None:
+def _parse_list(src: str, dollar: bool = False) -> Script | None:
     """``_parse`` for the commonest lines, words joined by ``| || && ; &`` (no redirection, no ``{}``):
     a regex match per command instead of a step per token. None when the line is not of that shape
-    (``_parse`` then decides); what it accepts, ``_parse`` builds the same way."""
+    (``_parse`` then decides); what it accepts, ``_parse`` builds the same way. ``dollar``: the line
+    has a ``$``, lexed with the dollar patterns (``${NAME}`` has braces, so its lines go to ``_parse``)."""
     if "<" in src or ">" in src:
         return None
     escapes = False
@@ -164,20 +241,24 @@ def _parse_list(src: str) -> Script | None:
             rest = _ESCAPE_RE.sub("", rest)
         if not _BRACES.isdisjoint(rest):
             return None  # other braces: brace expansion, groups
-    if not escapes and "'" not in src and '"' not in src:
+    if dollar:
+        command_re, words_re, word = _DOLLAR_LIST_COMMAND_RE, _DOLLAR_LIST_WORDS_RE, _dollar_list_word
+    elif not escapes and "'" not in src and '"' not in src:
         return _parse_unquoted_list(src)
+    else:
+        command_re, words_re, word = _LIST_COMMAND_RE, _LIST_WORDS_RE, _list_word
     commands: list[SimpleCommand] = []
     upstream: list[int] = []
     n = len(src)
     pos = pipes = lists = 0
     while True:
-        m = _LIST_COMMAND_RE.match(src, pos)
+        m = command_re.match(src, pos)
         if m is None:
             return None
-        tokens = _LIST_WORDS_RE.findall(m.group(1))
+        tokens = words_re.findall(m.group(1))
         if _operator_word(tokens):
             raise _Reject
-        words = [_list_word(t) for t in tokens]
+        words = list(map(word, tokens))
         first = words[0].text
         if first in _NOT_PROGRAMS or not first or not _FIRST_OK.issuperset(first):
             raise _Reject
@@ -208,6 +289,14 @@ def _list_word(token: str) -> Word:
     if "\\" in token:  # escapes: what the tree-sitter walk makes of an unquoted word
         return Word(_unescape_unquoted(token), False, _is_glob(token), False)
     return Word(token, False, "*" in token or "?" in token, False)
+
+
+def _dollar_list_word(token: str) -> Word:
+    if "$" not in token:
+        return _list_word(token)
+    if "\\" in token and "\\" in _QUOTED_RE.sub("", token):
+        raise _Reject  # escapes outside quotes and a `$` in one word: left to tree-sitter
+    return _dollar_word(token)  # a backslash in double quotes is refused there
 
 
 _SEPARATOR_RE = re.compile(r"(\|\||&&|[|&]|(?<!\\);)")  # a `;` after a backslash is the `\;` word
@@ -245,7 +334,9 @@ def _parse_unquoted_list(src: str) -> Script | None:
     return Script(src, commands, [], [])
 
 
-def _parse(src: str) -> Script:
+def _parse(src: str, word_re: re.Pattern[str] = _WORD_RE, quoted_word: Callable[[str], Word] = _quoted_word) -> Script:
+    """The general lexer, a step per token. ``word_re`` and ``quoted_word``: the dollar lexer's, for a line
+    with ``$``; an unquoted word then still holds its expansions unresolved (``_parse_dollar`` resolves them)."""
     commands: list[SimpleCommand] = []
     script = Script(src, commands, [], [])
     n = len(src)
@@ -284,26 +375,26 @@ def _parse(src: str) -> Script:
             i += 2
             end = i
             expect_command = False
-        elif ch in _WORD or ch == "'" or ch == '"':
+        elif ch in _WORD_START:
             fd = _FD_RE.match(src, i) if "0" <= ch <= "9" else None
             if fd is not None:
                 if not words:
                     raise _Reject
-                redirect, i = _redirect(src, fd.end(), n, fd.group())
+                redirect, i = _redirect(src, fd.end(), n, fd.group(), word_re, quoted_word)
                 redirects.append(redirect)
                 continue
             if redirects:
                 raise _Reject  # `cmd > f arg`: leave the odd orders to tree-sitter
             if start < 0:
                 start = i
-            m = _WORD_RE.match(src, i)  # _word(), inlined: this is the lexer's innermost step
+            m = word_re.match(src, i)  # _word(), inlined: this is the lexer's innermost step
             if m is None:
                 raise _Reject
             token = m.group()
             if token.startswith(_OPERATOR_STARTS):
                 raise _Reject
             if "'" in token or '"' in token:
-                words.append(_quoted_word(token))
+                words.append(quoted_word(token))
             else:
                 words.append(Word(token, False, "*" in token or "?" in token, False))
             i = end = m.end()
@@ -311,7 +402,7 @@ def _parse(src: str) -> Script:
         elif ch == ">" or ch == "<" or (ch == "&" and src.startswith("&>", i)):
             if not words or src[i - 1] not in " \t":
                 raise _Reject  # `-200>f`: tree-sitter and bash disagree on what the word before is
-            redirect, i = _redirect(src, i, n, None)
+            redirect, i = _redirect(src, i, n, None, word_re, quoted_word)
             redirects.append(redirect)
         elif ch == "|":
             if src.startswith("||", i):
