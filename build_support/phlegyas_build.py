@@ -15,8 +15,10 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MYPY = "mypy>=2.0,<3"
 
 COMPILED = [
+    "phlegyas/analysis.py",
     "phlegyas/engine.py",
     "phlegyas/checkers.py",
+    "phlegyas/tier2_5_trust.py",
     "phlegyas/paths.py",
     "phlegyas/shell/parse.py",
     "phlegyas/shell/plain.py",
@@ -30,8 +32,7 @@ COMPILED = [
     "phlegyas/tier2_safe.py",
 ] + sorted(set(glob.glob("phlegyas/tier1/*.py", root_dir=_ROOT)) - {"phlegyas/tier1/__init__.py"})
 """Not compiled: shell/interpreters.py (its ``ast.NodeVisitor`` subclass dispatches by name, which
-compiled classes do not); analysis.py (it sets an attribute on a function, which compiled functions
-do not take); model.py (its frozen dataclasses build their ``__dict__`` by hand, for speed);
+compiled classes do not); model.py (its frozen dataclasses build their ``__dict__`` by hand, for speed);
 package ``__init__`` files (a compiled one gets a wrong ``__path__``, so
 its submodules cannot be imported from outside); everything outside the decision's hot path."""
 

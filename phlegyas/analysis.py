@@ -63,8 +63,6 @@ def analyze(call: ToolCall, env: AnalysisEnv, script: object | None = None) -> A
     return analyze_tool(call, env)
 
 
-analyze.reuses_script = True  # type: ignore[attr-defined]  # engine.Context passes a parse it already has
-
 
 _analyze_command: Callable[[str, AnalysisEnv, Any], Analysis] | None = None
 

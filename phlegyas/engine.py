@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Callable, Protocol
 
-from .analysis import Analysis, AnalysisEnv
+from .analysis import Analysis, AnalysisEnv, analyze
 from .model import MODES, Decision, Finding, InvalidCall, ToolCall, Verdict
 from .shell.parse import Script, parse
 
@@ -62,7 +62,7 @@ class Context:
         if self._analysis is None:
             if self.analyzer is None:
                 self._analysis = Analysis(understood=False)
-            elif self._script is not None and getattr(self.analyzer, "reuses_script", False):
+            elif self._script is not None and self.analyzer is analyze:  # it takes a parse already made
                 self._analysis = self.analyzer(self.call, self.env, self._script)  # type: ignore[call-arg]
             else:
                 self._analysis = self.analyzer(self.call, self.env)
