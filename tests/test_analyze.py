@@ -4,6 +4,9 @@ Each case is ``(command, labels)``; the labels say what the analysis must conclu
 """
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from phlegyas.analysis import Analysis, AnalysisEnv, analyze
@@ -440,9 +443,24 @@ WRAPS = [
 
 
 def _wrap(template: str, command: str) -> str:
+    """``template`` with ``{}`` the command, ``{q}`` it single-quoted for the shell, ``{pq}`` it as a Python
+    string literal single-quoted for the shell; one pass, so a ``{}`` inside the command stays as it is."""
     quoted = "'" + command.replace("'", "'\\''") + "'"
-    pq = '"' + command.replace('"', '\\"') + '"'
-    return template.replace("{q}", quoted).replace("{pq}", pq.replace("'", "'\\''")).replace("{}", command)
+    pq = json.dumps(command)  # a Python string literal whose value is exactly `command`, backslashes included
+    values = {"{q}": quoted, "{pq}": pq.replace("'", "'\\''"), "{}": command}
+    return re.sub(r"\{q\}|\{pq\}|\{\}", lambda m: values[m.group()], template)
+
+
+@pytest.mark.parametrize("inner", ["rm -rf /", "find / -exec rm -rf {} \\;", "bash -c 'rm -rf ~'",
+                                   "ssh h 'a '\\''b'\\'' \\;'", 'echo "x\\"y" \\\\ z'])
+def test_the_wrappers_of_the_property_tests_hand_on_the_command_unchanged(inner):
+    """A wrapper that altered the command (a backslash lost in a Python literal) would test nothing."""
+    import ast
+    import shlex
+
+    assert shlex.split(_wrap("bash -c {q}", inner))[2] == inner
+    code = shlex.split(_wrap("python3 -c 'import os; os.system({pq})'", inner))[2]
+    assert ast.literal_eval(code[len("import os; os.system("):-1]) == inner
 
 
 @settings(max_examples=150, deadline=None)
