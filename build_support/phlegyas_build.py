@@ -33,8 +33,8 @@ COMPILED = [
 ] + sorted(set(glob.glob("phlegyas/tier1/*.py", root_dir=_ROOT)) - {"phlegyas/tier1/__init__.py"})
 """Not compiled: shell/interpreters.py (its ``ast.NodeVisitor`` subclass dispatches by name, which
 compiled classes do not); model.py (its frozen dataclasses build their ``__dict__`` by hand, for speed);
-package ``__init__`` files (a compiled one gets a wrong ``__path__``, so
-its submodules cannot be imported from outside); everything outside the decision's hot path."""
+package ``__init__`` files (a compiled one gets a wrong ``__path__``, so its submodules cannot be
+imported from outside); everything outside the decision's hot path (policy, rules, hook, CLI, stores)."""
 
 
 def pure_build() -> bool:

@@ -63,7 +63,6 @@ def analyze(call: ToolCall, env: AnalysisEnv, script: object | None = None) -> A
     return analyze_tool(call, env)
 
 
-
 _analyze_command: Callable[[str, AnalysisEnv, Any], Analysis] | None = None
 
 
