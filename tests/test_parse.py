@@ -26,6 +26,13 @@ def tree_sitter_parse(src: str) -> P.Script:
     return script
 
 
+def assert_fast_path_agrees(src: str) -> None:
+    """The plain fast path either refuses ``src`` or builds exactly what the tree-sitter walk builds."""
+    got = parse_plain(src)
+    if got is not None:
+        assert shape(got) == shape(tree_sitter_parse(src)), src
+
+
 def shape(s: P.Script):
     return (s.problems, s.functions, [
         (c.argv, [(w.dynamic, w.glob, w.quoted) for w in c.words], c.assignments,
@@ -132,9 +139,7 @@ def plainish(draw):
 @settings(max_examples=400, deadline=None)
 @given(plainish())
 def test_plain_fast_path_agrees_with_tree_sitter(src):
-    got = parse_plain(src)
-    if got is not None:
-        assert shape(got) == shape(tree_sitter_parse(src))
+    assert_fast_path_agrees(src)
 
 
 @pytest.mark.parametrize("src,plain", [
@@ -183,9 +188,7 @@ def listish(draw):
 @settings(max_examples=400, deadline=None)
 @given(listish())
 def test_plain_list_path_agrees_with_tree_sitter(src):
-    got = parse_plain(src)
-    if got is not None:
-        assert shape(got) == shape(tree_sitter_parse(src))
+    assert_fast_path_agrees(src)
 
 
 @pytest.mark.parametrize("src,route", [
@@ -259,9 +262,7 @@ def dollarish(draw):
 @settings(max_examples=500, deadline=None)
 @given(dollarish())
 def test_plain_expansions_agree_with_tree_sitter(src):
-    got = parse_plain(src)
-    if got is not None:
-        assert shape(got) == shape(tree_sitter_parse(src))
+    assert_fast_path_agrees(src)
 
 
 def test_a_long_line_the_fast_path_refuses_is_refused_at_once():
