@@ -44,7 +44,7 @@ class _BuildExt(build_ext):
             return []
         try:
             return mypycify(COMPILED, opt_level="1", group_name="phlegyas._native")
-        except BaseException as exc:  # noqa: BLE001 - mypyc exits on a type error: fall back to the sources
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - mypyc exits on a type error: fall back to the sources
             self.warn(f"phlegyas: mypyc cannot compile the analysis ({type(exc).__name__}: {exc}); "
                       "installing the pure-Python analysis")
             return []

@@ -26,6 +26,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
 
 
+class _Version(argparse.Action):
+    """``--version``: the string is made when asked for, not at every start of the CLI."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__, analysis_build
+
+        print(f"phlegyas {__version__} (analysis: {analysis_build()})")
+        parser.exit(0)
+
+
 # -- check -----------------------------------------------------------------------------------------
 
 def _runtime(args, *, interactive: bool = True):
@@ -216,10 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "with a reason, and log it.",
         epilog="Run `phlegyas COMMAND --help` for the options of each command.",
     )
-    from . import __version__, analysis_build
-
-    parser.add_argument("--version", action="version",
-                        version=f"phlegyas {__version__} (analysis: {analysis_build()})")
+    parser.add_argument("--version", action=_Version, help="print the version and whether the analysis is compiled")
     sub = parser.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
 
     check = sub.add_parser(

@@ -67,42 +67,30 @@ def _w(text: str) -> Word:
 
 # -- the generic rules -----------------------------------------------------------------------------
 
-_VALUE_CACHE: dict[int, frozenset[str]] = {}
+_OPTION_SETS: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
 
 
-def _values(spec: P.Spec) -> frozenset[str]:
-    """All options of ``spec`` that take a value (the flag sets that name files or code included)."""
-    key = id(spec)
-    got = _VALUE_CACHE.get(key)
+def _option_sets(spec: P.Spec) -> tuple[frozenset[str], frozenset[str]]:
+    """(every option of ``spec`` that takes a value, the flag sets that name files or code included;
+    every option ``apply_spec`` does something with, so any other is skipped with one lookup).
+
+    Computed once per table entry: every ``Spec`` is a module-level constant, so its ``id`` is stable."""
+    got = _OPTION_SETS.get(id(spec))
     if got is None:
-        got = (spec.value_opts | spec.write_flags | spec.upload_flags | spec.data_flags | spec.read_flags
-               | spec.target_opts | spec.exec_flags)
-        _VALUE_CACHE[key] = got
-    return got
-
-
-_NOTABLE_CACHE: dict[int, frozenset[str]] = {}
-
-
-def _notable(spec: P.Spec) -> frozenset[str]:
-    """Every option ``apply_spec`` does something with: any other option is skipped with one lookup."""
-    key = id(spec)
-    got = _NOTABLE_CACHE.get(key)
-    if got is None:
-        got = (spec.exec_flags | spec.mutate_flags | spec.inplace_flags | spec.write_flags | spec.read_flags
-               | spec.upload_flags | spec.data_flags)
-        _NOTABLE_CACHE[key] = got
+        files = spec.write_flags | spec.upload_flags | spec.data_flags | spec.read_flags | spec.exec_flags
+        got = (spec.value_opts | spec.target_opts | files, spec.mutate_flags | spec.inplace_flags | files)
+        _OPTION_SETS[id(spec)] = got
     return got
 
 
 def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parsed:
     """Apply the table's generic rules for ``spec`` to ``args``; returns the parsed options."""
-    parsed = parse_options(args, _values(spec), spec.whole, spec.posix)
+    values, notable = _option_sets(spec)
+    parsed = parse_options(args, values, spec.whole, spec.posix)
     readonly_mode = bool(spec.readonly_flags) and parsed.has(spec.readonly_flags)
     inplace = spec.inplace and not readonly_mode
     if spec.network:
         eff.network = True
-    notable = _notable(spec)
     for opt, value in parsed.opts:
         if opt not in notable:
             continue
@@ -220,7 +208,7 @@ def resolve(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> tuple[P.
     path: list[str] = []
     top: Parsed | None = None
     while spec.subcommands is not None:
-        parsed = parse_options(args, _values(spec), spec.whole, stop_at_operand=True)
+        parsed = parse_options(args, _option_sets(spec)[0], spec.whole, stop_at_operand=True)
         if top is None:
             top = parsed
         if parsed.rest < 0:
@@ -1319,7 +1307,7 @@ never look at the generic parse."""
 def _inert(spec: P.Spec) -> bool:
     """Nothing but the operands' reads comes of ``apply_spec`` for ``spec`` (a read-only program, no flags)."""
     return (spec.readonly and not spec.network and not spec.does and spec.operands == "read" and not spec.inplace
-            and not spec.readonly_flags and not _notable(spec))
+            and not spec.readonly_flags and not _option_sets(spec)[1])
 
 
 def check_handlers() -> list[str]:
