@@ -17,7 +17,7 @@ import time
 
 from _common import default_runtime, load_corpus
 
-from phlegyas.model import ToolCall
+from phlegyas.core.model import ToolCall
 
 FILES = ("dcg", "gtfobins", "redcode_bash", "nl2bash", "tldr")
 

@@ -168,7 +168,7 @@ def _transcript(directory: str) -> str:
 
 
 async def _run_case(gate, tier3, case: Case, transcript: str, limit: asyncio.Semaphore) -> Row:
-    from phlegyas.model import ToolCall
+    from phlegyas.core.model import ToolCall
 
     call = ToolCall(case.tool, case.input, cwd=PROJECT, mode="default", transcript_path=transcript)
     ctx = gate.context(call)
@@ -230,9 +230,9 @@ def _summary(rows: list[Row]) -> list[str]:
 
 
 async def _evaluate(cases: list[Case], concurrency: int, quiet: bool) -> int:
-    from phlegyas.llm import off_reason
+    from phlegyas.ai.llm.base import off_reason
     from phlegyas.runtime import load_runtime
-    from phlegyas.tier3_ai import Tier3Checker
+    from phlegyas.ai.tier3 import Tier3Checker
 
     with tempfile.TemporaryDirectory(prefix="phlegyas-ai-eval-") as scratch:
         transcript = _transcript(scratch)

@@ -119,7 +119,7 @@ def check_allow(out: bytes) -> None:
 
 def installed_command(python: str) -> list[str]:
     """The hook command ``phlegyas install`` writes into Claude Code's settings, as argv."""
-    from phlegyas.install import hook_command
+    from phlegyas.hosts.claude_code.install import hook_command
 
     return shlex.split(hook_command(python))
 

@@ -24,7 +24,7 @@ import time
 from _common import default_runtime, load_corpus
 
 from phlegyas import analysis_build
-from phlegyas.model import ToolCall
+from phlegyas.core.model import ToolCall
 
 
 def percentile(sorted_values: list[int], q: float) -> int:

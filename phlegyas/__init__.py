@@ -6,17 +6,17 @@ reason. Exports are loaded lazily so that importing one submodule (the hook's ho
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Gate": "phlegyas.engine",
-    "ToolCall": "phlegyas.model",
-    "Decision": "phlegyas.model",
-    "Verdict": "phlegyas.model",
-    "Finding": "phlegyas.model",
-    "InvalidCall": "phlegyas.model",
-    "load_policy": "phlegyas.policy",
-    "Policy": "phlegyas.policy",
-    "PolicyError": "phlegyas.policy",
-    "Settings": "phlegyas.config",
-    "default_checkers": "phlegyas.checkers",
+    "Gate": "phlegyas.core.engine",
+    "ToolCall": "phlegyas.core.model",
+    "Decision": "phlegyas.core.model",
+    "Verdict": "phlegyas.core.model",
+    "Finding": "phlegyas.core.model",
+    "InvalidCall": "phlegyas.core.model",
+    "load_policy": "phlegyas.policy.files",
+    "Policy": "phlegyas.policy.files",
+    "PolicyError": "phlegyas.policy.files",
+    "Settings": "phlegyas.policy.settings",
+    "default_checkers": "phlegyas.runtime",
     "load_runtime": "phlegyas.runtime",
 }
 
@@ -29,7 +29,7 @@ def analysis_build() -> str:
     from importlib.machinery import EXTENSION_SUFFIXES
     from importlib.util import find_spec
 
-    spec = find_spec("phlegyas.shell.report")
+    spec = find_spec("phlegyas.analysis.shell.report")
     origin = (spec.origin if spec is not None else None) or ""
     return "compiled (mypyc)" if origin.endswith(tuple(EXTENSION_SUFFIXES)) else "pure Python"
 

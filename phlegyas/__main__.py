@@ -1,6 +1,6 @@
 """``python -m phlegyas`` is the ``phlegyas`` command."""
 import sys
 
-from .cli import main
+from phlegyas.cli.main import main
 
 sys.exit(main())

@@ -10,10 +10,19 @@ import os
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from .analysis import AnalysisEnv
-from .engine import Context, Gate
-from .model import Decision, ToolCall, Verdict
-from .tier2_safe import DEFAULT_SAFE_WRITE_DIRS
+from phlegyas.ai.tier3 import tier3_checker
+from phlegyas.analysis.dispatch import analyze
+from phlegyas.analysis.shell.parse import parse
+from phlegyas.analysis.tier2 import DEFAULT_SAFE_WRITE_DIRS, SafePatternStore
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.checkers import ModeChecker, ProtectedPathChecker, Tier1Checker, Tier2Checker
+from phlegyas.core.engine import Checker, Context, Gate
+from phlegyas.core.model import Decision, ToolCall, Verdict
+from phlegyas.policy.checker import RuleChecker
+from phlegyas.policy.files import PolicyError, empty_policy, load_policy
+from phlegyas.policy.settings import ConfigError, Settings
+from phlegyas.trust.tier2_5 import TrustedScriptChecker, TrustStore
+
 
 class BrokenPolicy:
     """The only checker of a gate whose policy or settings failed to load: deny, naming the error."""
@@ -48,10 +57,6 @@ class Runtime:
         return self.gate(call.cwd).decide(call)
 
     def _build(self, cwd: str) -> Gate:
-        from .checkers import default_checkers
-        from .config import ConfigError, Settings
-        from .policy import PolicyError, empty_policy, load_policy
-
         settings = self.settings
         try:
             policy = load_policy(cwd, home=settings.home, data_dir=settings.data_dir, files=self.policy_files)
@@ -60,7 +65,6 @@ class Runtime:
             patterns = self._user_patterns()
         except (PolicyError, ConfigError, OSError, ValueError) as exc:
             return Gate(empty_policy(), [BrokenPolicy(exc)], interactive=self.interactive)
-        analyzer = _analyzer()
         root = policy.project_root or cwd
         # the seed's safe places plus the policy's; tier2_safe resolves relative ones against the root
         safe_dirs = (*DEFAULT_SAFE_WRITE_DIRS, *policy.safe_write_dirs)
@@ -78,15 +82,13 @@ class Runtime:
             return got
 
         checkers = default_checkers((*tier_checkers(settings, interactive=self.interactive), *self.extra_checkers))
-        return Gate(policy, checkers, analyzer=analyzer, env=env, interactive=self.interactive,
+        return Gate(policy, checkers, analyzer=analyze, parser=parse, env=env, interactive=self.interactive,
                     default_mode=settings.mode, escalation=escalation(settings, interactive=self.interactive))
 
     def _user_patterns(self):
         if self._safe_patterns is None:
             path = getattr(self.settings, "safe_patterns_file", None)
             if path and os.path.exists(path):
-                from .tier2_safe import SafePatternStore
-
                 self._safe_patterns = SafePatternStore(path)
         return self._safe_patterns
 
@@ -94,12 +96,7 @@ class Runtime:
 def tier_checkers(settings, *, interactive: bool) -> list:
     """The tiers after Tier 2, in order (Tier 2.5 trusted scripts, Tier 3 AI), as the settings enable
     them. Each is built here, at the entry point, with the settings it needs."""
-    checkers: list = []
-    from .tier2_5_trust import TrustedScriptChecker, TrustStore
-
-    checkers.append(TrustedScriptChecker(TrustStore(settings.trust_store)))
-    from .tier3_ai import tier3_checker
-
+    checkers: list = [TrustedScriptChecker(TrustStore(settings.trust_store))]
     tier3 = tier3_checker(settings)  # None when no key / model is configured
     if tier3 is not None:
         checkers.append(tier3)
@@ -109,23 +106,29 @@ def tier_checkers(settings, *, interactive: bool) -> list:
 def escalation(settings, *, interactive: bool):
     """A person answers every final ask, through the approvals queue, when APPROVAL_WAIT_SECONDS > 0."""
     if settings.approval_wait_seconds > 0 and interactive:
-        from .human import human_checker
+        from phlegyas.human.queue import human_checker  # only when a person is asked: keeps sqlite3 off start-up
 
         return human_checker(settings)
     return None
 
 
-def _analyzer():
-    from .analysis import analyze
-
-    return analyze
-
-
 def load_runtime(environ: Mapping[str, str], cwd: str, *, policy_files: Sequence[str] = (),
                  interactive: bool = True, extra_checkers: Sequence = ()) -> Runtime:
-    """Build the runtime from the environment; raises config.ConfigError on a bad setting."""
-    from .config import Settings
-
+    """Build the runtime from the environment; raises settings.ConfigError on a bad setting."""
     settings = Settings.load(environ, cwd=cwd)
     return Runtime(settings=settings, cwd=cwd, environ=dict(environ), policy_files=tuple(policy_files), interactive=interactive,
                    extra_checkers=tuple(extra_checkers))
+
+
+def default_checkers(extra: list[Checker] | tuple[Checker, ...] = ()) -> list[Checker]:
+    """The pipeline in DESIGN.md's order; ``extra`` (Tier 2.5, Tier 3, a human) runs after Tier 2."""
+    return [
+        RuleChecker("deny"),
+        Tier1Checker(),
+        ProtectedPathChecker(),
+        ModeChecker(),
+        RuleChecker("ask"),
+        RuleChecker("allow"),
+        Tier2Checker(),
+        *extra,
+    ]

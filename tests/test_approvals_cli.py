@@ -7,8 +7,8 @@ import uuid
 
 import pytest
 
-from phlegyas.approvals_cli import duration, format_table
-from phlegyas.model import Decision, ToolCall, Verdict
+from phlegyas.cli.approvals import duration, format_table
+from phlegyas.core.model import Decision, ToolCall, Verdict
 from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
 
 ASKED = Decision(Verdict.ASK, "fallback", "no rule or tier decided this call")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from phlegyas.config import (
+from phlegyas.policy.settings import (
     ENV_VARS,
     OVERRIDE_KEYS,
     ConfigError,

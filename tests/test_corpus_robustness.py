@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phlegyas.model import ToolCall, Verdict
+from phlegyas.core.model import ToolCall, Verdict
 from phlegyas.runtime import load_runtime
 from test_analyze import DENIED, WRAPS, _wrap
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from phlegyas.analysis import Analysis
-from phlegyas.checkers import ModeChecker, ProtectedPathChecker, Tier1Checker, Tier2Checker
-from phlegyas.engine import Gate, strictest
-from phlegyas.model import Decision, Finding, InvalidCall, ToolCall, Verdict
+from phlegyas.core.analysis import Analysis
+from phlegyas.core.checkers import ModeChecker, ProtectedPathChecker, Tier1Checker, Tier2Checker
+from phlegyas.core.engine import Gate, strictest
+from phlegyas.core.model import Decision, Finding, InvalidCall, ToolCall, Verdict
 
 
 class Fixed:
@@ -224,7 +224,7 @@ class Peek:
 
 @pytest.mark.parametrize("order", [("analysis", "script"), ("script", "analysis")])
 def test_the_command_is_parsed_once_per_call(order):
-    from phlegyas.analysis import analyze
+    from phlegyas.analysis.dispatch import analyze
 
     peek = Peek(order)
     Gate(Policy(), [peek], analyzer=analyze).decide(bash("find . -name '*.py' | xargs grep -l TODO"))
@@ -232,7 +232,8 @@ def test_the_command_is_parsed_once_per_call(order):
 
 
 def test_the_analysis_leaves_the_shared_parse_as_written():
-    from phlegyas.analysis import AnalysisEnv, analyze
+    from phlegyas.core.analysis import AnalysisEnv
+    from phlegyas.analysis.dispatch import analyze
 
     env = AnalysisEnv(cwd="/p", home="/home/u", project_root="/p")
     analysis = analyze(bash("x=/etc; rm -rf $x"), env)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from phlegyas.model import ToolCall, Verdict
+from phlegyas.core.model import ToolCall, Verdict
 from phlegyas.runtime import load_runtime
 
 POLICY = """

@@ -20,8 +20,8 @@ import time
 
 import pytest
 
-from phlegyas import hook, hookd
-from phlegyas.config import Settings
+from phlegyas.hosts.claude_code import hook, server as hookd
+from phlegyas.policy.settings import Settings
 
 HOOK_SCRIPT = os.path.join(os.path.dirname(sys.executable), "phlegyas-hook")
 MiB = 1024 * 1024
@@ -766,7 +766,7 @@ def test_the_last_resort_still_speaks_the_protocol(raw, expected):
 # -- the slow tiers: only for PermissionRequest ------------------------------------------------------
 
 def test_the_fast_path_leaves_out_the_ai_and_the_human(tmp_path):
-    from phlegyas.hook_decide import fast_gate, is_slow
+    from phlegyas.hosts.claude_code.decide import fast_gate, is_slow
     from phlegyas.runtime import load_runtime
 
     env = dict(clean_env(str(tmp_path)), ANTHROPIC_API_KEY="sk-ant-test", APPROVAL_WAIT_SECONDS="5")

@@ -7,13 +7,14 @@ import time
 
 import pytest
 
-from phlegyas.analysis import AnalysisEnv, analyze
-from phlegyas.checkers import default_checkers
-from phlegyas.engine import Gate
-from phlegyas.human import (
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.analysis.dispatch import analyze
+from phlegyas.runtime import default_checkers
+from phlegyas.core.engine import Gate
+from phlegyas.human.queue import (
     ENABLE_HINT, HumanChecker, announce, ask_human, decision_for, gist, no_human, printable, shorten)
-from phlegyas.model import Decision, ToolCall, Verdict
-from phlegyas.policy import empty_policy
+from phlegyas.core.model import Decision, ToolCall, Verdict
+from phlegyas.policy.files import empty_policy
 from phlegyas.runtime import load_runtime
 from phlegyas.store.approvals import PendingRequest
 from phlegyas.store.sqlite import SQLiteApprovalStore, default_path

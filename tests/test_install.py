@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from phlegyas import install
+from phlegyas.hosts.claude_code import install
 
 HOOK_EVENTS = ("PreToolUse", "PermissionRequest")
 

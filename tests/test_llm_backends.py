@@ -14,12 +14,12 @@ import pytest
 
 from fake_llm_server import (INPUT_TOKENS, OUTPUT_TOKENS, FakeLLMServer, garbage, hang, status, structured, text,
                              verdict)
-from phlegyas.config import Settings
-from phlegyas.llm import (OFF_NOTE, BackendConfig, LLMError, LLMRequest, backend_config, make_backend,
-                          off_reason)
-from phlegyas.llm.pricing import estimate_cost, price_of
-from phlegyas.llm.prompt import ANSWER_SCHEMA, MAX_MESSAGE_CHARS, CallFacts, build_prompt, new_nonce, strip_nonce
-from phlegyas.llm.transcript import last_user_messages
+from phlegyas.policy.settings import Settings
+from phlegyas.ai.llm.backends import make_backend
+from phlegyas.ai.llm.base import OFF_NOTE, BackendConfig, LLMError, LLMRequest, backend_config, off_reason
+from phlegyas.ai.llm.pricing import estimate_cost, price_of
+from phlegyas.ai.llm.prompt import ANSWER_SCHEMA, MAX_MESSAGE_CHARS, CallFacts, build_prompt, new_nonce, strip_nonce
+from phlegyas.ai.llm.transcript import last_user_messages
 from phlegyas.store.cache import VerdictCache
 
 VARIANTS = [("anthropic", False), ("anthropic", True), ("openai", False), ("openai", True)]

@@ -326,8 +326,8 @@ def test_a_bad_setting_stops_the_server_with_a_clear_message(isolated_env, proje
 # --- the service behind the tools, in process ------------------------------------------------------
 
 def _service(isolated_env, project, runtime=None, **env_extra):
-    from phlegyas.approver_mcp import ApprovalService
-    from phlegyas.audit import MemoryAuditLog
+    from phlegyas.hosts.mcp.server import ApprovalService
+    from phlegyas.store.audit import MemoryAuditLog
     from phlegyas.runtime import load_runtime
 
     env = dict(isolated_env, **env_extra)
@@ -340,7 +340,7 @@ def _service(isolated_env, project, runtime=None, **env_extra):
 def test_stopping_the_service_releases_a_waiting_call(isolated_env, project):
     import threading
 
-    from phlegyas.approver_mcp import ShuttingDown, make_call
+    from phlegyas.hosts.mcp.server import ShuttingDown, make_call
 
     service = _service(isolated_env, project, APPROVAL_WAIT_SECONDS="30")
     outcome: dict = {}
@@ -365,7 +365,7 @@ def test_stopping_the_service_releases_a_waiting_call(isolated_env, project):
 
 
 def test_a_gate_that_cannot_be_built_denies(isolated_env, project):
-    from phlegyas.approver_mcp import make_call
+    from phlegyas.hosts.mcp.server import make_call
 
     class BrokenRuntime:
         settings = None

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phlegyas.shell import parse as P
-from phlegyas.shell.plain import parse_plain
+from phlegyas.analysis.shell import parse as P
+from phlegyas.analysis.shell.plain import parse_plain
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus")
 

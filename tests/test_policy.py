@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from phlegyas.model import Finding, Verdict
-from phlegyas.policy import Policy, PolicyError, empty_policy, json_lines, load_policy, toml_lines
+from phlegyas.core.model import Finding, Verdict
+from phlegyas.policy.files import Policy, PolicyError, empty_policy, json_lines, load_policy, toml_lines
 
 
 @dataclass

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from phlegyas.redact import MAX_DEPTH, redact, redact_value, secret_kind
+from phlegyas.core.redact import MAX_DEPTH, redact, redact_value, secret_kind
 
 # Fakes with the real shapes (never real credentials).
 ANTHROPIC = "sk-ant-api03-Zq8vK2xW9mR4tY7uB1nC5eH3jL6pA0sD-fG8hJ2kL4zX6cV9bN1mQ3wE5rT7yU_Ab12Cd"

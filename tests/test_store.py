@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 
-from phlegyas.model import Decision, ToolCall, Verdict
+from phlegyas.core.model import Decision, ToolCall, Verdict
 from phlegyas.store.approvals import (
     MAX_STORED_INPUT_BYTES, AlreadyResolved, ApprovalError, Expired, InvalidRequestId, NotFound, StoreError,
     parse_request_id)

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phlegyas.analysis import AnalysisEnv
-from phlegyas.model import Finding, ToolCall, Verdict
-from phlegyas.shell.invocation import Invocation
-from phlegyas.shell.parse import parse
-from phlegyas.tier1.sql import judge_sql
-from phlegyas.tier1_dangerous import (CLASSES, DangerousPatternDetector, file_tool_findings, invocation_findings,
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.model import Finding, ToolCall, Verdict
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import parse
+from phlegyas.analysis.tier1.sql import judge_sql
+from phlegyas.analysis.tier1.findings import (CLASSES, DangerousPatternDetector, file_tool_findings, invocation_findings,
                                       script_findings)
 
 ENV = AnalysisEnv(cwd="/home/u/proj", home="/home/u", project_root="/home/u/proj")

@@ -5,9 +5,10 @@ import json
 
 import pytest
 
-from phlegyas.analysis import AnalysisEnv, analyze
-from phlegyas.model import ToolCall
-from phlegyas.tier2_safe import (DEFAULT_SAFE_WRITE_DIRS, SafeOperationDetector, SafePatternError, SafePatternStore,
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.analysis.dispatch import analyze
+from phlegyas.core.model import ToolCall
+from phlegyas.analysis.tier2 import (DEFAULT_SAFE_WRITE_DIRS, SafeOperationDetector, SafePatternError, SafePatternStore,
                                  safe_dirs, write_place)
 
 HOME, ROOT = "/home/u", "/home/u/proj"

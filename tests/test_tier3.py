@@ -11,13 +11,14 @@ import sys
 import pytest
 
 from fake_llm_server import INPUT_TOKENS, OUTPUT_TOKENS, FakeLLMServer, garbage, hang, status, structured, text, verdict
-from phlegyas.analysis import Analysis, AnalysisEnv, Subcommand
-from phlegyas.engine import Context
-from phlegyas.llm import BackendConfig, make_backend
-from phlegyas.model import Finding, ToolCall, Verdict
-from phlegyas.policy import empty_policy
+from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
+from phlegyas.core.engine import Context
+from phlegyas.ai.llm.backends import make_backend
+from phlegyas.ai.llm.base import BackendConfig
+from phlegyas.core.model import Finding, ToolCall, Verdict
+from phlegyas.policy.files import empty_policy
 from phlegyas.store.cache import VerdictCache
-from phlegyas.tier3_ai import Tier3Checker, Tier3Options, map_verdict, parse_answer
+from phlegyas.ai.tier3 import Tier3Checker, Tier3Options, map_verdict, parse_answer
 
 PROVIDERS = ["anthropic", "openai"]
 HAIKU = "claude-haiku-4-5-20251001"
@@ -222,7 +223,7 @@ def test_without_a_cache_every_call_asks_the_model(server):
 
 
 def test_a_cached_approval_still_meets_the_floors(server, tmp_path):
-    from phlegyas.tier3_ai import cache_key, call_facts
+    from phlegyas.ai.tier3 import cache_key, call_facts
 
     cache = VerdictCache(str(tmp_path / "cache.sqlite3"), ttl_seconds=3600)
     tier3 = checker(server, cache=cache)
@@ -252,7 +253,7 @@ def test_an_unknown_model_counts_tokens_without_a_cost(server):
 
 
 def test_audit_stats_sum_tier3_usage(server, tmp_path):
-    from phlegyas.audit import AuditLog, compute_stats
+    from phlegyas.store.audit import AuditLog, compute_stats
 
     cache = VerdictCache(str(tmp_path / "cache.sqlite3"), ttl_seconds=3600)
     log = AuditLog(str(tmp_path / "audit.jsonl"))

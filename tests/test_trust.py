@@ -7,11 +7,11 @@ import stat
 
 import pytest
 
-from phlegyas.model import Verdict
+from phlegyas.core.model import Verdict
 
-from phlegyas.analysis import AnalysisEnv
-from phlegyas.shell.parse import parse
-from phlegyas.tier2_5_trust import (
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.analysis.shell.parse import parse
+from phlegyas.trust.tier2_5 import (
     ScriptFileError,
     TrustEntry,
     TrustStore,
@@ -379,13 +379,13 @@ class Project:
         self.store.add(TrustEntry(real, digest, size, by, "2026-11-30T10:00:00Z"))
 
     def decide(self, command: str):
-        from phlegyas.model import ToolCall
+        from phlegyas.core.model import ToolCall
 
         return self.runtime.decide(ToolCall("Bash", {"command": command}, cwd=str(self.dir)))
 
     def explain(self, command: str) -> str:
-        from phlegyas.model import ToolCall
-        from phlegyas.tier2_5_trust import explain
+        from phlegyas.core.model import ToolCall
+        from phlegyas.trust.tier2_5 import explain
 
         return "\n".join(explain(ToolCall("Bash", {"command": command}, cwd=str(self.dir)), self.env, self.store))
 
@@ -523,15 +523,15 @@ def test_broken_store_trusts_nothing_and_does_not_crash(trusted, damage):
 
 
 def test_other_tools_are_not_touched(trusted):
-    from phlegyas.model import ToolCall
+    from phlegyas.core.model import ToolCall
 
     call = ToolCall("Read", {"file_path": str(trusted.dir / "trusted.sh")}, cwd=str(trusted.dir))
     assert trusted.runtime.decide(call).tier != "tier2_5_trusted"
 
 
 def test_the_checker_runs_right_after_tier2(project):
-    from phlegyas.checkers import Tier2Checker
-    from phlegyas.tier2_5_trust import TrustedScriptChecker
+    from phlegyas.core.checkers import Tier2Checker
+    from phlegyas.trust.tier2_5 import TrustedScriptChecker
 
     checkers = project.runtime.gate().checkers
     kinds = [type(c) for c in checkers]

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..redact import redact, redact_value
+from phlegyas.core.redact import redact, redact_value
 
 if TYPE_CHECKING:
-    from ..model import Decision, ToolCall
+    from phlegyas.core.model import Decision, ToolCall
 
 PENDING, APPROVED, DENIED, EXPIRED = "pending", "approved", "denied", "expired"
 STATUSES = (PENDING, APPROVED, DENIED, EXPIRED)
@@ -227,10 +227,3 @@ def _cut_strings(value: object, cap: int) -> object:
     if isinstance(value, list):
         return [_cut_strings(v, cap) for v in value]
     return value
-
-
-def open_store(settings) -> ApprovalStore:
-    """The approvals store the settings name: SQLite at ``<data_dir>/approvals.sqlite3``."""
-    from .sqlite import SQLiteApprovalStore, default_path
-
-    return SQLiteApprovalStore(default_path(settings.data_dir))

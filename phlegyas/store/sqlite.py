@@ -21,12 +21,12 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .approvals import (
+from phlegyas.store.approvals import (
     APPROVED, DENIED, EXPIRED, PENDING, STATUSES, AlreadyResolved, ApprovalError, Expired, NotFound,
     PendingRequest, StoreError, format_time, new_request_id, parse_request_id, stored_input, stored_text)
 
 if TYPE_CHECKING:
-    from ..model import Decision, ToolCall
+    from phlegyas.core.model import Decision, ToolCall
 
 FILE_NAME = "approvals.sqlite3"
 SCHEMA_VERSION = 1

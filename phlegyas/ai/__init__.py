@@ -1,0 +1,1 @@
+"""Tier 3: a language model judges the calls the earlier tiers left open (the checker and its backends)."""

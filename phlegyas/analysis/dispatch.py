@@ -1,0 +1,121 @@
+"""The dispatch over tools: one ``Analysis`` (``phlegyas.core.analysis``) per call, of any tool.
+
+Tier 1, protected paths, ``plan`` mode, Tier 2 and ``acceptEdits`` are all views over it, so the call
+is analysed once. ``analyze`` dispatches on the tool: Bash goes through the shell analysis, file tools
+through path checks, the rest through the tool tables.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
+from phlegyas.core.model import Finding, ToolCall, Verdict
+from phlegyas.analysis import paths
+from phlegyas.analysis import programs as P
+from phlegyas.analysis import tier2 as T2
+from phlegyas.analysis.shell.report import analyze_command
+from phlegyas.analysis.tier1 import findings as tier1
+
+
+def analyze(call: ToolCall, env: AnalysisEnv, script: object | None = None) -> Analysis:
+    """Analyse one tool call: every subcommand, its effects and findings, and the Tier 2 verdict.
+
+    ``script``, when given, is the call's command already parsed (``shell.parse.parse``); the analysis
+    then does not parse it again. ``Analysis.script`` hands the parse on the other way."""
+    if call.cwd and call.cwd != env.cwd:
+        env = replace(env, cwd=call.cwd)
+    if call.tool_name == "Bash":
+        command = call.command
+        if command is None:
+            return Analysis(understood=False, problems=["Bash call without a string command"])
+        return analyze_command(command, env, script)
+    return analyze_tool(call, env)
+
+
+
+
+def _path_arg(call: ToolCall, key: str) -> str | None:
+    value = call.tool_input.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def analyze_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
+    """File tools, web tools, agent tools and MCP tools (everything but Bash)."""
+
+    name = call.tool_name
+    if name.startswith("mcp__") and name.endswith("__submit_approval"):
+        finding = Finding("gate.self_approval", Verdict.DENY, name,
+                          "submit_approval resolves approval requests: that is for people, not the agent being gated")
+        return Analysis(findings=[finding], subcommands=[Subcommand(text=name, program=None, findings=[finding])])
+    if name in T2.READ_TOOLS:
+        return _read_tool(call, env, T2.READ_TOOLS[name])
+    if name in T2.EDIT_TOOLS:
+        return _edit_tool(call, env, T2.EDIT_TOOLS[name])
+    if name in T2.SAFE_TOOLS:
+        tool_category, readonly = T2.SAFE_TOOLS[name]
+        sub = Subcommand(text=name, program=None, safe=tool_category, readonly=readonly)
+        return Analysis(subcommands=[sub], readonly=readonly, safe=tool_category)
+    if name in T2.READONLY_UNSAFE_TOOLS:
+        return Analysis(subcommands=[Subcommand(text=name, program=None)], readonly=True)
+    store = env.user_patterns
+    category = _mcp_category(name)
+    if category is None and store is not None and name in getattr(store, "safe_tools", ()):
+        category = T2.USER_PATTERN
+    sub = Subcommand(text=name, program=None, safe=category, readonly=category is not None)
+    return Analysis(subcommands=[sub], readonly=category is not None and category != T2.USER_PATTERN,
+                    safe=category)
+
+
+def _mcp_category(name: str) -> str | None:
+
+    if not name.startswith("mcp__"):
+        return None
+    server, _, tool = name[5:].partition("__")
+    if "firecrawl" in server.lower() and tool in T2.FIRECRAWL_READ:
+        return P.WEB_READ
+    if "jetbrains" in server.lower() and tool.startswith(T2.JETBRAINS_READ_PREFIXES):
+        return P.READONLY_TOOL
+    return None
+
+
+def _read_tool(call: ToolCall, env: AnalysisEnv, key: str) -> Analysis:
+
+    raw = _path_arg(call, key)
+    pattern = _path_arg(call, "pattern") if call.tool_name == "Glob" else None
+    targets = [t for t in (raw, pattern if pattern and pattern.startswith(("/", "~", "$HOME", "..")) else None) if t]
+    if pattern and raw and not pattern.startswith(("/", "~")):
+        targets.append(raw.rstrip("/") + "/" + pattern)
+    sub = Subcommand(text=f"{call.tool_name} {raw or pattern or ''}".strip(), program=None)
+    for target in targets or ["."]:
+        path = paths.normalize(target, env.cwd, env.home)
+        sub.effects.append(f"reads {path}")
+        why = T2.sensitive(path, env, glob=any(ch in target for ch in "*?["))
+        if why is not None:
+            sub.findings.append(Finding("sensitive.read", Verdict.ASK, path, f"reads {path}: {why}"))
+    safe = None if sub.findings else P.READONLY_TOOL
+    sub.safe = safe
+    return Analysis(findings=list(sub.findings), subcommands=[sub], readonly=True, safe=safe)
+
+
+def _edit_tool(call: ToolCall, env: AnalysisEnv, key: str) -> Analysis:
+
+    raw = _path_arg(call, key)
+    if raw is None:
+        return Analysis(understood=False, problems=[f"{call.tool_name} without a string {key}"])
+    path = paths.normalize(raw, env.cwd, env.home)
+    sub = Subcommand(text=f"{call.tool_name} {raw}", program=None, effects=[f"writes {path}"], readonly=False)
+    why = paths.protected_reason(path, env.home, env.project_root)
+    if why is not None:
+        sub.findings.append(Finding("protected.write", Verdict.ASK, path, f"writes {path}: {why}"))
+    sub.findings.extend(tier1.file_tool_findings(call, env))
+    place = T2.write_place(path, env)
+    top = max((f.severity for f in sub.findings), default=Verdict.ALLOW)
+    safe = place if top < Verdict.ASK else None
+    sub.safe = safe
+    inside = (env.project_root != "/" and paths.is_within(path, env.project_root) and why is None
+              and T2.sensitive(path, env) is None and top < Verdict.ASK)
+    return Analysis(findings=list(sub.findings), subcommands=[sub], readonly=False, safe=safe,
+                    edit_in_project=inside)
+
+
+__all__ = ["analyze", "analyze_tool"]

@@ -1,0 +1,602 @@
+"""A shell command line → every simple command that will run, on tree-sitter-bash.
+
+The walk knows a fixed set of node kinds (Codex's "plain bash" idea). Everything it understands
+becomes a ``SimpleCommand`` with its argv resolved (quotes and escapes removed, ``$'…'`` decoded);
+everything else is recorded in ``Script.problems`` so that no caller can treat it as understood.
+Nested scripts (``$(…)``, backticks, ``<(…)``, heredoc bodies) contribute their commands too, marked
+with where they came from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Parser
+
+MAX_DEPTH = 150
+"""Deeper nesting than this is reported as a problem instead of being walked (no RecursionError)."""
+
+_PARSER: Parser | None = None  # declared: a compiled module checks the type of what is stored here
+
+
+def _parser() -> Parser:
+    global _PARSER
+    if _PARSER is None:
+        from tree_sitter import Language, Parser
+        import tree_sitter_bash
+
+        _PARSER = Parser(Language(tree_sitter_bash.language()))
+    return _PARSER
+
+
+@dataclass(slots=True)
+class Word:
+    """One shell word: ``text`` is its value with quotes and escapes resolved; parts that only the
+    running shell knows (``$x``, ``$(…)``, ``$((…))``) stay in their source form and make it dynamic."""
+
+    text: str
+    dynamic: bool = False
+    glob: bool = False  # unquoted * ? [ or a brace expansion: the shell may turn it into several words
+    quoted: bool = False
+
+
+@dataclass(slots=True)
+class Redirect:
+    op: str  # > >> < &> &>> >& <& >| <> << <<< <<-
+    target: Word | None
+    fd: str | None = None
+
+
+@dataclass(slots=True)
+class SimpleCommand:
+    """One command the shell will run. ``words[0]`` is the program as written (maybe dynamic)."""
+
+    words: list[Word]
+    assignments: list[tuple[str, Word]] = field(default_factory=list)
+    redirects: list[Redirect] = field(default_factory=list)
+    stdin_text: str | None = None  # heredoc or here-string body fed to it
+    stdin_dynamic: bool = False
+    upstream: list[int] = field(default_factory=list)  # indices of commands piped into this one
+    origin: str = "top"  # top | substitution | process_substitution | heredoc | function
+    text: str = ""
+
+    @property
+    def argv(self) -> list[str]:
+        return [w.text for w in self.words]
+
+    @property
+    def program(self) -> str | None:
+        """The program name (``/bin/rm`` → ``rm``), or None when it is dynamic or absent."""
+        if not self.words or self.words[0].dynamic:
+            return None
+        name = self.words[0].text
+        return name.rsplit("/", 1)[-1] if "/" in name and not name.endswith("/") else name
+
+
+@dataclass(slots=True)
+class Script:
+    """The result of parsing one command line."""
+
+    source: str
+    commands: list[SimpleCommand] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # parse errors and constructs not understood
+    functions: list[str] = field(default_factory=list)  # names the script defines as functions
+
+    @property
+    def understood(self) -> bool:
+        return not self.problems
+
+
+_ANSI_ESCAPES = {
+    "n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
+    "e": "\x1b", "E": "\x1b", "\\": "\\", "'": "'", '"': '"', "?": "?",
+}
+
+
+def decode_ansi_c(body: str) -> str:
+    """Decode the inside of ``$'…'`` as bash does (``\\x72\\x6d`` → ``rm``)."""
+    out: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch != "\\" or i + 1 >= n:
+            out.append(ch)
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in _ANSI_ESCAPES:
+            out.append(_ANSI_ESCAPES[nxt])
+            i += 2
+        elif nxt == "x" or nxt in "uU":
+            width = {"x": 2, "u": 4, "U": 8}[nxt]
+            j = i + 2
+            digits = ""
+            while j < n and len(digits) < width and body[j] in "0123456789abcdefABCDEF":
+                digits += body[j]
+                j += 1
+            if digits:
+                try:
+                    out.append(chr(int(digits, 16)))
+                except (ValueError, OverflowError):
+                    out.append("\ufffd")
+            else:
+                out.append("\\" + nxt)
+            i = j
+        elif nxt in "01234567":
+            j = i + 1
+            digits = ""
+            while j < n and len(digits) < 3 and body[j] in "01234567":
+                digits += body[j]
+                j += 1
+            out.append(chr(int(digits, 8) & 0xFF))
+            i = j
+        elif nxt == "c" and i + 2 < n:
+            out.append(chr(ord(body[i + 2]) & 0x1F))
+            i += 3
+        else:
+            out.append("\\" + nxt)
+            i += 2
+    return "".join(out)
+
+
+def _unescape_unquoted(text: str) -> str:
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n:
+            if text[i + 1] != "\n":  # backslash-newline is a line continuation
+                out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _unescape_double(text: str) -> str:
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
+            if text[i + 1] != "\n":
+                out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+_GLOB_CHARS = frozenset("*?[")
+
+
+def _is_glob(raw: str) -> bool:
+    """Unquoted ``*``, ``?``, ``[`` or a brace expansion: the shell may turn the word into several."""
+    return "*" in raw or "?" in raw or "[" in raw or ("{" in raw and ("," in raw or ".." in raw))
+_COMMAND_KINDS = frozenset({
+    "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
+    "negated_command", "if_statement", "while_statement", "for_statement", "c_style_for_statement",
+    "case_statement", "function_definition", "declaration_command", "unset_command", "test_command",
+    "variable_assignment", "variable_assignments",
+})
+# Nodes whose children are walked for commands and that add nothing of their own.
+_CONTAINERS = frozenset({
+    "program", "list", "subshell", "compound_statement", "do_group", "if_statement", "elif_clause",
+    "else_clause", "while_statement", "for_statement", "c_style_for_statement", "case_statement",
+    "case_item", "negated_command", "test_command", "binary_expression", "unary_expression",
+    "parenthesized_expression", "ternary_expression", "postfix_expression", "arithmetic_expansion",
+    "array", "subscript", "expansion", "string", "concatenation", "heredoc_body",
+})
+_IGNORED = frozenset({
+    "comment", "heredoc_start", "heredoc_end", "heredoc_content", "string_content", "word", "number",
+    "raw_string", "ansi_c_string", "variable_name", "special_variable_name", "simple_expansion",
+    "test_operator", "file_descriptor", "regex", "extglob_pattern", "translated_string",
+    "brace_expression",
+})
+
+
+_MISPLACED_RESERVED = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
+"""Reserved words tree-sitter accepts as a command's name where bash reports a syntax error and runs
+nothing (``env if true; then rm -rf /; fi``): such a line is not understood."""
+
+
+class _Walker:
+    def __init__(self, source: bytes, script: Script, errors: bool = True):
+        self.src = source
+        self.script = script
+        self.errors = errors  # the tree has error or missing nodes somewhere
+
+    # -- helpers -------------------------------------------------------------------------------
+    def text(self, node) -> str:
+        return self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def problem(self, message: str) -> None:
+        if message not in self.script.problems:
+            self.script.problems.append(message)
+
+    # -- words -----------------------------------------------------------------------------------
+    def word(self, node, depth: int, origin: str) -> Word:
+        """Resolve one word-like node; commands inside it are collected as nested."""
+        kind = node.type
+        if kind == "word" or kind == "number":  # the common case, without the general machinery
+            raw = self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
+            return Word(_unescape_unquoted(raw), False, _is_glob(raw), False)
+        if kind == "raw_string":
+            return Word(self.src[node.start_byte + 1:node.end_byte - 1].decode("utf-8", "replace"), False, False, True)
+        if kind == "string":  # "text": one content node between two one-byte quotes, again without the machinery
+            children = node.children
+            if len(children) == 3:
+                left, content, right = children
+                if content.type == "string_content" and left.end_byte - left.start_byte == 1 \
+                        and right.end_byte - right.start_byte == 1:
+                    text = self.src[content.start_byte:content.end_byte].decode("utf-8", "replace")
+                    return Word(_unescape_double(text), False, False, True)
+        parts: list[str] = []
+        flags = [False, False, False]  # dynamic, glob, quoted
+        self._word_into(node, parts, flags, depth, origin)
+        return Word("".join(parts), flags[0], flags[1], flags[2])
+
+    def _word_into(self, node, parts: list[str], flags: list[bool], depth: int, origin: str) -> None:
+        kind = node.type
+        if kind == "word" or kind == "number":
+            raw = self.text(node)
+            if not flags[1] and _is_glob(raw):
+                flags[1] = True
+            parts.append(_unescape_unquoted(raw))
+        elif kind == "raw_string":
+            flags[2] = True
+            parts.append(self.text(node)[1:-1])
+        elif kind == "ansi_c_string":
+            flags[2] = True
+            parts.append(decode_ansi_c(self.text(node)[2:-1]))
+        elif kind in ("string", "translated_string"):
+            flags[2] = True
+            children = node.children
+            last = len(children) - 1
+            for i, child in enumerate(children):
+                ck = child.type
+                if ck == '"':
+                    # tree-sitter folds whitespace next to a quote into the quote token (`" "`).
+                    if child.end_byte - child.start_byte > 1:
+                        t = self.text(child)
+                        extra = t[1:] if i == 0 else (t[:-1] if i == last else t)
+                        if extra:
+                            parts.append(_unescape_double(extra))
+                    continue
+                if ck == "$":
+                    continue
+                if ck == "string_content":
+                    parts.append(_unescape_double(self.text(child)))
+                else:
+                    self._word_into(child, parts, flags, depth, origin)
+        elif kind == "concatenation":
+            texts = [self.text(c) for c in node.children]
+            if "{" in texts and "}" in texts:
+                flags[1] = True
+            for child in node.children:
+                self._word_into(child, parts, flags, depth, origin)
+        elif kind in ("simple_expansion", "expansion"):
+            flags[0] = True
+            parts.append(self.text(node))
+            for child in node.children:  # ${x:-$(cmd)} runs cmd
+                if child.type not in _IGNORED and child.type not in ("${", "}", "$"):
+                    self.collect(child, depth + 1, origin)
+        elif kind == "command_substitution":
+            flags[0] = True
+            parts.append(self.text(node))
+            self.nested(node, depth, "substitution")
+        elif kind == "process_substitution":
+            flags[0] = True
+            parts.append(self.text(node))
+            self.nested(node, depth, "process_substitution")
+        elif kind == "arithmetic_expansion":
+            flags[0] = True
+            parts.append(self.text(node))
+            self.nested(node, depth, origin)
+        elif kind == "brace_expression":
+            flags[1] = True
+            parts.append(self.text(node))
+        elif kind in ("extglob_pattern", "regex", "variable_name", "special_variable_name", "test_operator"):
+            parts.append(self.text(node))
+        elif kind in ("ERROR",) or node.is_missing:
+            self.problem("syntax error")
+            parts.append(self.text(node))
+        else:
+            flags[0] = True
+            parts.append(self.text(node))
+            self.problem(f"unsupported construct {kind!r} in a word")
+
+    def nested(self, node, depth: int, origin: str) -> None:
+        for child in node.children:
+            if child.type not in ("$(", ")", "`", "<(", ">(", "$((", "))", "$[", "]"):
+                self.collect(child, depth + 1, origin)
+
+    # -- commands --------------------------------------------------------------------------------
+    def collect(self, node, depth: int, origin: str) -> list[int]:
+        """Walk ``node`` and append every simple command in it; returns their indices."""
+        if depth > MAX_DEPTH:
+            self.problem(f"nesting deeper than {MAX_DEPTH} levels")
+            return []
+        kind = node.type
+        start = len(self.script.commands)
+        if kind == "ERROR" or (self.errors and (node.is_error or node.is_missing)):
+            self.problem("syntax error")
+            for child in node.children:
+                self.collect(child, depth + 1, origin)
+        elif kind == "command":
+            self.command(node, depth, origin)
+        elif kind == "redirected_statement":
+            return self.redirected(node, depth, origin)
+        elif kind == "pipeline":
+            self.pipeline(node.children, depth, origin)
+        elif kind == "function_definition":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                self.script.functions.append(self.text(name))
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.collect(body, depth + 1, "function")
+        elif kind in ("declaration_command", "unset_command"):
+            self.declaration(node, depth, origin)
+        elif kind in ("variable_assignment", "variable_assignments"):
+            self.bare_assignments(node, depth, origin)
+        elif kind in ("for_statement", "select_statement"):
+            for child in node.children:
+                if child.type not in ("variable_name",):
+                    self.collect(child, depth + 1, origin)
+        elif kind in _CONTAINERS:
+            for child in node.children:
+                self.collect(child, depth + 1, origin)
+        elif kind in ("command_substitution", "process_substitution"):
+            self.nested(node, depth, "substitution" if kind == "command_substitution" else "process_substitution")
+        elif kind in _IGNORED or not node.is_named:
+            if kind in ("word", "concatenation", "string", "simple_expansion", "expansion"):
+                self.word(node, depth, origin)  # reaches substitutions inside
+        elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+            self.problem(f"redirection {self.text(node)[:40]!r} outside a command")
+        else:
+            self.problem(f"unsupported construct {kind!r}")
+            for child in node.children:
+                self.collect(child, depth + 1, origin)
+        return list(range(start, len(self.script.commands)))
+
+    def command(self, node, depth: int, origin: str) -> SimpleCommand:
+        cmd = SimpleCommand([], [], [], None, False, [], origin, self.text(node))
+        words = cmd.words
+        src = self.src
+        follow: list = []
+        for child in node.children:
+            kind = child.type
+            if kind == "word":  # the commonest argument, resolved here (what word() does for it)
+                raw = src[child.start_byte:child.end_byte].decode("utf-8", "replace")
+                words.append(Word(_unescape_unquoted(raw) if "\\" in raw else raw, False, _is_glob(raw), False))
+            elif kind == "variable_assignment":
+                cmd.assignments.append(self.assignment(child, depth, origin))
+            elif kind == "command_name":
+                children = child.children
+                words.append(self.word(children[0] if children else child, depth, origin))
+                if self.text(child) in _MISPLACED_RESERVED:
+                    self.problem(f"syntax error: {self.text(child)!r} where a command should be (bash rejects the line)")
+            elif kind in ("file_redirect", "herestring_redirect", "heredoc_redirect"):
+                follow.extend(self.redirect(child, cmd, depth, origin))
+            elif kind == "subshell" or kind == "comment":
+                if kind == "subshell":
+                    self.problem("subshell used as an argument")
+                    self.collect(child, depth + 1, origin)
+            elif child.is_named:
+                words.append(self.word(child, depth, origin))
+        self.script.commands.append(cmd)
+        if follow:
+            self.follow(follow, [len(self.script.commands) - 1], depth, origin)
+        return cmd
+
+    def assignment(self, node, depth: int, origin: str) -> tuple[str, Word]:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        key = self.text(name) if name is not None else ""
+        if value is None:
+            return key, Word("")
+        if value.type == "array":
+            parts = [self.word(c, depth, origin) for c in value.children if c.is_named]
+            return key, Word(" ".join(p.text for p in parts), any(p.dynamic for p in parts))
+        return key, self.word(value, depth, origin)
+
+    def declaration(self, node, depth: int, origin: str) -> None:
+        cmd = SimpleCommand(words=[], origin=origin, text=self.text(node))
+        for child in node.children:
+            if not child.is_named:
+                cmd.words.append(Word(self.text(child)))  # export / local / declare / unset
+            elif child.type == "variable_assignment":
+                key, value = self.assignment(child, depth, origin)
+                cmd.assignments.append((key, value))
+                cmd.words.append(Word(f"{key}={value.text}", value.dynamic))
+            else:
+                cmd.words.append(self.word(child, depth, origin))
+        self.script.commands.append(cmd)
+
+    def bare_assignments(self, node, depth: int, origin: str) -> None:
+        """``x=1`` alone: no program runs, but the values may hold substitutions."""
+        cmd = SimpleCommand(words=[], origin=origin, text=self.text(node))
+        nodes = [node] if node.type == "variable_assignment" else [c for c in node.children if c.is_named]
+        for child in nodes:
+            cmd.assignments.append(self.assignment(child, depth, origin))
+        self.script.commands.append(cmd)
+
+    def redirect(self, node, cmd: SimpleCommand, depth: int, origin: str) -> list:
+        """Record one redirection on ``cmd``; returns what tree-sitter hung under a heredoc."""
+        kind = node.type
+        if kind == "herestring_redirect":
+            body = [c for c in node.children if c.is_named]
+            if body:
+                w = self.word(body[-1], depth, origin)
+                cmd.stdin_text = w.text
+                cmd.stdin_dynamic = w.dynamic
+            cmd.redirects.append(Redirect("<<<", None))
+            return []
+        if kind == "heredoc_redirect":
+            return self.heredoc(node, cmd, depth, origin)
+        op, fd, target, extra = ">", None, None, []
+        for child in node.children:
+            ck = child.type
+            if ck == "file_descriptor":
+                fd = self.text(child)
+            elif not child.is_named:
+                op = self.text(child)
+            elif target is None:
+                target = self.word(child, depth, origin)
+            else:
+                extra.append(self.word(child, depth, origin))  # `cmd >f arg`: arg belongs to cmd
+        cmd.redirects.append(Redirect(op, target, fd))
+        cmd.words.extend(extra)
+        return []
+
+    def heredoc(self, node, cmd: SimpleCommand, depth: int, origin: str) -> list:
+        cmd.redirects.append(Redirect("<<", None))
+        quoted = False
+        after: list = []
+        piped = False
+        for child in node.children:
+            ck = child.type
+            if ck == "heredoc_start":
+                start = self.text(child)
+                quoted = any(q in start for q in "'\"\\")
+            elif ck == "heredoc_body":
+                body = self.text(child)
+                cmd.stdin_text = body
+                if not quoted:
+                    dynamic = any(c.type not in ("heredoc_content",) for c in child.children)
+                    cmd.stdin_dynamic = dynamic
+                    for sub in child.children:
+                        if sub.type in ("command_substitution", "simple_expansion", "expansion",
+                                        "arithmetic_expansion"):
+                            self.word(sub, depth + 1, "heredoc")
+            elif ck == "|" or ck == "|&":
+                piped = True
+            elif ck in ("file_redirect", "herestring_redirect"):
+                self.redirect(child, cmd, depth, origin)  # `cat <<EOF > f`
+            elif child.is_named and ck not in ("heredoc_end", "heredoc_content"):
+                after.append((piped, child))
+                piped = False
+        # tree-sitter hangs the rest of the line (`| bash`, `&& rm x`) under the heredoc node.
+        return after
+
+    def follow(self, after: list, upstream: list[int], depth: int, origin: str) -> None:
+        """Walk the commands that come after a heredoc on its line, wiring up pipes."""
+        for piped, child in after:
+            if child.type == "pipeline" and child.children and child.children[0].type in ("|", "|&"):
+                got = self.pipeline(child.children, depth + 1, origin, upstream)
+                upstream = got
+                continue
+            got = self.collect(child, depth + 1, origin)
+            if piped:
+                for idx in got:
+                    self.script.commands[idx].upstream.extend(upstream)
+            upstream = got
+
+    def redirected(self, node, depth: int, origin: str) -> list[int]:
+        """A statement with redirections; returns the indices of the commands they apply to."""
+        body = node.child_by_field_name("body")
+        first = len(self.script.commands)
+        target_cmd = None
+        last_stage = None
+        if body is not None and body.type == "command":
+            target_cmd = self.command(body, depth + 1, origin)
+        elif body is not None and body.type in ("pipeline", "list"):
+            last_stage = self._last_part(body, depth + 1, origin)
+        elif body is not None:
+            self.collect(body, depth + 1, origin)
+        owned = list(range(first, len(self.script.commands)))
+        if last_stage is not None:  # `a | b > f`: the redirection belongs to the last stage only
+            owned = last_stage
+        # `{ …; } > f` or `(…) > f`: the redirection applies to every command of the body.
+        holder = target_cmd or SimpleCommand(words=[], origin=origin)
+        follow: list = []
+        for child in node.children:
+            if child.type in ("file_redirect", "herestring_redirect", "heredoc_redirect") and child != body:
+                follow.extend(self.redirect(child, holder, depth + 1, origin))
+        if target_cmd is None and body is None:
+            # `> f` alone truncates f: keep it as a command without words so its redirection is seen.
+            holder.text = self.text(node)
+            self.script.commands.append(holder)
+            owned = [len(self.script.commands) - 1]
+        elif target_cmd is None:
+            for idx in owned:
+                c = self.script.commands[idx]
+                c.redirects.extend(holder.redirects)
+                if holder.stdin_text is not None and c.stdin_text is None:
+                    c.stdin_text, c.stdin_dynamic = holder.stdin_text, holder.stdin_dynamic
+        self.follow(follow, owned, depth, origin)
+        return [len(self.script.commands) - 1] if target_cmd is not None else owned
+
+    def _last_part(self, body, depth: int, origin: str) -> list[int]:
+        """tree-sitter hangs a trailing redirection on a whole ``a | b`` or ``a && b``; bash gives it to
+        the last command only. Walk ``body`` and return the indices of that last part's commands."""
+        if body.type == "pipeline":
+            return self.pipeline(body.children, depth, origin)
+        named = [c for c in body.children if c.is_named]
+        for child in named[:-1]:
+            self.collect(child, depth + 1, origin)
+        if not named:
+            return []
+        last = named[-1]
+        if last.type in ("pipeline", "list"):
+            return self._last_part(last, depth + 1, origin)
+        return self.collect(last, depth + 1, origin)
+
+    def pipeline(self, children, depth: int, origin: str, upstream: list[int] | None = None) -> list[int]:
+        """Walk the stages of a pipeline; each stage's commands read what the previous stage wrote.
+        Returns the indices of the last stage's commands."""
+        upstream = list(upstream or [])
+        for child in children:
+            if not child.is_named:
+                continue
+            got = self.collect(child, depth + 1, origin)
+            if upstream:
+                for idx in got:
+                    cmd = self.script.commands[idx]
+                    if cmd.origin == origin:
+                        cmd.upstream.extend(upstream)
+            upstream = [i for i in got if self.script.commands[i].origin == origin] or got
+        return upstream
+
+
+_FIRST_UNPARSEABLE = "\U00040000"
+"""tree-sitter-bash 0.25 crashes the process (SIGSEGV, about one run in two) on ``{`` followed by a code
+point from about U+54000 up (``{\U00100000``). Planes 4 and up hold no assigned characters but tags and
+private use, so such a line is refused before it reaches the parser: not understood, never allowed."""
+
+
+def parse(source: str) -> Script:
+    """Parse a command line; never raises for any input string."""
+    if "\x00" not in source:
+        plain = _plain.parse_plain(source)
+        if plain is not None:
+            return plain
+    script = Script(source=source)
+    if "\x00" in source:
+        script.problems.append("NUL byte in the command")
+        source = source.replace("\x00", "")
+    if source and max(source) >= _FIRST_UNPARSEABLE:
+        script.problems.append("characters beyond U+3FFFF (unassigned or private use), which the parser cannot take")
+        return script
+    data = source.encode("utf-8", "surrogatepass")
+    tree = _parser().parse(data)
+    root = tree.root_node
+    walker = _Walker(data, script, root.has_error)
+    if root.has_error:
+        script.problems.append("syntax error")
+    try:
+        walker.collect(root, 0, "top")
+    except RecursionError:
+        script.problems.append("nesting too deep to analyse")
+    return script
+
+
+from phlegyas.analysis.shell import plain as _plain  # noqa: E402 - the fast path builds this module's types; either may be imported first

@@ -1,0 +1,447 @@
+"""A Bash command line → ``Analysis``: effects, findings and the Tier 2 verdict of every subcommand.
+
+``analyze_command`` parses, expands (``shell.analyze``), computes each invocation's effects
+(``shell.effects``), adds the effects of redirections and variable assignments, normalizes every path
+against the cwd (following a literal ``cd``), asks Tier 1 for its findings, adds the protected-path
+and secret-read findings, and decides per subcommand whether Tier 2 may allow it.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+from phlegyas.analysis import paths
+from phlegyas.analysis.tier1 import findings as tier1
+from phlegyas.analysis import tier2 as T2
+from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
+from phlegyas.core.model import Finding, Verdict
+from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell.analyze import Run, expand
+from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
+from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
+
+PRIVILEGED = frozenset({"sudo", "doas", "pkexec", "su", "run0", "ksu", "runuser", "nsenter", "chroot", "systemd-run",
+                        "sg", "newgrp"})
+FS_EDIT_PROGRAMS = frozenset({"mkdir", "touch", "cp", "mv", "rm", "rmdir", "tee", "sed", "truncate", "chmod", "ln",
+                              "install"})
+"""Basic file-system commands that ``acceptEdits`` allows inside the project (as Claude Code does)."""
+_WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+_SUBSTITUTION_MARKS = ("$(", "`", "<(", ">(")
+_PROJECT_CODE = frozenset({P.PKG_INSTALL, P.TEST_BUILD, P.LINT_FORMAT})
+
+
+def _is_project_write(word: Word, env: AnalysisEnv) -> bool:
+    if word.dynamic:
+        return True
+    path = paths.normalize(word.text, env.cwd, env.home)
+    return paths.is_within(path, env.project_root) and not paths.is_harmless_device(path)
+
+
+def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None) -> Analysis:
+    """The ``Analysis`` of one Bash command line (see the module docstring); ``script`` is its parse
+    when the caller already has it."""
+    if script is None:
+        script = parse(command)
+    ex = expand(script)
+    understood = not ex.problems
+    out = Analysis(findings=[], subcommands=[], understood=understood, problems=list(ex.problems), script=script)
+    first_of: dict[int, Run] = {}
+    for run in ex.runs:
+        first_of.setdefault(id(run.command), run)
+    state = _State(env)
+    categories: list[str] = []
+    all_safe = readonly = edits = understood
+    runs_project_code = writes_project = False
+    for run in ex.runs:
+        renv = state.env
+        eff = effects_for(run)
+        if first_of.get(id(run.command)) is run:
+            if run.command.assignments:
+                assignment_effects(run.command.assignments, eff)
+            if run.command.redirects:
+                redirect_effects(run.command, eff)
+        sub, category, edit_ok = _judge(run, eff, renv, state.cwd_known)
+        if category in _PROJECT_CODE:
+            runs_project_code = True
+        if eff.writes and category not in _PROJECT_CODE and any(_is_project_write(w, renv) for w in eff.writes):
+            writes_project = True
+        found = tier1.invocation_findings(run, renv)
+        if found:
+            sub.findings.extend(found)
+        out.subcommands.append(sub)
+        if sub.findings:
+            out.findings.extend(sub.findings)
+            if any(f.severity >= _ASK for f in sub.findings):
+                category = None
+                edit_ok = False
+        readonly = readonly and sub.readonly
+        if category is None:
+            all_safe = False
+        else:
+            categories.append(category)
+        edits = edits and edit_ok
+        if run.program in _CD:
+            state.follow(run)
+    for cmd in ex.commands:
+        if cmd.words or not (cmd.redirects or cmd.assignments):
+            continue
+        eff = new_effects(P.READ_ONLY)
+        assignment_effects(cmd.assignments, eff)
+        redirect_effects(cmd, eff)
+        if not (eff.writes or eff.reads or eff.runs or eff.blockers or eff.mutates or eff.network):
+            continue
+        sub, category, edit_ok = _judge(None, eff, env, True, cmd)
+        out.subcommands.append(sub)
+        out.findings.extend(sub.findings)
+        readonly = readonly and sub.readonly
+        all_safe = all_safe and category is not None
+        edits = edits and edit_ok
+    for parsed, runs in ex.scripts:
+        found = tier1.script_findings(parsed, runs, env)
+        if found:
+            out.findings.extend(found)
+    if out.findings:
+        out.findings = _dedupe(out.findings)
+        top = max(f.severity for f in out.findings)
+    else:
+        top = _ALLOW
+    out.readonly = readonly
+    if runs_project_code and writes_project:
+        all_safe = False  # `echo … > package.json && npm install`: the write may plant the code that runs
+        out.subcommands[-1].effects.append("not automatic: writes project files, then runs project code")
+    if all_safe and top < _ASK:
+        out.safe = T2.best_category(categories) or P.READ_ONLY
+    out.edit_in_project = edits and top < _ASK and not out.safe and bool(ex.runs)
+    return out
+
+
+_ALLOW, _ASK = Verdict.ALLOW, Verdict.ASK  # enum members bound once: `Verdict.ASK` is a slow class lookup
+_CD = frozenset({"cd", "pushd"})
+
+
+class _State:
+    """The cwd as a literal ``cd`` changes it for the commands after it."""
+
+    def __init__(self, env: AnalysisEnv):
+        self.base = env
+        self.env = env
+        self.cwd_known = True
+
+    def follow(self, run: Run) -> None:
+        if run.program not in ("cd", "pushd") or run.via or run.depth or run.remote:
+            return
+        ops = [a for a in run.args if not a.text.startswith("-") or a.text == "-"]
+        if not ops:
+            target = self.base.home
+        elif ops[0].dynamic and not ops[0].text.startswith(("$HOME", "${HOME}", "~")) or ops[0].text == "-":
+            self.cwd_known = False
+            return
+        else:
+            target = paths.normalize(ops[0].text, self.env.cwd, self.base.home)
+        self.env = replace(self.env, cwd=target)
+
+
+# -- effects of one invocation ----------------------------------------------------------------------
+
+def effects_for(run: Run) -> Effects:
+    """The effects of ``run``: the program table for programs, the expansion's notes for the rest."""
+    eff = new_effects()
+    notes = run.notes
+    kind = run.kind
+    if kind == "program":
+        name = P.canonical(run.program)
+        if not notes:
+            program_effects(name, run.args, eff)
+        else:
+            finds = [v for k, v in notes if k == "find"]
+            xargs = [v for k, v in notes if k == "xargs"]
+            if finds:
+                for start in finds:
+                    program_effects(name, _found(run.args, start), eff)
+            elif xargs:
+                program_effects(name, _xargs_args(run.args, xargs[0]), eff)
+            else:
+                program_effects(name, run.args, eff)
+    elif kind == "module":
+        apply_spec(run.spec, run.args, eff, run.program)  # type: ignore[arg-type]
+        spec = run.spec
+        eff.category = spec.category or (P.READ_ONLY if spec.readonly else None)  # type: ignore[union-attr]
+    elif kind == "dynamic":
+        eff.unknown = "a computed program name"
+    elif kind in ("query", "shell", "builtin", "interp", "file"):
+        eff.category = P.READ_ONLY
+    for key, value in notes:
+        _note(key, value, eff, run)
+    if kind == "file" and not eff.runs:
+        eff.runs.append(f"runs a file: {run.written}")
+    if run.via:
+        _via_effects(run, eff)
+    elif run.remote:
+        eff.blockers.append("runs on a remote host")
+    return eff
+
+
+def _via_effects(run: Run, eff: Effects) -> None:
+    """What the wrappers ``run`` was reached through add: another user, a remote host, every file."""
+    for v in run.via:
+        head = v.split(" ", 1)[0]
+        if head in PRIVILEGED:
+            eff.blockers.append(f"runs as another user ({head})")
+            break
+    if run.remote:
+        eff.blockers.append("runs on a remote host")
+    if (eff.writes or eff.deletes) and any(v.startswith(_MASS) for v in run.via):
+        eff.blockers.append("changes every file it is given (find -exec, xargs, parallel)")
+
+
+_MASS = ("find -exec", "find -execdir", "find -ok", "xargs", "parallel")
+
+
+def _found(args: list[Word], start: str) -> list[Word]:
+    found = "/*" if start.rstrip("/") == "" else start.rstrip("/") + "/*"
+    return [Word(w.text.replace("{}", found), w.dynamic, True, w.quoted) if "{}" in w.text else w for w in args]
+
+
+def _xargs_args(args: list[Word], replace_str: str) -> list[Word]:
+    if replace_str:
+        return [Word(w.text.replace(replace_str, "$XARGS_ITEM"), True, w.glob, w.quoted) if replace_str in w.text
+                else w for w in args]
+    return [*args, Word("$XARGS_ITEM", dynamic=True)]
+
+
+def _note(key: str, value: str, eff: Effects, run: Run) -> None:
+    if key == "runs":
+        eff.runs.append(f"runs a file: {value}")
+    elif key == "executes":
+        eff.runs.append(f"executes code ({value})")
+    elif key == "writes":
+        eff.writes.append(Word(value, dynamic=value == "?"))
+    elif key == "reads":
+        eff.reads.append(Word(value, dynamic=value == "?"))
+    elif key == "network":
+        eff.network = True
+        eff.blockers.append(f"uses the network ({value})") if run.kind in ("interp", "builtin") else None
+    elif key == "mutates":
+        eff.mutates.append(value)
+    elif key == "unknown":
+        eff.unknown = value
+    elif key == "privileged":
+        eff.blockers.append(f"runs as another user ({value})")
+    elif key == "assigns":
+        assignment_effects([(value, Word(""))], eff)
+    elif key == "pure":
+        eff.category = P.READ_ONLY
+
+
+def redirect_effects(cmd: SimpleCommand, eff: Effects) -> None:
+    """``> f`` writes, ``< f`` reads; ``/dev/null``, ``2>&1`` and friends are harmless; ``/dev/tcp`` is network."""
+    for r in cmd.redirects:
+        target = r.target
+        if target is None or r.op in ("<<", "<<<", "<<-"):
+            continue
+        text = target.text
+        if r.op in (">&", "<&") and (text.isdigit() or text == "-" or text.endswith("-") and text[:-1].isdigit()):
+            continue
+        if text.startswith(("/dev/tcp/", "/dev/udp/")):
+            eff.network = True
+            eff.mutates.append(f"opens a network connection ({text})")
+            continue
+        if r.op in _WRITE_OPS or r.op in (">&",):
+            eff.writes.append(target)
+            if r.op == "<>":
+                eff.reads.append(target)
+        elif r.op in ("<", "<&"):
+            eff.reads.append(target)
+            if eff.network and not target.dynamic:
+                eff.uploads.append(target)
+
+
+# -- judging one subcommand -------------------------------------------------------------------------
+
+def _norm(word: Word, env: AnalysisEnv) -> str:
+    return paths.normalize(word.text, env.cwd, env.home)
+
+
+def _unresolved(word: Word) -> bool:
+    """A path the shell computes (``$dir/x``): ``$HOME``/``~`` alone are resolved by normalization."""
+    if not word.dynamic:
+        return False
+    text = word.text
+    for prefix in ("$HOME", "${HOME}"):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+    return "$" in text or "`" in text or "<(" in text or ">(" in text
+
+
+def _show(path: str, env: AnalysisEnv) -> str:
+    return _shown(path, env.project_root, env.home)
+
+
+def _shown(path: str, root: str, home: str) -> str:
+    """``path`` as a person reads it: relative to the project, or to ``~``."""
+    if root != "/" and paths.is_within(path, root):
+        rel = path[len(root):].lstrip("/")
+        return rel or "."
+    if home and paths.is_within(path, home):
+        return "~" + path[len(home):]
+    return path
+
+
+@lru_cache(maxsize=8192)
+def _place(text: str, cwd: str, home: str, root: str) -> tuple[str, str, bool]:
+    """(normalized path, shown path, harmless device?) of a path word: pure, so memoized."""
+    path = paths.normalize(text, cwd, home)
+    return path, _shown(path, root, home), paths.is_harmless_device(path)
+
+
+def _substituted(text: str) -> bool:
+    """Does ``text`` hold a command or process substitution (``$(…)``, backquotes, ``<(…)``, ``>(…)``)?"""
+    return "`" in text or ("(" in text and ("$(" in text or "<(" in text or ">(" in text))
+
+
+def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
+           cmd: SimpleCommand | None = None) -> tuple[Subcommand, str | None, bool]:
+    """The report of one subcommand, its Tier 2 category (or None) and whether ``acceptEdits`` covers it."""
+    command = run.command if run is not None else cmd
+    text = command.text if command is not None and command.text else " ".join(
+        w.text for w in (command.words if command else []))
+    sub = Subcommand(text, run.program if run is not None else None, [], None, [],
+                     run.via if run is not None else (), True)
+    phrases = sub.effects
+    remote = run is not None and run.remote
+    cwd, home, root = env.cwd, env.home, env.project_root
+    safe = True
+    writes_ok = True
+    in_project = True
+    harmless_writes = True  # every write goes to /dev/null and the like
+    write_categories: list[str] = []
+    for word in eff.reads:
+        path, shown, harmless = _place(word.text, cwd, home, root)
+        if harmless and not word.dynamic:
+            continue
+        phrases.append("reads " + shown)
+        if _substituted(word.text):
+            safe = False
+        if not remote:
+            why = T2.sensitive(path, env, word.glob)
+            if why is not None:
+                sub.findings.append(Finding("sensitive.read", Verdict.ASK, shown, f"reads {shown}: {why}"))
+    for word in eff.lists:
+        phrases.append("lists " + _place(word.text, cwd, home, root)[1])
+    for word in eff.writes:
+        path, shown, harmless = _place(word.text, cwd, home, root)
+        if harmless and not word.dynamic:
+            continue
+        harmless_writes = False
+        phrases.append("writes " + shown)
+        unresolved = _unresolved(word) or (not cwd_known and not word.text.startswith(("/", "~", "$HOME")))
+        place = None if unresolved or remote else T2.write_place(path, env)
+        if place is None:
+            writes_ok = False
+        else:
+            write_categories.append(place)
+        if place != P.PROJECT_EDIT:
+            in_project = in_project and place == P.SAFE_WRITE and paths.is_within(path, root)
+        if not remote and not unresolved:
+            _protected(path, "writes", sub, env)
+    for word, recursive in eff.deletes:
+        path, shown, _ = _place(word.text, cwd, home, root)
+        phrases.append(f"deletes {shown} (recursive)" if recursive else "deletes " + shown)
+        unresolved = _unresolved(word) or not cwd_known
+        if unresolved or remote or not paths.is_within(path, root) or root == "/":
+            in_project = False
+        if not remote and not unresolved:
+            _protected(path, "deletes", sub, env)
+    for word in eff.uploads:
+        path, shown, _ = _place(word.text, cwd, home, root)
+        phrases.append("uploads " + shown)
+        if not remote:
+            why = T2.sensitive(path, env, word.glob)
+            if why is not None:
+                sub.findings.append(Finding("sensitive.read", Verdict.ASK, shown, f"uploads {shown}: {why}"))
+    if eff.network:
+        phrases.append("network")
+    if eff.runs:
+        phrases.extend(eff.runs)
+    if eff.mutates:
+        phrases.extend(eff.mutates)
+    if eff.changes:
+        phrases.extend(eff.changes)
+    if eff.blockers:
+        phrases.extend(f"not automatic: {b}" for b in eff.blockers)
+    for secret in eff.secrets:
+        phrases.append(f"shows {secret}")
+        sub.findings.append(Finding("sensitive.read", Verdict.ASK, text[:80], f"shows {secret}"))
+    if eff.unknown is not None:
+        phrases.append(f"unknown program: {eff.unknown}")
+    if len(phrases) > 1:
+        sub.effects[:] = list(dict.fromkeys(phrases))
+    sub.readonly = not (eff.deletes or eff.uploads or eff.runs or eff.mutates or eff.changes
+                        or eff.unknown is not None) and harmless_writes
+    category = _category(run, eff, env, safe and writes_ok, write_categories)
+    if category is None and run is not None and _user_allows(run, eff, env, writes_ok):
+        category = T2.USER_PATTERN
+    sub.safe = category
+    edit_ok = category is not None or (
+        run is not None and P.canonical(run.program) in FS_EDIT_PROGRAMS and in_project and not eff.runs
+        and not eff.network and not eff.uploads and eff.unknown is None and not eff.mutates and not eff.secrets
+        and not remote and not run.via and cwd_known)
+    return sub, category, edit_ok
+
+
+def _protected(path: str, verb: str, sub: Subcommand, env: AnalysisEnv) -> None:
+    why = paths.protected_reason(path, env.home, env.project_root)
+    if why is not None:
+        shown = _show(path, env)
+        sub.findings.append(Finding("protected.write", Verdict.ASK, shown, f"{verb} {shown}: {why}"))
+
+
+def _category(run: Run | None, eff: Effects, env: AnalysisEnv, writes_ok: bool,
+              write_categories: list[str]) -> str | None:
+    """The Tier 2 category of one subcommand, or None when something in it needs a human."""
+    if eff.unknown is not None or eff.runs or eff.uploads or eff.mutates or eff.blockers or eff.secrets:
+        return None
+    if not writes_ok:
+        return None
+    category = eff.category
+    if category is None:
+        return None
+    if eff.deletes:
+        if run is None or P.canonical(run.program) not in ("mv", "git") or any(r for _, r in eff.deletes):
+            return None
+        for word, _ in eff.deletes:
+            if _unresolved(word) or T2.write_place(_norm(word, env), env) is None:
+                return None
+    if eff.network:
+        if category not in P.NETWORK_CATEGORIES:
+            return None
+        if run is not None and any(a.dynamic for a in run.args):
+            return None
+    if write_categories and category in (P.READ_ONLY, P.NAVIGATION):
+        category = P.SAFE_WRITE if all(c == P.SAFE_WRITE for c in write_categories) else P.PROJECT_EDIT
+    if category in (P.PROJECT_EDIT, P.SAFE_WRITE):
+        if not write_categories:
+            return P.READ_ONLY if eff.readonly else category
+        return P.SAFE_WRITE if all(c == P.SAFE_WRITE for c in write_categories) else P.PROJECT_EDIT
+    return category
+
+
+def _user_allows(run: Run, eff: Effects, env: AnalysisEnv, writes_ok: bool) -> bool:
+    """A user ``safe_bash`` regex approves this one simple command (not its unsafe writes or secrets)."""
+    store = env.user_patterns
+    if store is None or not getattr(store, "safe_bash", None) or not writes_ok or eff.secrets:
+        return False
+    if eff.unknown is not None and run.kind == "dynamic":
+        return False
+    return store.matches_command(" ".join(w.text for w in run.command.words))
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for f in findings:
+        key = (f.id, f.subject, f.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out

@@ -1,0 +1,213 @@
+"""Deletion: ``rm``, ``unlink``, ``shred``, ``find -delete``/``-exec rm``, ``rsync --delete``, ``mv`` of
+system locations.
+
+A recursive or forced deletion of ``/``, ``~``, the project, a system directory, a glob at one of those
+roots, or anything outside the project is denied; a recursive one inside the project asks.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from phlegyas.analysis.paths import TEMP_DIRS, is_temp_path
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import Word
+from phlegyas.analysis.tier1.base import RSYNC_LONG_VALUES, RSYNC_SHORT_VALUES, Out, add, env_for, parse_opts
+from phlegyas.analysis.tier1.words import Target, catastrophic, glob_base, in_project, is_safe_device, word_targets
+
+if TYPE_CHECKING:
+    from phlegyas.core.analysis import AnalysisEnv
+
+
+_RM_LONG = ("--recursive", "--force", "--dir", "--interactive", "--no-preserve-root", "--preserve-root",
+            "--one-file-system", "--verbose", "--help", "--version")
+
+
+def _glob_reason(pattern: str, env: AnalysisEnv) -> tuple[str | None, bool]:
+    """For a glob: (why it is catastrophic, whether it lies in the project)."""
+    base, all_match = glob_base(pattern)
+    return contents_reason(base, all_match, env)
+
+
+def contents_reason(base: str, all_match: bool, env: AnalysisEnv) -> tuple[str | None, bool]:
+    """Deleting entries of the directory ``base`` (all of them, or a selection): (why it is
+    catastrophic, whether it lies in the project)."""
+    if base == env.project_root and not all_match:
+        return None, True
+    why = catastrophic(base, env)
+    if why is not None:
+        what = "every entry of " if all_match else "entries of "
+        return f"{what}{why}" if not why.startswith(base) else f"{what}{base}", False
+    return None, in_project(base, env)
+
+
+def judge_target(inv: Invocation, t: Target, env: AnalysisEnv, out: Out, *, recursive: bool, forced: bool,
+                 verb: str = "deletes", contents: bool | None = None) -> None:
+    """Add the finding one deletion target deserves (nothing for a plain delete inside the project).
+
+    ``contents`` says the entries below ``t`` are deleted rather than ``t`` itself: all of them (True)
+    or a selection (False), as with ``find DIR -name … -delete``."""
+    if t.path is None:
+        if recursive or forced:
+            add(out, "delete.unknown_target", inv, f"{inv.program} {verb} {t.raw}, a path only known at run time")
+        return
+    when = f" (when {t.raw} expands to nothing)" if t.dynamic else ""
+    how = " recursively" if recursive and verb == "deletes" else ""
+    if contents is not None:
+        why, inside = contents_reason(t.path, contents, env)
+    elif t.glob:
+        why, inside = _glob_reason(t.path, env)
+    else:
+        why = catastrophic(t.path, env)
+        inside = in_project(t.path, env)
+    if why is not None:
+        if recursive or forced or not inside:
+            add(out, "delete.catastrophic", inv, f"{inv.program} {verb} {t.path}{how}: {why}{when}")
+        return
+    if inside:
+        if recursive:
+            add(out, "delete.in_project", inv, f"{inv.program} {verb} {t.path}{how} inside the project{when}")
+        return
+    if recursive or forced:
+        entries = contents is not None or t.glob
+        base = glob_base(t.path)[0] if t.glob else t.path
+        if is_temp_path(base) and (entries or base not in TEMP_DIRS):
+            add(out, "delete.temp_dir", inv, f"{inv.program} {verb} {t.path}{how}, in a shared temp directory "
+                                             f"outside the project{when}")
+        else:
+            add(out, "delete.outside_project", inv, f"{inv.program} {verb} {t.path}{how}, outside the project{when}")
+
+
+def detect_rm(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    opts = parse_opts(inv.args, known_long=_RM_LONG)
+    if opts.has("--help", "--version"):
+        return
+    recursive = opts.has("-r", "-R", "--recursive") or opts.maybe_flags
+    forced = opts.has("-f", "--force")
+    env = env_for(inv, env)
+    operands = [w for w in opts.operands if w.text != "{}"]
+    if not operands and (opts.operands or _via(inv, "xargs")):
+        _from_stdin(inv, env, out, recursive, forced)
+        return
+    if opts.has("--no-preserve-root") and recursive:
+        add(out, "delete.catastrophic", inv, "rm --no-preserve-root: the one flag whose purpose is deleting /")
+    for w in operands:
+        for t in word_targets(w, env):
+            judge_target(inv, t, env, out, recursive=recursive, forced=forced)
+
+
+def _via(inv: Invocation, prefix: str) -> bool:
+    return any(v.startswith(prefix) for v in inv.via)
+
+
+def _from_stdin(inv: Invocation, env: AnalysisEnv, out: Out, recursive: bool, forced: bool) -> None:
+    """``find … | xargs rm -rf`` or ``find -exec rm {} +``: the targets are whatever find lists."""
+    if _via(inv, "find"):
+        return  # the find invocation itself is judged by detect_find
+    for up in inv.upstream:
+        if up.program == "find":
+            for t in _find_roots(up, env):
+                judge_target(inv, t, env, out, recursive=True, forced=forced, contents=False)
+            return
+    if recursive:
+        add(out, "delete.unknown_target", inv, f"{inv.program} deletes paths read from its input")
+
+
+def detect_unlink(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    env = env_for(inv, env)
+    for w in inv.args:
+        if not w.text.startswith("-"):
+            for t in word_targets(w, env):
+                judge_target(inv, t, env, out, recursive=False, forced=False)
+
+
+def detect_shred(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``shred`` destroys content beyond recovery: devices and key files deny, project files ask."""
+    opts = parse_opts(inv.args, short_values="ns", long_values=frozenset({"--iterations", "--size",
+                                                                         "--random-source"}))
+    if opts.has("--help", "--version"):
+        return
+    env = env_for(inv, env)
+    for w in opts.operands:
+        for t in word_targets(w, env):
+            if t.path is not None and t.path.startswith("/dev/") and not is_safe_device(t.path):
+                add(out, "disk.wipe", inv, f"shred overwrites the device {t.path}")
+            elif t.path is not None and catastrophic(t.path, env):
+                add(out, "disk.wipe", inv, f"shred destroys {catastrophic(t.path, env)}")
+            else:
+                judge_target(inv, t, env, out, recursive=True, forced=True, verb="shreds")
+
+
+# -- find --------------------------------------------------------------------------------------------
+
+_FIND_DELETERS = frozenset({"rm", "shred", "unlink", "srm"})
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _find_roots(inv: Invocation, env: AnalysisEnv) -> list[Target]:
+    roots: list[Target] = []
+    args = inv.args
+    i = 0
+    while i < len(args) and (args[i].text in ("-H", "-L", "-P", "-D") or args[i].text.startswith("-O")):
+        i += 2 if args[i].text == "-D" else 1  # -D takes a value; -O3 is attached
+    for w in args[i:]:
+        if w.text.startswith(("-", "(", "!", ",")) or w.text == ")":
+            break
+        roots.extend(word_targets(w, env))
+    return roots or word_targets(Word("."), env)
+
+
+_FIND_NOT_FILTERS = frozenset({"-delete", "-depth", "-d", "-maxdepth", "-mindepth", "-xdev", "-mount", "-print",
+                               "-print0", "-ls", "-follow", "-noleaf", "-ignore_readdir_race", "-exec", "-execdir",
+                               "-ok", "-okdir", "-daystart", "-regextype", "-warn", "-nowarn", "-type", "-xtype"})
+
+
+def detect_find(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    texts = [w.text for w in inv.args]
+    deletes = "-delete" in texts
+    if not deletes and _FIND_EXEC.isdisjoint(texts):
+        return  # neither -delete nor -exec: the commonest find
+    for i, t in enumerate(texts):
+        if t in _FIND_EXEC and i + 1 < len(texts) and texts[i + 1].rsplit("/", 1)[-1] in _FIND_DELETERS:
+            deletes = True
+    if not deletes:
+        return
+    selective = any(t.startswith("-") and t not in _FIND_NOT_FILTERS for t in texts)
+    env = env_for(inv, env)
+    for root in _find_roots(inv, env):
+        judge_target(inv, root, env, out, recursive=True, forced=True, contents=not selective)
+
+
+# -- rsync --delete, mv --------------------------------------------------------------------------------
+
+def detect_rsync(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    opts = parse_opts(inv.args, short_values=RSYNC_SHORT_VALUES, long_values=RSYNC_LONG_VALUES)
+    deleting = any(f.startswith("--del") for f in opts.flags) or opts.has("--remove-source-files")
+    if not deleting or len(opts.operands) < 2 or opts.has("-n", "--dry-run"):
+        return
+    dest = opts.operands[-1]
+    if _is_remote_spec(dest.text):
+        return
+    env = env_for(inv, env)
+    for t in word_targets(dest, env):
+        judge_target(inv, t, env, out, recursive=True, forced=True,
+                     verb="deletes (whatever the source lacks) in")
+
+
+def _is_remote_spec(text: str) -> bool:
+    head = text.split("/", 1)[0]
+    return ":" in head or text.startswith("rsync://")
+
+
+def detect_mv(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """Moving ``/``, ``~`` or a system location away is as good as deleting it."""
+    opts = parse_opts(inv.args, short_values="tSZ", long_values=frozenset({"--target-directory", "--suffix"}))
+    names = opts.operands if opts.has("-t", "--target-directory") else opts.operands[:-1]
+    env = env_for(inv, env)
+    for w in names:
+        for t in word_targets(w, env):
+            if t.path is None:
+                continue
+            why = catastrophic(t.path, env) if not t.glob else _glob_reason(t.path, env)[0]
+            if why is not None and not why.startswith("the project's git"):
+                add(out, "delete.catastrophic", inv, f"mv moves {t.path} away: {why}")
+

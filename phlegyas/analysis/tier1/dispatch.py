@@ -1,0 +1,101 @@
+"""Program name → the detectors that look at it. One dict lookup per invocation; programs with no entry
+get only the generic checks (redirections, production deploys)."""
+from __future__ import annotations
+
+from typing import Callable
+
+from phlegyas.analysis.tier1 import delete, disk, gate, git, network, prod, sql, system, writes
+from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS
+
+Detector = Callable  # (Invocation, AnalysisEnv, list[Finding]) -> None
+
+
+def _table() -> dict[str, tuple[Detector, ...]]:
+    t: dict[str, list[Detector]] = {}
+
+    def on(names, *detectors: Detector) -> None:
+        for name in ([names] if isinstance(names, str) else names):
+            t.setdefault(name, []).extend(detectors)
+
+    # deletion
+    on("rm", delete.detect_rm)
+    on("unlink", delete.detect_unlink)
+    on(("shred", "srm"), delete.detect_shred)
+    on("find", delete.detect_find)
+    on("rsync", delete.detect_rsync, writes.detect_program_writes, network.detect_upload, prod.detect_copy_to_host)
+    on("mv", delete.detect_mv, writes.detect_program_writes)
+    # disks and permissions
+    on(("mkfs", "mke2fs", "mkdosfs", "mkntfs", "mkexfatfs", "mkfs.ext4"), disk.detect_mkfs)
+    on(("mkswap", "blkdiscard", "pvremove", "vgremove", "lvremove"), disk.detect_always_wipe)
+    on("dd", disk.detect_dd)
+    on("wipefs", disk.detect_wipefs)
+    on(("fdisk", "gdisk", "cfdisk", "sfdisk", "sgdisk", "parted"), disk.detect_partition)
+    on(("zpool", "zfs", "nvme", "cryptsetup"), disk.detect_subcommand_wipe)
+    on("hdparm", disk.detect_hdparm)
+    on("badblocks", disk.detect_badblocks)
+    on(("chmod", "chown", "chgrp"), disk.detect_perms)
+    # git
+    on("git", git.detect_git)
+    # databases
+    on(("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach",
+        "sqlcmd"), sql.detect_sql_client)
+    on(("mongo", "mongosh"), sql.detect_mongo)
+    on("redis-cli", sql.detect_redis)
+    on("dropdb", sql.detect_dropdb)
+    on("mysqladmin", sql.detect_mysqladmin)
+    # production and infrastructure
+    on("kubectl", prod.detect_kubectl)
+    on("helm", prod.detect_helm, system.detect_publish)
+    on(("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"), prod.detect_terraform)
+    on(("aws", "gcloud", "az", "gsutil", "doctl"), prod.detect_cloud)
+    on(("aws", "gsutil", "rclone"), network.detect_upload)
+    on(("docker", "podman"), prod.detect_docker, system.detect_publish)
+    on("ssh", prod.detect_ssh, network.detect_upload)
+    on(("scp", "sftp"), prod.detect_copy_to_host, network.detect_upload, writes.detect_program_writes)
+    # network
+    on(tuple(SHELLS) + tuple(INTERPRETERS), network.detect_interpreter)
+    on(("eval", "source", "."), network.detect_eval_source)
+    on("exec", network.detect_socket_words)
+    on(("nc", "ncat", "netcat", "telnet", "socat", "socket", "openssl"), network.detect_netcat)
+    on(("nc", "ncat", "netcat", "telnet", "socat", "openssl"), network.detect_upload)
+    on("busybox", network.detect_netcat)
+    on(("curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh"), network.detect_upload,
+       network.detect_http_delete)
+    on(("curl", "wget"), writes.detect_program_writes)
+    on("ztcp", network.detect_ztcp)
+    on(("awk", "gawk", "mawk", "nawk"), network.detect_awk)
+    # writes and persistence
+    on(("tee", "sed", "perl", "ruby", "cp", "install", "ln", "truncate"), writes.detect_program_writes)
+    on("crontab", writes.detect_crontab)
+    on(("at", "batch"), writes.detect_at)
+    on("systemctl", writes.detect_systemctl_persist, system.detect_systemctl)
+    on("launchctl", writes.detect_launchctl)
+    on(("update-rc.d", "chkconfig", "rc-update"), writes.detect_rc_tools)
+    on("ssh-copy-id", writes.detect_ssh_copy_id)
+    # privilege, publishing, the machine
+    on(("sudo", "doas", "su", "pkexec", "run0", "sudoedit"), system.detect_sudo)
+    on(("npm", "pnpm", "yarn", "bun", "cargo", "poetry", "uv", "flit", "hatch", "pdm", "twine", "gem", "buildah",
+        "vsce", "ovsx", "dart", "flutter", "mvn", "gradle", "gradlew", "mix", "pod", "dotnet", "nuget", "gh"),
+       system.detect_publish)
+    on(("npm", "pnpm", "yarn", "bun", "make", "just", "rake", "bundle", "cap", "mix", "fab", "invoke", "poetry",
+        "gradle", "gradlew", "mvn", "rails", "ansible-playbook", "kamal", "serverless", "sls", "vercel",
+        "netlify", "fly", "flyctl", "heroku", "eb", "firebase", "wrangler", "railway", "sst", "skaffold", "argocd",
+        "nomad", "copilot", "cf", "task", "nox", "tox", "uv", "pdm", "hatch", "dotnet", "docker-compose"),
+       prod.detect_deploy)
+    # the gate itself
+    on("phlegyas", gate.detect_phlegyas)
+    on("phlegyas-trust", gate.detect_phlegyas_trust)
+    on(tuple(n for n in INTERPRETERS if n.startswith("python")), gate.detect_python_module)
+    on("kill", system.detect_kill)
+    on(("killall", "pkill", "killall5"), system.detect_killall)
+    on("service", system.detect_service)
+    on(("shutdown", "reboot", "halt", "poweroff", "init", "telinit"), system.detect_power)
+    on(("iptables", "ip6tables", "iptables-legacy", "iptables-nft"), system.detect_iptables)
+    on("ufw", system.detect_ufw)
+    on("nft", system.detect_nft)
+    on("setenforce", system.detect_setenforce)
+    return {k: tuple(v) for k, v in t.items()}
+
+
+DETECTORS: dict[str, tuple[Detector, ...]] = _table()
+DEFAULT: tuple[Detector, ...] = (prod.detect_deploy,)

@@ -1,0 +1,102 @@
+"""Tier 1: dangerous calls (deny, or ask for the classes that need a person).
+
+The shell analysis peels wrappers and nested scripts and calls ``invocation_findings`` for every program
+that will run and ``script_findings`` once per parsed script; file tools go through
+``file_tool_findings``. The classes, with their reasons and examples, are in ``CLASSES``
+(``phlegyas/tier1/catalog.py``); the detectors are in ``phlegyas/tier1/``, dispatched on the program name.
+
+The seed's ``DangerousPatternDetector`` (``phlegyas.tier1_dangerous``) lives in ``phlegyas.analysis.seed``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from phlegyas.core.model import Finding, ToolCall
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import Script
+from phlegyas.analysis.tier1 import script as _script
+from phlegyas.analysis.tier1.base import add, program_of
+from phlegyas.analysis.tier1.catalog import CLASSES, FindingClass
+from phlegyas.analysis.tier1.disk import is_device
+from phlegyas.analysis.tier1.dispatch import DEFAULT, DETECTORS
+from phlegyas.analysis.tier1.network import redirect_to_socket
+from phlegyas.analysis.tier1.secrets import find_secret, tracked_file
+from phlegyas.analysis.tier1.words import resolve
+from phlegyas.analysis.tier1.writes import detect_redirects, persistence_class
+
+if TYPE_CHECKING:
+    from phlegyas.core.analysis import AnalysisEnv
+
+
+__all__ = ["CLASSES", "FindingClass", "invocation_findings", "script_findings", "file_tool_findings"]
+
+
+def invocation_findings(inv: Invocation, env: AnalysisEnv) -> list[Finding]:
+    """The Tier 1 findings of one program run (already unwrapped by the analysis)."""
+    out: list[Finding] = []
+    prog = inv.program
+    detectors = DETECTORS.get(prog)
+    if detectors is None:
+        detectors = DETECTORS.get(program_of(prog), DEFAULT) if "." in prog else DEFAULT
+    for detect in detectors:
+        detect(inv, env, out)
+    if inv.via and inv.privileged:
+        wrapper = next(v for v in inv.via if v in ("sudo", "doas", "pkexec", "su", "run0"))
+        add(out, "priv.sudo", inv, f"{wrapper} runs {prog or 'a program'} with elevated privileges")
+    if inv.command.redirects:
+        socket = redirect_to_socket(inv)
+        if socket is not None:
+            add(out, "net.reverse_shell", inv, f"{prog or 'the shell'} redirects to the network socket {socket}")
+        detect_redirects(inv, env, out)
+    return out
+
+
+def script_findings(script: Script, invocations: Sequence[Invocation], env: AnalysisEnv) -> list[Finding]:
+    """Findings that need the whole command line: fork bombs, download-then-run, production switches."""
+    out: list[Finding] = []
+    if script.functions:
+        _script.fork_bombs(script, out)
+    for inv in invocations:  # both other checks start at a downloader or a context switch: most lines have none
+        if inv.program in _script.LINE_STARTERS:
+            _script.download_then_run(invocations, env, out)
+            _script.production_switch(invocations, out)
+            break
+    return out
+
+
+_FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+
+
+def _written_text(tool: str, data: dict) -> str:
+    if tool == "Write":
+        value = data.get("content")
+    elif tool == "Edit":
+        value = data.get("new_string")
+    elif tool == "NotebookEdit":
+        value = data.get("new_source")
+    else:
+        edits = data.get("edits")
+        value = "\n".join(e.get("new_string", "") for e in edits if isinstance(e, dict)
+                          and isinstance(e.get("new_string"), str)) if isinstance(edits, list) else None
+    return value if isinstance(value, str) else ""
+
+
+def file_tool_findings(call: ToolCall, env: AnalysisEnv) -> list[Finding]:
+    """Write/Edit/MultiEdit/NotebookEdit: devices, persistence locations, credentials into tracked files."""
+    key = _FILE_TOOLS.get(call.tool_name)
+    raw = call.tool_input.get(key) if key else None
+    if not isinstance(raw, str) or not raw:
+        return []
+    path = resolve(raw, env)
+    out: list[Finding] = []
+    if is_device(path):
+        add(out, "disk.wipe", path, f"{call.tool_name} writes over the device {path}")
+        return out
+    klass = persistence_class(path, env.home)
+    if klass is not None:
+        add(out, klass[0], path, f"{call.tool_name} writes {klass[1]}")
+    if tracked_file(path, env):
+        what = find_secret(_written_text(call.tool_name, call.tool_input))
+        if what:
+            add(out, "secrets.in_file", path, f"{call.tool_name} puts {what} into {path}, a file that gets committed")
+    return out

@@ -1,0 +1,249 @@
+"""git: force pushes, pushes to main/master, and the commands that throw away work or history.
+
+Decisions (documented in the class catalog):
+- a force push (``-f``, ``--force[=…]``, ``--force-with-lease``, ``--force-if-includes``, ``+refspec``,
+  ``--mirror``) denies when it can reach a protected branch or when the target is not named; a force
+  push of an explicitly named feature branch asks;
+- any push to ``main``/``master`` (``main``, ``HEAD:main``, ``refs/heads/master``, ``--all``) denies;
+- a push without a refspec (``git push``, ``git push origin``, ``HEAD``) pushes the current branch,
+  which the gate cannot know: it asks (``git.push_current``);
+- ``--dry-run`` pushes nothing: no finding.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from phlegyas.core.model import Verdict
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import Word
+from phlegyas.analysis.tier1.base import Out, add, parse_opts
+
+if TYPE_CHECKING:
+    from phlegyas.core.analysis import AnalysisEnv
+
+
+PROTECTED_BRANCHES = frozenset({"main", "master"})
+
+_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+                                "--super-prefix", "--config-env", "--list-cmds", "--attr-source"})
+
+
+def split_git(args: list[Word]) -> tuple[list[tuple[str, str]], str | None, list[Word]]:
+    """(global ``-c key=value`` settings, subcommand, its arguments) of ``git ARGS``."""
+    configs: list[tuple[str, str]] = []
+    i, n = 0, len(args)
+    while i < n:
+        t = args[i].text
+        if not t.startswith("-") or t == "-":
+            break
+        name, eq, value = t.partition("=")
+        if name in _GLOBAL_WITH_VALUE and not eq:
+            value = args[i + 1].text if i + 1 < n else ""
+            i += 1
+        if name == "-c":
+            key, _, val = value.partition("=")
+            configs.append((key.lower(), val))
+        elif name == "--config-env":
+            configs.append((value.partition("=")[0].lower(), "$" + value.partition("=")[2]))
+        i += 1
+    if i >= n:
+        return configs, None, []
+    return configs, args[i].text, args[i + 1:]
+
+
+def detect_git(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    configs, sub, rest = split_git(inv.args)
+    for key, _ in configs:
+        if key in _HOOK_KEYS:
+            add(out, "persistence.git_hooks", inv, f"git -c {key} runs programs from a chosen location")
+    handler = _SUBCOMMANDS.get(sub or "")
+    if handler is not None:
+        handler(inv, rest, out)
+
+
+# -- push --------------------------------------------------------------------------------------------
+
+_PUSH_VALUES = frozenset({"--repo", "--push-option", "--receive-pack", "--exec", "--recurse-submodules"})
+
+
+def _branch(ref: str) -> str:
+    for prefix in ("refs/heads/", "heads/"):
+        if ref.startswith(prefix):
+            return ref[len(prefix):]
+    return ref
+
+
+def _push(inv: Invocation, args: list[Word], out: Out) -> None:
+    opts = parse_opts(args, short_values="o", long_values=_PUSH_VALUES)
+    if opts.has("-n", "--dry-run"):
+        return
+    force = opts.has("-f", "--force", "--force-with-lease", "--force-if-includes")
+    delete = opts.has("-d", "--delete")
+    positional = [w.text for w in opts.operands]
+    remote = positional[0] if positional else "the default remote"
+    refspecs = positional[1:]
+    if opts.has("--mirror"):
+        add(out, "git.force_push", inv, f"git push --mirror overwrites and deletes every ref on {remote}")
+        return
+    targets: list[str] = []
+    for spec in refspecs:
+        if spec.startswith("+"):
+            force = True
+            spec = spec[1:]
+        src, colon, dst = spec.rpartition(":") if ":" in spec else ("", "", spec)
+        if colon and src == "":
+            delete_target = _branch(dst)
+            _push_delete(inv, remote, delete_target, out)
+            continue
+        targets.append(_branch(dst if colon else spec))
+    if delete:
+        for t in targets:
+            _push_delete(inv, remote, t, out)
+        return
+    everything = opts.has("--all", "--branches")
+    if not refspecs and opts.has("--tags") and not everything:
+        return
+    protected = sorted({t for t in targets if t in PROTECTED_BRANCHES})
+    unknown = everything or not refspecs or any(t in ("HEAD", "@", "") for t in targets)
+    named = ", ".join(targets) if targets else "the current branch"
+    if force:
+        if protected or unknown:
+            what = ", ".join(protected) if protected else ("every branch" if everything else "the current branch")
+            add(out, "git.force_push", inv, f"force-pushes {what} to {remote}, rewriting its history")
+        else:
+            add(out, "git.force_push", inv, f"force-pushes {named} to {remote}", Verdict.ASK)
+        return
+    if protected or everything:
+        what = ", ".join(protected) if protected else "every branch, main included"
+        add(out, "git.push_protected", inv, f"pushes {what} to {remote} directly")
+    elif unknown:
+        add(out, "git.push_current", inv, f"pushes the current branch (which may be main) to {remote}")
+
+
+def _push_delete(inv: Invocation, remote: str, branch: str, out: Out) -> None:
+    if branch in PROTECTED_BRANCHES:
+        add(out, "git.push_protected", inv, f"deletes {branch} on {remote}")
+    else:
+        add(out, "git.branch_delete", inv, f"deletes the branch {branch} on {remote}")
+
+
+# -- work-discarding commands --------------------------------------------------------------------------
+
+def _reset(inv: Invocation, args: list[Word], out: Out) -> None:
+    if any(w.text == "--hard" for w in args):
+        add(out, "git.reset_hard", inv, "git reset --hard discards uncommitted changes in the work tree")
+
+
+def _clean(inv: Invocation, args: list[Word], out: Out) -> None:
+    opts = parse_opts(args, short_values="e", long_values=frozenset({"--exclude"}))
+    if opts.has("-n", "--dry-run", "-i", "--interactive"):
+        return
+    if opts.has("-f", "--force"):
+        extra = " and ignored files" if opts.has("-x", "-X") else ""
+        dirs = " and directories" if opts.has("-d") else ""
+        add(out, "git.clean", inv, f"git clean deletes untracked files{dirs}{extra} for good")
+
+
+def _checkout(inv: Invocation, args: list[Word], out: Out) -> None:
+    texts = [w.text for w in args]
+    if any(t in ("-b", "-B", "--orphan") for t in texts):
+        return
+    if any(t in ("-f", "--force") for t in texts):
+        add(out, "git.discard_changes", inv, "git checkout --force throws away local changes")
+        return
+    paths = texts[texts.index("--") + 1:] if "--" in texts else [t for t in texts if t == "."]
+    if any(_whole_tree(p) for p in paths):
+        add(out, "git.discard_changes", inv, "git checkout of the whole tree throws away every uncommitted change")
+    elif paths:
+        add(out, "git.discard_paths", inv, f"git checkout overwrites uncommitted changes in {', '.join(paths[:3])}")
+
+
+def _whole_tree(path: str) -> bool:
+    """``.``, ``./``, ``:/``, ``*`` and the like name every file of the work tree."""
+    return path.rstrip("/") in ("", ".", ":", ":/", "*", ":(top)") or path in ("./*", ":/*")
+
+
+def _restore(inv: Invocation, args: list[Word], out: Out) -> None:
+    opts = parse_opts(args, short_values="s", long_values=frozenset({"--source"}))
+    if opts.has("-S", "--staged") and not opts.has("-W", "--worktree"):
+        return
+    names = [w.text for w in opts.operands]
+    if any(_whole_tree(n) for n in names):
+        add(out, "git.discard_changes", inv, "git restore of the whole tree throws away every uncommitted change")
+    elif names:
+        add(out, "git.discard_paths", inv, f"git restore overwrites uncommitted changes in {', '.join(names[:3])}")
+
+
+def _switch(inv: Invocation, args: list[Word], out: Out) -> None:
+    if any(w.text in ("-f", "--force", "--discard-changes") for w in args):
+        add(out, "git.discard_changes", inv, "git switch --discard-changes throws away local changes")
+
+
+def _stash(inv: Invocation, args: list[Word], out: Out) -> None:
+    if args and args[0].text in ("drop", "clear"):
+        what = "every stash" if args[0].text == "clear" else "a stash"
+        add(out, "git.discard_changes", inv, f"git stash {args[0].text} deletes {what}")
+
+
+def _branch_cmd(inv: Invocation, args: list[Word], out: Out) -> None:
+    opts = parse_opts(args)
+    if opts.has("-D") or opts.has("-d", "--delete") and opts.has("-f", "--force"):
+        names = ", ".join(w.text for w in opts.operands) or "a branch"
+        add(out, "git.branch_delete", inv, f"force-deletes {names}, unmerged commits included")
+
+
+def _rewrite(inv: Invocation, args: list[Word], out: Out) -> None:
+    add(out, "git.history_rewrite", inv, f"git {_sub_name(inv)} rewrites the repository's history")
+
+
+def _sub_name(inv: Invocation) -> str:
+    return split_git(inv.args)[1] or ""
+
+
+def _update_ref(inv: Invocation, args: list[Word], out: Out) -> None:
+    if any(w.text in ("-d", "--stdin") for w in args):
+        add(out, "git.history_rewrite", inv, "git update-ref deletes or rewrites refs directly")
+
+
+def _reflog(inv: Invocation, args: list[Word], out: Out) -> None:
+    if args and args[0].text in ("expire", "delete"):
+        add(out, "git.history_rewrite", inv, f"git reflog {args[0].text} removes the record that lets lost commits be recovered")
+
+
+def _gc(inv: Invocation, args: list[Word], out: Out) -> None:
+    if any(w.text in ("--prune=now", "--prune=all") for w in args):
+        add(out, "git.history_rewrite", inv, "git gc --prune=now deletes unreachable commits immediately")
+
+
+_HOOK_KEYS = frozenset({"core.hookspath", "core.fsmonitor"})
+_CONFIG_READ = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--unset", "--unset-all",
+                          "--get-urlmatch", "--show-origin", "--name-only"})
+
+
+def _config(inv: Invocation, args: list[Word], out: Out) -> None:
+    texts = [w.text for w in args]
+    if any(t in _CONFIG_READ for t in texts) or "get" in texts[:1] or "list" in texts[:1] or "unset" in texts[:1]:
+        return
+    values = [t for t in texts if not t.startswith("-")]
+    if values and values[0] == "set":
+        values = values[1:]
+    if len(values) >= 2 and values[0].lower() in _HOOK_KEYS:
+        add(out, "persistence.git_hooks", inv, f"git config {values[0]} makes git run programs from {values[1]}")
+
+
+_SUBCOMMANDS = {
+    "push": _push,
+    "reset": _reset,
+    "clean": _clean,
+    "checkout": _checkout,
+    "restore": _restore,
+    "switch": _switch,
+    "stash": _stash,
+    "branch": _branch_cmd,
+    "filter-branch": _rewrite,
+    "filter-repo": _rewrite,
+    "update-ref": _update_ref,
+    "reflog": _reflog,
+    "gc": _gc,
+    "config": _config,
+}

@@ -1,0 +1,424 @@
+"""The network: remote content run by a shell or interpreter, reverse and bind shells, secrets uploaded,
+HTTP DELETE requests."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from phlegyas.core.model import Verdict
+from phlegyas.analysis.paths import is_within, sensitive_reason
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.tier1.base import (NET_SOURCES, RSYNC_LONG_VALUES, RSYNC_SHORT_VALUES, SHELLS, Opts, Out, add, env_for, parse_opts,
+                   upstream_closure)
+from phlegyas.analysis.tier1.words import inner_commands, path_of
+
+if TYPE_CHECKING:
+    from phlegyas.core.analysis import AnalysisEnv
+
+
+# -- who reads a program from stdin -----------------------------------------------------------------
+
+_INTERP_SPEC: dict[str, tuple[str, tuple[str, ...], frozenset[str]]] = {
+    # program: (short options taking a value, flags whose value is code, long options taking a value)
+    "python": ("cmWXQ", ("-c",), frozenset()),
+    "perl": ("eEIMx", ("-e", "-E"), frozenset()),
+    "ruby": ("eIrECx", ("-e",), frozenset()),
+    "node": ("erp", ("-e", "-p", "--eval", "--print"), frozenset({"--eval", "--print", "--require", "--import",
+                                                                   "--loader", "--input-type"})),
+    "php": ("rfdcz", ("-r",), frozenset()),
+    "lua": ("el", ("-e",), frozenset()),
+    "shell": ("oO", ("-c",), frozenset({"--rcfile", "--init-file"})),
+    "other": ("e", ("-e",), frozenset()),
+}
+_FAMILY = {"python2": "python", "python3": "python", "pypy": "python", "pypy3": "python", "nodejs": "node",
+           "bun": "node", "luajit": "lua"}
+
+
+def _family(prog: str) -> str:
+    if prog in SHELLS:
+        return "shell"
+    if prog in _INTERP_SPEC:
+        return prog
+    return _FAMILY.get(prog, "other")
+
+
+def _interp_opts(inv: Invocation) -> tuple[Opts, tuple[str, ...]]:
+    args = inv.args
+    if inv.program == "busybox" and args:
+        args = args[1:]
+    short, code_flags, longs = _INTERP_SPEC[_family(inv.program)]
+    return parse_opts(args, short_values=short, long_values=longs, stop_at_operand=True), code_flags
+
+
+def _stdin_is_program(prog: str, opts: Opts, code_flags: tuple[str, ...]) -> bool:
+    if opts.has(*code_flags) or opts.has("-m"):
+        return False
+    if _family(prog) == "shell" and opts.has("-s"):
+        return True
+    return not opts.operands or opts.operands[0].text in ("-", "/dev/stdin")
+
+
+def reads_program_from_stdin(inv: Invocation) -> bool:
+    """``bash``, ``sh -s``, ``python -``, ``node`` … with no script or code: stdin is the program."""
+    opts, code_flags = _interp_opts(inv)
+    return _stdin_is_program(inv.program, opts, code_flags)
+
+
+def _net_source(inv_or_cmd) -> bool:
+    prog = inv_or_cmd.program or ""
+    if prog == "openssl":
+        args = inv_or_cmd.args if hasattr(inv_or_cmd, "args") else inv_or_cmd.words[1:]
+        return bool(args) and args[0].text == "s_client"
+    return prog in NET_SOURCES
+
+
+def _downloads_in(text: str) -> str | None:
+    """The network program inside a word's substitutions (``$(curl …)``, ``<(wget …)``), if any."""
+    if "$(" not in text and "`" not in text and "<(" not in text:
+        return None
+    for cmd in inner_commands(text):
+        if _net_source(cmd):
+            return cmd.program
+    return None
+
+
+def detect_interpreter(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """Shells and interpreters: remote content as their program; reverse shells in their inline code."""
+    prog = inv.program
+    if prog == "busybox" and (not inv.args or inv.args[0].text not in SHELLS):
+        return
+    opts, code_flags = _interp_opts(inv)
+    if _stdin_is_program(prog, opts, code_flags):
+        source = next((u for u in upstream_closure(inv) if _net_source(u)), None)
+        if source is not None:
+            add(out, "net.pipe_to_shell", inv, f"{prog} runs what {source.program} downloads, unseen")
+            return
+        if inv.command.stdin_dynamic and inv.stdin_text and (got := _downloads_in(inv.stdin_text)):
+            add(out, "net.pipe_to_shell", inv, f"{prog} runs what {got} downloads, unseen")
+            return
+    for w in inv.args:
+        if w.dynamic and (got := _downloads_in(w.text)):
+            add(out, "net.pipe_to_shell", inv, f"{prog} runs what {got} downloads, unseen")
+            return
+    for r in inv.command.redirects:
+        if r.op == "<" and r.target is not None and (got := _downloads_in(r.target.text)):
+            add(out, "net.pipe_to_shell", inv, f"{prog} runs what {got} downloads, unseen")
+            return
+    for code in opts.values(*code_flags):
+        if _reverse_shell_code(code):
+            add(out, "net.reverse_shell", inv, f"{prog} code connects a socket to a shell (reverse/bind shell)")
+            return
+
+
+def detect_eval_source(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``eval "$(curl …)"``, ``source <(curl …)``, ``. <(wget -O- …)``."""
+    for w in inv.args:
+        if w.dynamic and (got := _downloads_in(w.text)):
+            add(out, "net.pipe_to_shell", inv, f"{inv.program} runs what {got} downloads, unseen")
+            return
+
+
+# -- reverse and bind shells ---------------------------------------------------------------------------
+
+_SOCKET_MARKS = re.compile(r"socket|fsockopen|TCPSocket|IO::Socket|require\(\s*['\"]net['\"]\s*\)|net\.connect|"
+                           r"createServer|/inet/tcp|/inet/udp|/dev/tcp|java\.net\.Socket|Sockets|ztcp|s_client",
+                           re.IGNORECASE)
+_SHELL_MARKS = re.compile(r"/bin/(ba|z|da|k)?sh\b|\bsh\s+-i\b|pty\.spawn|\bdup2\b|child_process|subprocess|popen|"
+                          r"\bexec\s*\(|ProcessBuilder|\bspawn\s*\(|\bsystem\s*\(|IO\.popen|io\.popen|\brun\(|STDIN",
+                          re.IGNORECASE)
+
+
+def _reverse_shell_code(code: str) -> bool:
+    return bool(_SOCKET_MARKS.search(code)) and bool(_SHELL_MARKS.search(code))
+
+
+def redirect_to_socket(inv: Invocation) -> str | None:
+    for r in inv.command.redirects:
+        if r.target is not None and r.target.text.startswith(("/dev/tcp/", "/dev/udp/")):
+            return r.target.text
+    return None
+
+
+_NC_EXEC = frozenset({"-e", "-c", "--exec", "--sh-exec", "--lua-exec"})
+
+
+def _interactive_shell(inv: Invocation) -> bool:
+    if inv.program not in SHELLS and _family(inv.program) not in ("python", "perl", "ruby", "php"):
+        return False
+    return any(w.text == "-i" for w in inv.args) or inv.program in SHELLS and reads_program_from_stdin(inv)
+
+
+def detect_netcat(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """nc/ncat/netcat/telnet/socat/openssl s_client: an attached shell, or a shell piped into it."""
+    args = inv.args[1:] if inv.program == "busybox" else inv.args
+    texts = [w.text for w in args]
+    prog = inv.program
+    if prog == "openssl" and (not texts or texts[0] != "s_client"):
+        return
+    if prog in ("nc", "ncat", "netcat", "busybox"):
+        opts = parse_opts(args, short_values="ecpsiwqIOxXTgGm", long_values=frozenset(_NC_EXEC))
+        if opts.has(*_NC_EXEC):
+            add(out, "net.reverse_shell", inv, f"{prog} -e attaches a shell to a network connection")
+            return
+    if prog == "socat" and any(t.lower().startswith(("exec:", "system:")) or ",exec:" in t.lower() for t in texts):
+        add(out, "net.reverse_shell", inv, "socat connects a program (exec:/system:) to a socket")
+        return
+    if prog == "socket" and any(t.startswith("-") and "p" in t for t in texts):
+        add(out, "net.reverse_shell", inv, "socket -p attaches a program to a network connection")
+        return
+    shell = next((u for u in upstream_closure(inv) if _interactive_shell(u)), None)
+    if shell is not None:
+        add(out, "net.reverse_shell", inv, f"{shell.program} pipes an interactive shell into {prog}")
+
+
+def detect_socket_words(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``exec 5<>/dev/tcp/h/p``: tree-sitter-bash reads ``<>`` badly and leaves the socket as a word."""
+    for w in inv.args:
+        if w.text.startswith(("/dev/tcp/", "/dev/udp/")):
+            add(out, "net.reverse_shell", inv, f"{inv.program} opens the network socket {w.text}")
+            return
+
+
+def detect_ztcp(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    add(out, "net.reverse_shell", inv, "ztcp opens a raw TCP connection from zsh (reverse shell building block)")
+
+
+def detect_awk(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    if any("/inet/tcp/" in w.text or "/inet/udp/" in w.text for w in inv.args):
+        add(out, "net.reverse_shell", inv, f"{inv.program} opens a network socket (/inet/…) from its program")
+
+
+# -- uploads of secrets --------------------------------------------------------------------------------
+
+_CURL_VALUES = "oHdXuAebcFTKxmwrYyzCEPQtUDS"
+_CURL_LONG = frozenset({
+    "--data", "--data-binary", "--data-ascii", "--data-raw", "--data-urlencode", "--json", "--form",
+    "--form-string", "--upload-file", "--request", "--header", "--output", "--user", "--user-agent", "--referer",
+    "--cookie", "--cookie-jar", "--config", "--proxy", "--max-time", "--write-out", "--range", "--url",
+    "--cacert", "--cert", "--key", "--connect-timeout", "--retry", "--resolve", "--dump-header", "--oauth2-bearer",
+    "--unix-socket", "--interface", "--limit-rate", "--variable", "--expand-data", "--stderr", "--trace",
+    "--trace-ascii", "--aws-sigv4", "--netrc-file", "--output-dir", "--create-file-mode", "--proto",
+})
+_DATA_FLAGS = ("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json")
+_READERS = frozenset({"cat", "head", "tail", "tac", "base64", "base32", "xxd", "od", "hexdump", "gzip", "bzip2", "xz",
+                      "zstd", "tar", "zip", "gpg", "strings", "cut", "sort", "nl", "rev", "jq", "yq", "less",
+                      "more", "awk", "sed", "grep", "openssl", "dd", "uuencode", "cp", "find", "ls", "7z", "zcat"})
+_ENV_DUMPERS = frozenset({"printenv", "env", "set", "export", "declare", "compgen", "typeset"})
+
+
+def secret_reason(path: str, env: AnalysisEnv, *, whole_files: bool = True) -> str | None:
+    """Why sending the content of ``path`` leaks secrets, or None. Uploading whole files of /etc
+    (passwd, group, configs) counts; a version string read from /etc into a URL does not
+    (``whole_files=False``)."""
+    reason = sensitive_reason(path, env.home)
+    if reason:
+        return reason
+    if path == env.home:
+        return "the whole home directory"
+    if whole_files and is_within(path, "/etc"):
+        return "system configuration (/etc)"
+    return None
+
+
+def _dumps_env(prog: str, args: list[str]) -> bool:
+    if prog == "printenv":
+        return True
+    if prog == "env":
+        return all(a.startswith("-") for a in args)  # with a command, env is a wrapper
+    if prog == "set":
+        return not args
+    if prog == "compgen":
+        return "-v" in args or "-e" in args
+    return not args or any(a in ("-p", "-x", "-px", "-xp") for a in args)
+
+
+def _reader_secret(cmd, env: AnalysisEnv, whole_files: bool = True) -> str | None:
+    """What secret a command that feeds another one reads (a file or the environment), if any."""
+    prog = cmd.program or ""
+    args = cmd.args if hasattr(cmd, "args") else cmd.words[1:]
+    if prog in _ENV_DUMPERS and _dumps_env(prog, [w.text for w in args]):
+        return "the environment variables (API keys, tokens)"
+    files: list[str] = []
+    if prog in _READERS:
+        for w in args:
+            if w.text.startswith("if="):  # dd if=FILE
+                files.append(w.text[3:])
+            elif not w.text.startswith("-"):
+                files.append(w.text)
+    redirects = cmd.command.redirects if hasattr(cmd, "command") else cmd.redirects
+    files.extend(r.target.text for r in redirects if r.op == "<" and r.target is not None)
+    for f in files:
+        p = path_of(f, env)
+        if p is not None and (why := secret_reason(p, env, whole_files=whole_files)):
+            return f"{p} ({why})"
+    return None
+
+
+def _stdin_secret(inv: Invocation, env: AnalysisEnv) -> str | None:
+    for r in inv.command.redirects:
+        if r.op == "<" and r.target is not None:
+            p = path_of(r.target.text, env)
+            if p is not None and (why := secret_reason(p, env)):
+                return f"{p} ({why})"
+    for up in upstream_closure(inv):
+        got = _reader_secret(up, env)
+        if got:
+            return got
+    if inv.stdin_text and inv.command.stdin_dynamic:
+        return _substituted_secret(inv.stdin_text, env, whole_files=True)
+    return None
+
+
+def _substituted_secret(text: str, env: AnalysisEnv, whole_files: bool = False) -> str | None:
+    if "$(" not in text and "`" not in text:
+        return None
+    for cmd in inner_commands(text):
+        got = _reader_secret(cmd, env, whole_files)
+        if got:
+            return got
+    return None
+
+
+def _file_secret(value: str, env: AnalysisEnv) -> str | None:
+    p = path_of(value, env)
+    if p is None:
+        return None
+    why = secret_reason(p, env)
+    return f"{p} ({why})" if why else None
+
+
+def _curl_uploads(opts: Opts) -> tuple[list[str], bool]:
+    """(files curl sends, whether it sends its stdin)."""
+    files: list[str] = []
+    stdin = False
+    for v in opts.values(*_DATA_FLAGS):
+        if v.startswith("@"):
+            files.append(v[1:])
+        elif "@" in v and opts.flags.get("--data-urlencode") and v in opts.values("--data-urlencode") \
+                and "=" not in v.split("@", 1)[0]:
+            files.append(v.split("@", 1)[1])
+    for v in opts.values("-F", "--form"):
+        _, _, rhs = v.partition("=")
+        if rhs[:1] in ("@", "<"):
+            files.append(rhs[1:].split(";", 1)[0])
+    files.extend(opts.values("-T", "--upload-file"))
+    if "-" in files:
+        stdin = True
+    return [f for f in files if f != "-"], stdin
+
+
+_COPY_OPTIONS = {
+    "scp": ("cFiJloPSX", frozenset()),
+    "sftp": ("BbcDFiJloPRSs", frozenset()),
+    "rsync": (RSYNC_SHORT_VALUES, RSYNC_LONG_VALUES),
+}
+
+
+def _uploads(inv: Invocation) -> tuple[list[str], bool]:
+    """Files an uploader sends and whether it sends its stdin."""
+    prog = inv.program
+    if prog in ("curl", "curlie"):
+        return _curl_uploads(parse_opts(inv.args, short_values=_CURL_VALUES, long_values=_CURL_LONG))
+    if prog in ("wget", "wget2"):
+        files = []
+        for w in inv.args:
+            for flag in ("--post-file=", "--body-file="):
+                if w.text.startswith(flag):
+                    files.append(w.text[len(flag):])
+        texts = [w.text for w in inv.args]
+        for i, t in enumerate(texts[:-1]):
+            if t in ("--post-file", "--body-file"):
+                files.append(texts[i + 1])
+        return files, False
+    if prog in ("http", "https", "httpie", "xh"):
+        files = []
+        for w in inv.args:
+            t = w.text
+            if t.startswith("@"):
+                files.append(t[1:])
+            elif "=@" in t or ":=@" in t:
+                files.append(t.split("@", 1)[1])
+            elif "@" in t and not t.startswith(("-", "http")) and "=" not in t and ":" not in t.split("@")[0]:
+                files.append(t.split("@", 1)[1])
+        return files, not any(w.text == "--ignore-stdin" for w in inv.args)
+    if prog in ("scp", "rsync", "sftp", "rclone"):
+        short, longs = _COPY_OPTIONS.get(prog, ("", frozenset()))
+        operands = [w.text for w in parse_opts(inv.args, short_values=short, long_values=longs).operands]
+        if prog == "rclone" and operands:
+            operands = operands[1:]
+        if len(operands) >= 2 and ":" in operands[-1].split("/", 1)[0]:
+            return [o for o in operands[:-1] if ":" not in o.split("/", 1)[0]], False
+        return [], False
+    if prog in ("aws", "gsutil"):
+        words = [w.text for w in inv.args if not w.text.startswith("-")]
+        if len(words) >= 3 and words[-1].startswith(("s3://", "gs://")) and ("cp" in words or "sync" in words or
+                                                                          "mv" in words):
+            return [w for w in words[:-1] if w not in ("s3", "cp", "sync", "mv") and "://" not in w], False
+        return [], False
+    if prog == "socat":
+        files = [w.text.split(":", 1)[1].split(",", 1)[0] for w in inv.args
+                 if w.text.lower().startswith(("file:", "open:", "gopen:"))]
+        return files, True
+    return [], True  # nc, ncat, netcat, telnet, openssl, ssh: whatever is on stdin
+
+
+def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """Network senders: files and stdin they upload, and substitutions in their arguments."""
+    env = env_for(inv, env)
+    prog = inv.program
+    if prog == "openssl" and (not inv.args or inv.args[0].text != "s_client"):
+        return
+    files, stdin = _uploads(inv)
+    for f in files:
+        got = _file_secret(f, env)
+        if got:
+            add(out, "net.exfiltration", inv, f"{prog} uploads {got}")
+            return
+    unknown = next((f for f in files if path_of(f, env) is None or f.startswith(("$", "`"))), None)
+    if unknown is not None:
+        add(out, "net.exfiltration", inv, f"{prog} uploads {unknown}, a file only known at run time", Verdict.ASK)
+        return
+    if stdin:
+        got = _stdin_secret(inv, env)
+        if got:
+            add(out, "net.exfiltration", inv, f"{prog} sends {got} over the network")
+            return
+    dynamic = [w.text for w in inv.args if w.dynamic]
+    if not dynamic:
+        return
+    bodies = set(_request_bodies(inv))
+    for text in dynamic:
+        if got := _substituted_secret(text, env, whole_files=text in bodies):
+            add(out, "net.exfiltration", inv, f"{prog} sends {got} in its arguments")
+            return
+
+
+def _request_bodies(inv: Invocation) -> list[str]:
+    """The values curl/wget send as the request body (``-d``, ``-F``, ``--post-data``)."""
+    if inv.program in ("curl", "curlie"):
+        opts = parse_opts(inv.args, short_values=_CURL_VALUES, long_values=_CURL_LONG)
+        return opts.values(*_DATA_FLAGS, "--data-raw", "-F", "--form", "--form-string")
+    if inv.program in ("wget", "wget2"):
+        return [w.text for w in inv.args if w.text.startswith(("--post-data=", "--body-data="))]
+    return []
+
+
+def detect_http_delete(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """curl -X DELETE, wget --method=DELETE, http DELETE URL."""
+    prog = inv.program
+    method = None
+    if prog in ("curl", "curlie"):
+        opts = parse_opts(inv.args, short_values=_CURL_VALUES, long_values=_CURL_LONG)
+        method = opts.first("-X", "--request")
+    elif prog in ("wget", "wget2"):
+        for i, w in enumerate(inv.args):
+            if w.text.startswith("--method="):
+                method = w.text.split("=", 1)[1]
+            elif w.text == "--method" and i + 1 < len(inv.args):
+                method = inv.args[i + 1].text
+    else:
+        first = next((w.text for w in inv.args if not w.text.startswith("-")), None)
+        method = first
+    if method and method.upper() == "DELETE":
+        url = next((w.text for w in inv.args if "://" in w.text or w.text.startswith(("localhost", "www."))), "a URL")
+        add(out, "net.http_delete", inv, f"{prog} sends an HTTP DELETE to {url}")

@@ -1,0 +1,271 @@
+"""Production targets of mutating commands, and infrastructure teardown.
+
+A command is judged only when it changes something (``kubectl delete``, ``terraform apply``,
+``helm upgrade``, a deploy script); then a production marker (a token ``prod``/``production``/``prd`` in
+a context, namespace, workspace, var file, host, stage or ``ENV=`` assignment) denies it. Read-only
+commands that merely mention production (``kubectl get pods -n production``, ``terraform plan``,
+``grep prod config.yml``) pass.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from phlegyas.core.model import Verdict
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.tier1.base import Out, add, is_prod, parse_opts, prod_words
+
+if TYPE_CHECKING:
+    from phlegyas.core.analysis import AnalysisEnv
+
+
+# -- kubectl, helm -----------------------------------------------------------------------------------
+
+_KUBECTL_VALUES = frozenset({"--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s",
+                             "--server", "--token", "--as", "--as-group", "--request-timeout", "-l", "--selector",
+                             "-o", "--output", "-f", "--filename", "-c", "--container"})
+KUBECTL_MUTATING = frozenset({"delete", "apply", "patch", "scale", "replace", "edit", "drain", "cordon",
+                              "uncordon", "create", "set", "label", "annotate", "taint", "autoscale", "expose",
+                              "run", "exec", "cp", "debug", "attach", "rollout", "kustomize-apply"})
+_ROLLOUT_READ = frozenset({"status", "history"})
+
+
+def _first_positional(args, values: frozenset[str]) -> tuple[int, str | None]:
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t.startswith("-"):
+            if "=" not in t and t in values:
+                i += 1
+            i += 1
+            continue
+        return i, t
+    return i, None
+
+
+def detect_kubectl(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    idx, verb = _first_positional(inv.args, _KUBECTL_VALUES)
+    if verb not in KUBECTL_MUTATING:
+        return
+    rest = [w.text for w in inv.args[idx + 1:]]
+    if verb == "rollout" and (not rest or rest[0] in _ROLLOUT_READ):
+        return
+    if any(t in ("--dry-run", "--dry-run=client", "--dry-run=server") for t in rest):
+        return
+    marks = prod_words(inv)
+    if marks:
+        add(out, "prod.target", inv, f"kubectl {verb} against production ({marks[0]})")
+    elif verb == "delete" and (any(t in ("--all", "-A", "--all-namespaces") for t in rest)
+                               or rest[:1] and rest[0] in ("namespace", "ns", "namespaces", "pv", "pvc",
+                                                           "persistentvolume", "persistentvolumeclaim", "node")):
+        add(out, "infra.destroy", inv, f"kubectl delete {' '.join(rest[:2])} removes many resources or their data")
+
+
+_HELM_MUTATING = frozenset({"install", "upgrade", "uninstall", "delete", "del", "un", "rollback", "test"})
+
+
+def detect_helm(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    _, verb = _first_positional(inv.args, frozenset({"--kube-context", "-n", "--namespace", "--kubeconfig"}))
+    if verb not in _HELM_MUTATING or any(w.text == "--dry-run" or w.text.startswith("--dry-run=") for w in inv.args):
+        return
+    marks = prod_words(inv)
+    if marks:
+        add(out, "prod.target", inv, f"helm {verb} against production ({marks[0]})")
+    elif verb in ("uninstall", "delete", "del", "un"):
+        add(out, "infra.destroy", inv, f"helm {verb} removes a release and its resources")
+
+
+# -- terraform and friends ----------------------------------------------------------------------------
+
+_TF_MUTATING = frozenset({"apply", "destroy", "import", "taint", "untaint", "refresh", "force-unlock", "up",
+                          "update", "cancel", "deploy", "run-all"})
+_TF_STATE_WRITES = frozenset({"rm", "mv", "push", "replace-provider", "delete"})
+
+
+def detect_terraform(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """terraform/tofu/terragrunt/pulumi/cdk: ``apply``/``destroy``… with a prod workspace, var or stack."""
+    words = [w.text for w in inv.args if not w.text.startswith("-")]
+    if not words:
+        return
+    verb = words[0]
+    if verb in ("state", "workspace", "stack") and len(words) > 1:
+        if words[1] not in _TF_STATE_WRITES:
+            return
+        verb = f"{verb} {words[1]}"
+    elif verb == "run-all" and len(words) > 1:
+        verb = f"run-all {words[1]}"
+        if words[1] not in _TF_MUTATING:
+            return
+    elif verb not in _TF_MUTATING:
+        return
+    marks = prod_words(inv)
+    if marks:
+        add(out, "prod.target", inv, f"{inv.program} {verb} against production ({marks[0]})")
+    elif "destroy" in verb:
+        add(out, "infra.destroy", inv, f"{inv.program} {verb} tears down the managed infrastructure")
+
+
+# -- cloud CLIs ---------------------------------------------------------------------------------------
+
+_CLOUD_MUTATING_PREFIXES = ("delete", "terminate", "remove", "put", "update", "create", "modify", "stop", "reboot",
+                            "detach", "disassociate", "revoke", "deregister", "rm", "rb", "mv", "deploy", "reset",
+                            "restore", "set", "apply", "patch", "resize", "scale", "rollback", "purge", "destroy",
+                            "start", "run", "invoke", "publish", "attach", "replace", "import", "sync", "cp")
+
+
+def _cloud_verb(inv: Invocation) -> str | None:
+    words = [w.text for w in inv.args if not w.text.startswith("-")]
+    if words and words[0] == "config":
+        return None
+    for w in words[1:4]:
+        if w.lower().startswith(_CLOUD_MUTATING_PREFIXES):
+            if w in ("cp", "sync") and not any(x.startswith(("s3://", "gs://")) for x in words[-1:]):
+                return None  # a download
+            return w
+    return None
+
+
+def detect_cloud(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """aws/gcloud/az/gsutil/doctl…: a mutating operation on something named production."""
+    verb = _cloud_verb(inv)
+    if verb is None or any(w.text in ("--dry-run", "--dryrun") for w in inv.args):
+        return
+    marks = prod_words(inv)
+    if marks:
+        add(out, "prod.target", inv, f"{inv.program} {verb} against production ({marks[0]})")
+
+
+_DOCKER_MUTATING = frozenset({"rm", "rmi", "stop", "kill", "run", "exec", "restart", "up", "down", "start",
+                              "prune", "deploy", "update", "scale", "create", "push", "cp", "pause"})
+
+
+def detect_docker(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    words = [w.text for w in inv.args if not w.text.startswith("-")]
+    if not any(w in _DOCKER_MUTATING for w in words[:3]):
+        return
+    marks = prod_words(inv)
+    if marks:
+        add(out, "prod.target", inv, f"{inv.program} {' '.join(words[:2])} against production ({marks[0]})")
+    elif "prune" in words[:3] and ("system" in words[:2] or "volume" in words[:2]):
+        add(out, "infra.destroy", inv, f"{inv.program} {' '.join(words[:2])} prune deletes unused images, "
+                                       "containers or volumes and their data")
+    elif words[:2] in (["volume", "rm"], ["volume", "remove"]):
+        add(out, "infra.destroy", inv, "docker volume rm deletes a volume's data")
+
+
+# -- ssh, scp, rsync to production hosts --------------------------------------------------------------
+
+_SSH_VALUES = "BbcDEeFIiJLlmOopQRSWw"
+REMOTE_READONLY = frozenset({"ls", "cat", "tail", "head", "grep", "uptime", "df", "du", "ps", "top", "free", "who",
+                             "w", "hostname", "uname", "date", "journalctl", "whoami", "id", "pwd", "echo",
+                             "less", "stat", "find", "wc", "env", "printenv", "true", "exit", "ping"})
+_SYSTEMCTL_READ = frozenset({"status", "is-active", "is-enabled", "list-units", "show", "cat"})
+
+
+def _remote_readonly(words: list[str]) -> bool:
+    """A remote command line (already split) that only reads, judged on its programs."""
+    if not words:
+        return False
+    from phlegyas.analysis.shell.parse import parse
+
+    script = parse(" ".join(words))
+    if script.problems:
+        return False
+    for cmd in script.commands:
+        argv = cmd.argv
+        prog = cmd.program
+        if prog in REMOTE_READONLY:
+            continue
+        if prog == "systemctl" and len(argv) > 1 and argv[1] in _SYSTEMCTL_READ:
+            continue
+        if prog in ("docker", "kubectl") and len(argv) > 1 and argv[1] in ("ps", "logs", "get", "describe", "images"):
+            continue
+        return False
+    return True
+
+
+def detect_ssh(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    opts = parse_opts(inv.args, short_values=_SSH_VALUES, stop_at_operand=True)
+    if not opts.operands:
+        return
+    host = opts.operands[0].text
+    if not is_prod(host) and not any(is_prod(v) for v in opts.values("-l", "-J")):
+        return
+    command = [w.text for w in opts.operands[1:]]
+    if _remote_readonly(command):
+        return
+    if not command and inv.stdin_text is None and not inv.upstream:
+        add(out, "prod.target", inv, f"opens a shell on the production host {host}", Verdict.ASK)
+        return
+    add(out, "prod.target", inv, f"runs {' '.join(command)[:60] or 'its input'} on the production host {host}")
+
+
+def detect_copy_to_host(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """scp/rsync/sftp uploads to a production host."""
+    operands = [w.text for w in inv.args if not w.text.startswith("-")]
+    if len(operands) < 2:
+        return
+    dest = operands[-1]
+    head = dest.split("/", 1)[0]
+    if (":" in head or dest.startswith("rsync://")) and is_prod(head):
+        add(out, "prod.target", inv, f"{inv.program} copies files onto the production host {head.split(':')[0]}")
+
+
+# -- generic deploy-like commands ---------------------------------------------------------------------
+
+DEPLOY_VERBS = frozenset({"deploy", "release", "rollout", "promote", "provision", "migrate", "destroy", "teardown",
+                          "publish", "ship", "apply", "up", "down", "rollback", "restart", "scale", "upgrade",
+                          "uninstall", "undeploy", "drop", "reset", "seed", "remove", "delete", "push", "sync"})
+_NOT_DEPLOY = frozenset({
+    "grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "cat", "less", "more", "head", "tail", "echo", "printf", "ls",
+    "find", "sed", "awk", "jq", "yq", "diff", "wc", "sort", "uniq", "cut", "tr", "man", "which", "type", "file",
+    "stat", "tree", "bat", "vim", "vi", "nvim", "nano", "emacs", "code", "open", "xdg-open", "test", "[", "true",
+    "false", "cd", "pushd", "mkdir", "touch", "cp", "mv", "tar", "zip", "unzip", "du", "df", "history", "help",
+    "tldr", "info", "source", ".", "export", "declare", "local", "set", "unset", "read", "rm", "ln", "chmod",
+    "pytest", "curl", "wget", "pip", "pip3", "tee", "xargs", "env", "sudo", "time", "timeout", "nohup", "watch",
+})
+"""Programs that are never deploy commands themselves (their arguments may still say deploy/prod)."""
+_PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun", "pip", "uv", "poetry", "composer", "bundle"})
+_DEPENDENCY_FLAGS = frozenset({"prod", "production", "only", "omit", "without", "no-dev"})
+_PROD_FLAG_DEPLOYERS = frozenset({"vercel", "netlify", "wrangler", "railway", "firebase", "amplify"})
+_ALWAYS_MUTATING = frozenset({"ansible-playbook", "kamal", "cap", "skaffold"})
+_DRY = ("--dry-run", "--check", "--plan", "--diff", "--preview", "--what-if", "--noop", "--syntax-check",
+        "--list-hosts", "--list-tasks")
+
+
+def _deploy_like(inv: Invocation) -> str | None:
+    """The verb that makes ``inv`` change something (a deploy verb in the program's name or its first
+    words), or None."""
+    prog = inv.program
+    name_tokens = prog.lower().replace("_", "-").replace(".", "-").split("-")
+    verb = next((t for t in name_tokens if t in DEPLOY_VERBS), None)
+    if verb:
+        return verb
+    if prog in _ALWAYS_MUTATING:
+        return prog
+    positional = [w.text.lower() for w in inv.args if not w.text.startswith("-")][:3]
+    for word in positional:
+        for tok in word.replace(":", "-").replace("_", "-").replace("/", "-").replace(".", "-").split("-"):
+            if tok in DEPLOY_VERBS:
+                return tok
+    return None
+
+
+def detect_deploy(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """Any other program that deploys or changes something, aimed at production."""
+    if inv.program in _NOT_DEPLOY:
+        return
+    marks = prod_words(inv)
+    if not marks:
+        return
+    if any(w.text.startswith(_DRY) for w in inv.args):
+        return
+    if inv.program in _PACKAGE_MANAGERS:
+        marks = [m for m in marks if not m.startswith("-") or m.lstrip("-").split("=", 1)[0] not in _DEPENDENCY_FLAGS]
+        if not marks:
+            return  # npm install --production: dependencies, not an environment
+    verb = _deploy_like(inv)
+    if verb is None and inv.program in _PROD_FLAG_DEPLOYERS and any(
+            w.text.startswith(("--prod", "--production")) for w in inv.args):
+        verb = "deploy"
+    if verb is not None:
+        add(out, "prod.target", inv, f"{inv.program} {verb} aimed at production ({marks[0]})")

@@ -1,0 +1,116 @@
+"""Findings that need the whole command line, not one invocation: fork bombs, a script downloaded and
+then run, and a switch to a production context followed by a mutating command."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import Script
+from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, is_prod
+from phlegyas.analysis.tier1.prod import KUBECTL_MUTATING
+from phlegyas.analysis.tier1.words import path_of
+
+if TYPE_CHECKING:
+    from phlegyas.core.analysis import AnalysisEnv
+
+
+def fork_bombs(script: Script, out: Out) -> None:
+    """A function that calls itself twice (``:(){ :|:& };:``, ``b(){ b & b; }``) multiplies processes
+    until the machine stalls."""
+    if not script.functions:
+        return
+    for name in script.functions:
+        calls = [i for i, c in enumerate(script.commands) if c.origin == "function" and c.program == name]
+        piped = any(script.commands[i].upstream and any(script.commands[u].program == name
+                                                        for u in script.commands[i].upstream) for i in calls)
+        if len(calls) >= 2 or piped:
+            add(out, "process.fork_bomb", script.source[:120],
+                f"the function {name} calls itself {'through a pipe' if piped else 'twice'}: a fork bomb")
+            return
+
+
+_DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "wget2"})
+
+
+def _download_outputs(inv: Invocation, env: AnalysisEnv) -> list[str]:
+    from phlegyas.analysis.tier1.writes import program_writes, redirect_writes
+
+    texts = program_writes(inv) + redirect_writes(inv)
+    return [p for p in (path_of(t, env) for t in texts) if p is not None]
+
+
+def _runs(inv: Invocation, env: AnalysisEnv) -> str | None:
+    """The file ``inv`` executes as a program or script, normalized."""
+    words = inv.command.words
+    if not words:
+        return None
+    first = words[0].text
+    if "/" in first and not words[0].dynamic:
+        return path_of(first, env)
+    if inv.program in SHELLS or inv.program in INTERPRETERS or inv.program in ("source", "."):
+        for w in inv.args:
+            if not w.text.startswith("-"):
+                return path_of(w.text, env)
+    return None
+
+
+def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out) -> None:
+    downloaded: dict[str, str] = {}
+    for inv in invocations:
+        if inv.program in _DOWNLOADERS:
+            for p in _download_outputs(inv, env):
+                downloaded[p] = inv.program
+            continue
+        if downloaded:
+            ran = _runs(inv, env)
+            if ran is not None and ran in downloaded:
+                add(out, "net.pipe_to_shell", inv, f"runs {ran}, which {downloaded[ran]} just downloaded, unseen")
+
+
+_TF = frozenset({"terraform", "tofu", "terragrunt"})
+_TF_MUTATING = frozenset({"apply", "destroy", "import", "taint", "untaint", "refresh"})
+
+
+def _switch(inv: Invocation) -> str | None:
+    """The production context a command switches to (``terraform workspace select prod``, ``kubectl
+    config use-context prod``, ``export TF_WORKSPACE=prod``), or None."""
+    program = inv.program
+    if program in _TF or program == "kubectl":
+        words = [w.text for w in inv.args if not w.text.startswith("-")]
+        if program in _TF and words[:2] in (["workspace", "select"], ["workspace", "new"]) and len(words) > 2:
+            return words[2] if is_prod(words[2]) else None
+        if program == "kubectl" and words[:2] in (["config", "use-context"], ["config", "set-context"]):
+            hits = [w.text for w in inv.args[2:] if is_prod(w.text)]
+            return hits[0] if hits else None
+    if program in ("export", "declare") or program == "" and inv.command.assignments:
+        for key, value in inv.command.assignments:
+            if key in ("TF_WORKSPACE", "KUBECONTEXT", "AWS_PROFILE", "ENV", "ENVIRONMENT", "STAGE", "DEPLOY_ENV",
+                       "RAILS_ENV", "APP_ENV") and is_prod(value.text):
+                return f"{key}={value.text}"
+    return None
+
+
+def _mutates(inv: Invocation) -> bool:
+    words = [w.text for w in inv.args if not w.text.startswith("-")]
+    if inv.program in _TF:
+        return bool(words) and words[0] in _TF_MUTATING
+    if inv.program == "kubectl":
+        return bool(words) and words[0] in KUBECTL_MUTATING
+    if inv.program in ("helm",):
+        return bool(words) and words[0] in ("install", "upgrade", "uninstall", "delete", "rollback")
+    return False
+
+
+LINE_STARTERS = _DOWNLOADERS | _TF | {"kubectl", "export", "declare", ""}
+"""The programs ``download_then_run`` and ``production_switch`` start from: without one, neither finds anything."""
+
+
+def production_switch(invocations: Sequence[Invocation], out: Out) -> None:
+    context = None
+    for inv in invocations:
+        got = _switch(inv)
+        if got is not None:
+            context = got
+        elif context is not None and _mutates(inv) and not any(f.id == "prod.target" and f.subject == inv.command.text
+                                                              for f in out):
+            add(out, "prod.target", inv, f"{inv.program} changes production: the command line switched to {context}")

@@ -1,0 +1,345 @@
+"""Destructive database statements handed to a client (``psql``, ``mysql``, ``sqlite3``, ``redis-cli``,
+``mongosh`` …) by flag, argument, heredoc, here-string or pipe; and mutating statements sent to a
+production host.
+
+SQL is tokenized, not searched: string literals, quoted identifiers and comments are skipped, so
+``SELECT 'drop table x'`` is a SELECT. Only the verb of each statement (after ``WITH …`` and
+``EXPLAIN ANALYZE``) decides.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from phlegyas.core.model import Verdict
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.tier1.base import Out, add, is_prod, parse_opts, piped_text
+
+if TYPE_CHECKING:
+    from phlegyas.core.analysis import AnalysisEnv
+
+
+# -- tokenizer ---------------------------------------------------------------------------------------
+
+_DOLLAR_TAG = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)?\$")
+
+
+def statements(sql: str, hash_comments: bool = False) -> list[list[tuple[str, int]]]:
+    """Statements of ``sql``, each a list of (UPPERCASE keyword or identifier, paren depth)."""
+    out: list[list[tuple[str, int]]] = []
+    cur: list[tuple[str, int]] = []
+    i, n, depth = 0, len(sql), 0
+    line_start = True
+    while i < n:
+        c = sql[i]
+        if c in " \t\r":
+            i += 1
+            continue
+        if c == "\n":
+            line_start = True
+            i += 1
+            continue
+        at_line_start, line_start = line_start, False
+        if c == "\\" and at_line_start:  # psql meta-command: \c db, \i file …
+            end = sql.find("\n", i)
+            i = n if end < 0 else end
+        elif c == "'" or c == '"' or c == "`":
+            i = _skip_quoted(sql, i, c)
+            if c != "'":
+                cur.append(("IDENT", depth))
+        elif c == "-" and sql.startswith("--", i) or c == "#" and hash_comments:
+            end = sql.find("\n", i)
+            i = n if end < 0 else end
+        elif c == "/" and sql.startswith("/*", i):
+            end = sql.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        elif c == "$" and (m := _DOLLAR_TAG.match(sql, i)):
+            end = sql.find(m.group(0), m.end())
+            i = n if end < 0 else end + len(m.group(0))
+        elif c == ";":
+            if cur:
+                out.append(cur)
+            cur, depth = [], 0
+            i += 1
+        elif c == "(":
+            depth += 1
+            i += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+            i += 1
+        elif c.isalpha() or c == "_":
+            j = i + 1
+            while j < n and (sql[j].isalnum() or sql[j] in "_$"):
+                j += 1
+            cur.append((sql[i:j].upper(), depth))
+            i = j
+        else:
+            i += 1
+    if cur:
+        out.append(cur)
+    return out
+
+
+def _skip_quoted(sql: str, i: int, quote: str) -> int:
+    j, n = i + 1, len(sql)
+    while j < n:
+        c = sql[j]
+        if c == "\\" and quote != "`":
+            j += 2
+            continue
+        if c == quote:
+            if j + 1 < n and sql[j + 1] == quote:  # '' inside a literal
+                j += 2
+                continue
+            return j + 1
+        j += 1
+    return n
+
+
+_DROP_DENY = frozenset({"TABLE", "DATABASE", "SCHEMA", "TABLESPACE", "OWNED", "COLLECTION", "KEYSPACE"})
+_MUTATING = frozenset({"INSERT", "UPDATE", "DELETE", "DROP", "ALTER", "CREATE", "TRUNCATE", "GRANT", "REVOKE",
+                       "REPLACE", "MERGE", "UPSERT", "COPY", "CALL", "DO", "EXEC", "EXECUTE", "RENAME", "LOAD",
+                       "VACUUM", "REINDEX", "CLUSTER", "REFRESH", "LOCK", "COMMENT", "SECURITY", "IMPORT"})
+
+
+def _verb(tokens: list[tuple[str, int]]) -> tuple[str, list[str]]:
+    """The statement's verb and the top-level words after it (``WITH x AS (…) DELETE …`` → DELETE)."""
+    words = [t for t, d in tokens if d == 0]
+    if words and words[0] == "EXPLAIN":
+        if "ANALYZE" not in words[1:3]:
+            return "EXPLAIN", []
+        words = words[words.index("ANALYZE") + 1:]
+    if words and words[0] == "WITH":
+        for k, w in enumerate(words[1:], 1):
+            if w in ("SELECT", "INSERT", "UPDATE", "DELETE", "MERGE"):
+                return w, words[k + 1:]
+        return "WITH", []
+    return (words[0], words[1:]) if words else ("", [])
+
+
+def judge_sql(sql: str, hash_comments: bool = False) -> tuple[list[tuple[Verdict, str]], bool]:
+    """(destructive statements as (severity, what), whether any statement changes data)."""
+    found: list[tuple[Verdict, str]] = []
+    mutating = False
+    for tokens in statements(sql, hash_comments):
+        verb, rest = _verb(tokens)
+        mutating |= verb in _MUTATING
+        if verb == "DROP":
+            kind = next((w for w in rest if w not in ("TEMPORARY", "TEMP")), "")
+            sev = Verdict.DENY if kind in _DROP_DENY else Verdict.ASK
+            found.append((sev, f"DROP {kind}".strip()))
+        elif verb == "TRUNCATE":
+            found.append((Verdict.DENY, "TRUNCATE"))
+        elif verb == "DELETE":
+            if "WHERE" in rest:
+                found.append((Verdict.ASK, "DELETE … WHERE"))
+            else:
+                found.append((Verdict.DENY, "DELETE without WHERE (every row)"))
+        elif verb == "UPDATE" and "WHERE" not in rest:
+            found.append((Verdict.ASK, "UPDATE without WHERE (every row)"))
+        elif verb == "ALTER" and "DROP" in rest:
+            found.append((Verdict.DENY, "ALTER … DROP"))
+    return found, mutating
+
+
+# -- other stores --------------------------------------------------------------------------------------
+
+_MONGO_DENY = re.compile(r"\.\s*(dropDatabase|drop|dropAllUsers|dropUser)\s*\(|\.\s*(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)")
+_MONGO_ASK = re.compile(r"\.\s*(deleteMany|remove|findOneAndDelete|deleteOne|updateMany)\s*\(")
+_MONGO_READ = re.compile(r"^\s*(db\.\w+\.(find|count|countDocuments|aggregate|findOne|distinct)\b|show |db\.(stats|version)\b)")
+
+
+def judge_mongo(code: str) -> tuple[list[tuple[Verdict, str]], bool]:
+    if m := _MONGO_DENY.search(code):
+        return [(Verdict.DENY, m.group(0).strip(". ("))], True
+    if m := _MONGO_ASK.search(code):
+        return [(Verdict.ASK, m.group(0).strip(". ("))], True
+    return [], not _MONGO_READ.match(code)
+
+
+_REDIS_READ = frozenset({"GET", "MGET", "KEYS", "SCAN", "INFO", "TTL", "PTTL", "TYPE", "EXISTS", "HGET", "HGETALL",
+                         "HKEYS", "HLEN", "LRANGE", "LLEN", "SMEMBERS", "SCARD", "ZRANGE", "ZCARD", "PING", "DBSIZE",
+                         "MONITOR", "STRLEN", "SISMEMBER", "HMGET", "XRANGE", "XLEN", "MEMORY", "SLOWLOG",
+                         "CLIENT", "CONFIG", "COMMAND", "ECHO", "TIME", "LASTSAVE", "ROLE", "CLUSTER"})
+
+
+def judge_redis(words: list[str]) -> tuple[list[tuple[Verdict, str]], bool]:
+    if not words:
+        return [], False
+    cmd = words[0].upper()
+    if cmd in ("FLUSHALL", "FLUSHDB"):
+        return [(Verdict.DENY, cmd)], True
+    if cmd == "CONFIG" and len(words) > 1 and words[1].upper() == "SET":
+        return [(Verdict.ASK, "CONFIG SET")], True
+    return [], cmd not in _REDIS_READ
+
+
+# -- clients -------------------------------------------------------------------------------------------
+
+
+class _Query:
+    """What one client invocation sends: statements, whether some input is unknown, and its host."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.unknown = False
+        self.hosts: list[str] = []
+
+
+def _psql(inv: Invocation) -> _Query:
+    q = _Query()
+    opts = parse_opts(inv.args, short_values="cdfhpUvoLPTFR", long_values=frozenset({
+        "--command", "--dbname", "--file", "--host", "--port", "--username", "--set", "--variable", "--output",
+        "--log-file", "--pset", "--field-separator", "--record-separator", "--table-attr"}))
+    q.texts = opts.values("-c", "--command")
+    q.unknown = opts.has("-f", "--file")
+    q.hosts = opts.values("-h", "--host", "-d", "--dbname") + [w.text for w in opts.operands]
+    return q
+
+
+def _mysql(inv: Invocation) -> _Query:
+    q = _Query()
+    opts = parse_opts(inv.args, short_values="eDhPuS", long_values=frozenset({
+        "--execute", "--database", "--host", "--port", "--user", "--socket"}))
+    q.texts = opts.values("-e", "--execute")
+    q.hosts = opts.values("-h", "--host") + [w.text for w in opts.operands]
+    return q
+
+
+_SQLITE_VALUE_OPTS = frozenset({"-cmd", "-init", "-separator", "-nullvalue", "-newline", "-vfs", "-maxsize",
+                                "-mmap", "-pagecache", "-lookaside", "-heap", "-c", "-s", "-f"})
+
+
+def _sqlite(inv: Invocation) -> _Query:
+    """``sqlite3 [opts] DB [SQL…]`` (also duckdb): SQL in ``-cmd``/``-c`` and after the database file."""
+    q = _Query()
+    operands: list[str] = []
+    args = inv.args
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t.startswith("-") and len(t) > 1:
+            if t in _SQLITE_VALUE_OPTS and i + 1 < len(args):
+                if t in ("-cmd", "-c", "-s"):
+                    q.texts.append(args[i + 1].text)
+                elif t in ("-init", "-f"):
+                    q.unknown = True
+                i += 1
+        else:
+            operands.append(t)
+        i += 1
+    q.texts.extend(operands[1:])
+    return q
+
+
+def _clickhouse(inv: Invocation) -> _Query:
+    q = _Query()
+    args = inv.args[1:] if inv.program == "clickhouse" and inv.args and inv.args[0].text == "client" else inv.args
+    opts = parse_opts(args, short_values="qhdu", long_values=frozenset({"--query", "--host", "--database", "--user",
+                                                                       "--port", "--password", "--queries-file"}))
+    q.texts = opts.values("-q", "--query")
+    q.unknown = opts.has("--queries-file")
+    q.hosts = opts.values("-h", "--host")
+    return q
+
+
+def _cockroach(inv: Invocation) -> _Query:
+    q = _Query()
+    if not inv.args or inv.args[0].text != "sql":
+        return q
+    opts = parse_opts(inv.args[1:], short_values="ef", long_values=frozenset({"--execute", "--url", "--host",
+                                                                              "--database", "--file"}))
+    q.texts = opts.values("-e", "--execute")
+    q.unknown = opts.has("-f", "--file")
+    q.hosts = opts.values("--url", "--host")
+    return q
+
+
+def _sqlcmd(inv: Invocation) -> _Query:
+    q = _Query()
+    opts = parse_opts(inv.args, short_values="QqSdUPi")
+    q.texts = opts.values("-Q", "-q")
+    q.unknown = opts.has("-i")
+    q.hosts = opts.values("-S")
+    return q
+
+
+_CLIENTS = {
+    "psql": _psql, "mysql": _mysql, "mariadb": _mysql, "sqlite3": _sqlite, "sqlite": _sqlite, "duckdb": _sqlite,
+    "clickhouse-client": _clickhouse, "clickhouse": _clickhouse, "cockroach": _cockroach, "sqlcmd": _sqlcmd,
+}
+_HASH_COMMENTS = frozenset({"mysql", "mariadb", "clickhouse-client", "clickhouse"})
+
+
+def _report(inv: Invocation, found: list[tuple[Verdict, str]], mutating: bool, unknown: bool,
+            hosts: list[str], out: Out) -> None:
+    seen = set()
+    for sev, what in found:
+        if what not in seen:
+            seen.add(what)
+            add(out, "sql.destructive", inv, f"{inv.program} runs {what}", sev)
+    prod = next((h for h in hosts if is_prod(h)), None)
+    if prod is None:
+        return
+    if mutating:
+        add(out, "prod.target", inv, f"{inv.program} changes data on the production database {prod}")
+    elif unknown:
+        add(out, "prod.target", inv, f"{inv.program} runs statements the gate cannot see on production ({prod})",
+            Verdict.ASK)
+
+
+def detect_sql_client(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    q = _CLIENTS[inv.program](inv)
+    piped, piped_unknown = piped_text(inv)
+    texts = q.texts + piped
+    hash_comments = inv.program in _HASH_COMMENTS
+    found: list[tuple[Verdict, str]] = []
+    mutating = False
+    for text in texts:
+        f, m = judge_sql(text, hash_comments)
+        found.extend(f)
+        mutating |= m
+    unknown = q.unknown or piped_unknown or not texts
+    _report(inv, found, mutating, unknown, q.hosts, out)
+
+
+def detect_mongo(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    opts = parse_opts(inv.args, long_values=frozenset({"--eval", "--host", "--port", "--username", "--password",
+                                                       "--authenticationDatabase", "--file"}))
+    codes = opts.values("--eval") + piped_text(inv)[0]
+    found: list[tuple[Verdict, str]] = []
+    mutating = False
+    for code in codes:
+        f, m = judge_mongo(code)
+        found.extend(f)
+        mutating |= m
+    hosts = opts.values("--host") + [w.text for w in opts.operands]
+    _report(inv, found, mutating, not codes, hosts, out)
+
+
+def detect_redis(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    opts = parse_opts(inv.args, short_values="hpsaunrid",
+                      long_values=frozenset({"--user", "--pass", "--tls", "--cacert", "--cert", "--key"}))
+    words = [w.text for w in opts.operands]
+    found, mutating = judge_redis(words)
+    for text in piped_text(inv)[0]:
+        for line in text.splitlines():
+            f, m = judge_redis(line.split())
+            found.extend(f)
+            mutating |= m
+    hosts = opts.values("-h", "-u")
+    _report(inv, found, mutating, not words, hosts, out)
+
+
+def detect_dropdb(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    if any(w.text in ("--help", "-?", "--version", "-V") for w in inv.args):
+        return
+    names = [w.text for w in inv.args if not w.text.startswith("-")]
+    add(out, "sql.destructive", inv, f"dropdb drops the database {names[-1] if names else ''}".strip())
+
+
+def detect_mysqladmin(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    words = [w.text for w in inv.args if not w.text.startswith("-")]
+    if "drop" in words:
+        add(out, "sql.destructive", inv, "mysqladmin drop drops a database")
+

@@ -1,0 +1,221 @@
+"""What an invocation writes, and the Tier 1 classes that depend on where: devices (disk wipe), shell
+start-up files, cron, ``authorized_keys``, services and git hooks (persistence), and credentials written
+into tracked files.
+"""
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING
+
+from phlegyas.core.model import Verdict
+from phlegyas.analysis.paths import SHELL_RC_FILES
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts, piped_text
+from phlegyas.analysis.tier1.words import path_of
+from phlegyas.analysis.tier1.disk import is_device
+from phlegyas.analysis.tier1.secrets import find_secret, tracked_file
+
+if TYPE_CHECKING:
+    from phlegyas.core.analysis import AnalysisEnv
+
+
+_WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
+
+
+def redirect_writes(inv: Invocation) -> list[str]:
+    """Target texts of the output redirections of ``inv`` (``>&2`` and ``>&-`` are not files)."""
+    found = []
+    for r in inv.command.redirects:
+        if r.op in _WRITE_OPS and r.target is not None:
+            t = r.target.text
+            if r.op == ">&" and (t.isdigit() or t == "-"):
+                continue
+            found.append(t)
+    return found
+
+
+def _dest_with_sources(dest: str, sources: list[str]) -> list[str]:
+    """``cp a b dir/`` writes ``dir/`` and, when it is a directory, ``dir/a`` and ``dir/b``."""
+    return [dest] + [posixpath.join(dest, posixpath.basename(s.rstrip("/"))) for s in sources]
+
+
+def program_writes(inv: Invocation) -> list[str]:
+    """Files ``inv`` writes through its arguments (tee, sed -i, cp/mv/install/ln, dd of=, curl -o …)."""
+    prog = inv.program
+    args = inv.args
+    if prog == "tee":
+        return [w.text for w in parse_opts(args).operands]
+    if prog in ("sed", "perl", "ruby"):
+        texts = [w.text for w in args]
+        if not any(t.startswith("-i") or t == "--in-place" or t.startswith("--in-place=") or
+                   (t.startswith("-") and not t.startswith("--") and "i" in t[1:]) for t in texts):
+            return []
+        opts = parse_opts(args, short_values="ef" if prog == "sed" else "eE")
+        operands = [w.text for w in opts.operands]
+        has_script = opts.has("-e", "--expression", "-f", "--file", "-E") if prog == "sed" else opts.has("-e", "-E")
+        return operands if has_script else operands[1:]
+    if prog in ("cp", "mv", "install", "ln", "rsync"):
+        opts = parse_opts(args, short_values="tSmogZ" if prog != "rsync" else "e",
+                          long_values=frozenset({"--target-directory", "--suffix", "--mode", "--owner", "--group"}))
+        operands = [w.text for w in opts.operands]
+        target = opts.first("-t", "--target-directory")
+        if target is not None:
+            return _dest_with_sources(target, operands)
+        if len(operands) >= 2:
+            return _dest_with_sources(operands[-1], operands[:-1])
+        return []
+    if prog == "dd":
+        return [w.text[3:] for w in args if w.text.startswith("of=")]
+    if prog in ("curl", "wget"):
+        opts = parse_opts(args, short_values="oOdHXuAFT" if prog == "curl" else "OoPaeTtUB",
+                          long_values=frozenset({"--output", "--output-document"}))
+        return opts.values("-o", "--output") if prog == "curl" else opts.values("-O", "--output-document")
+    if prog == "truncate":
+        return [w.text for w in parse_opts(args, short_values="sr").operands]
+    return []
+
+
+# -- where a write lands ---------------------------------------------------------------------------
+
+_RC_NAMES = frozenset(posixpath.basename(f) for f in SHELL_RC_FILES) - {".inputrc"}
+_RC_REL = frozenset(SHELL_RC_FILES)
+
+
+def _prefixes(*dirs: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """A location list as (``dir/`` prefixes, exact paths) for fast ``str.startswith`` tests."""
+    return tuple(d + "/" for d in dirs), frozenset(dirs)
+
+
+def _under(path: str, table: tuple[tuple[str, ...], frozenset[str]]) -> bool:
+    return path.startswith(table[0]) or path in table[1]
+
+
+_SYSTEM_RC = _prefixes("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zsh",
+                       "/etc/zshrc", "/etc/zprofile", "/etc/zshenv", "/etc/environment", "/etc/fish/config.fish")
+_CRON = _prefixes("/etc/crontab", "/etc/cron.d", "/etc/cron.daily", "/etc/cron.hourly", "/etc/cron.weekly",
+                  "/etc/cron.monthly", "/var/spool/cron", "/etc/anacrontab", "/var/spool/at")
+_SERVICES = _prefixes("/etc/systemd", "/lib/systemd", "/usr/lib/systemd", "/etc/init.d", "/etc/rc.local",
+                      "/etc/init", "/Library/LaunchAgents", "/Library/LaunchDaemons", "/etc/xdg/autostart",
+                      "/etc/ld.so.preload", "/etc/udev/rules.d")
+_HOME_SERVICES = _prefixes(".config/systemd", "Library/LaunchAgents", ".config/autostart", ".local/share/systemd")
+_SYSTEM_ROOTS = ("/etc/", "/lib/", "/usr/lib/", "/var/spool/", "/Library/")
+
+
+def persistence_class(path: str, home: str) -> tuple[str, str] | None:
+    """(class id, what) when writing ``path`` makes code run later on its own, else None."""
+    name = path.rsplit("/", 1)[-1]
+    if "/.git/hooks/" in path or path.endswith("/.git/hooks"):
+        return "persistence.git_hooks", f"the git hook {path}"
+    if name in ("authorized_keys", "authorized_keys2"):
+        return "persistence.ssh_keys", f"the SSH login file {path}"
+    if path.startswith(_SYSTEM_ROOTS):
+        if _under(path, _SYSTEM_RC):
+            return "persistence.shell_rc", f"the shell start-up file {path}"
+        if _under(path, _CRON):
+            return "persistence.cron", f"the scheduler file {path}"
+        if _under(path, _SERVICES):
+            return "persistence.service", f"the service/autostart location {path}"
+        return None
+    if path.startswith(home + "/"):
+        rel = path[len(home) + 1:]
+        if rel in _RC_REL:
+            return "persistence.shell_rc", f"the shell start-up file {path}"
+        if rel in (".ssh/rc", ".ssh/environment"):
+            return "persistence.ssh_keys", f"the SSH login file {path}"
+        if _under(rel, _HOME_SERVICES):
+            return "persistence.service", f"the service/autostart location {path}"
+        return None
+    if name in _RC_NAMES:
+        parent = path[:len(path) - len(name) - 1]
+        if parent == "/root" or parent.rsplit("/", 1)[0] in ("/home", "/Users"):
+            return "persistence.shell_rc", f"the shell start-up file {path}"
+    return None
+
+
+def _content(inv: Invocation) -> str:
+    """The text ``inv`` writes, as far as the command line shows it."""
+    if inv.program in ("echo", "printf"):
+        return " ".join(w.text for w in inv.args)
+    texts, _ = piped_text(inv)
+    return "\n".join(texts)
+
+
+def judge_writes(inv: Invocation, env: AnalysisEnv, out: Out, targets: list[str]) -> None:
+    env = env_for(inv, env)
+    content: str | None = None
+    for text in targets:
+        path = path_of(text, env)
+        if path is None:
+            continue
+        if is_device(path):
+            add(out, "disk.wipe", inv, f"{inv.program} writes over the device {path}")
+            continue
+        klass = persistence_class(path, env.home)
+        if klass is not None:
+            add(out, klass[0], inv, f"{inv.program} writes {klass[1]}")
+            continue
+        if tracked_file(path, env):
+            if content is None:
+                content = _content(inv)
+            what = find_secret(content)
+            if what:
+                add(out, "secrets.in_file", inv, f"{inv.program} writes {what} into {path}, a file that gets committed")
+
+
+def detect_redirects(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """Generic: where the output redirections of any invocation go."""
+    targets = redirect_writes(inv)
+    if targets:
+        judge_writes(inv, env, out, targets)
+
+
+def detect_program_writes(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    targets = program_writes(inv)
+    if targets:
+        judge_writes(inv, env, out, targets)
+
+
+# -- programs that install persistence -----------------------------------------------------------------
+
+
+def detect_crontab(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    opts = parse_opts(inv.args, short_values="uc")
+    if opts.has("-l") and not opts.operands:
+        return
+    what = "removes every cron job" if opts.has("-r") else "installs cron jobs"
+    add(out, "persistence.cron", inv, f"crontab {what}")
+
+
+def detect_at(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    if any(w.text in ("-l", "-d", "-r", "-c", "-V") for w in inv.args):
+        return
+    add(out, "persistence.cron", inv, f"{inv.program} schedules a command to run later")
+
+
+_SYSTEMCTL_PERSIST = frozenset({"enable", "reenable", "link", "preset", "preset-all", "add-wants", "add-requires",
+                                "set-default", "edit", "revert"})
+
+
+def detect_systemctl_persist(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    words = [w.text for w in inv.args if not w.text.startswith("-")]
+    if words and words[0] in _SYSTEMCTL_PERSIST:
+        add(out, "persistence.service", inv, f"systemctl {words[0]} {' '.join(words[1:2])} makes a service start on its own")
+
+
+def detect_launchctl(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    words = [w.text for w in inv.args if not w.text.startswith("-")]
+    if words and words[0] in ("load", "bootstrap", "enable", "submit"):
+        add(out, "persistence.service", inv, f"launchctl {words[0]} registers a job that starts on its own")
+
+
+def detect_rc_tools(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """update-rc.d, chkconfig, rc-update: SysV/OpenRC services enabled at boot."""
+    texts = [w.text for w in inv.args]
+    if inv.program == "update-rc.d" and not any(t in ("remove", "disable", "-n") for t in texts) \
+            or inv.program == "chkconfig" and "on" in texts or inv.program == "rc-update" and "add" in texts:
+        add(out, "persistence.service", inv, f"{inv.program} enables a service at boot")
+
+
+def detect_ssh_copy_id(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    add(out, "persistence.ssh_keys", inv, "ssh-copy-id adds a key to a remote authorized_keys", Verdict.ASK)
+

@@ -1,0 +1,123 @@
+"""``phlegyas install`` / ``uninstall`` / ``hook``: the arguments and the output of wiring phlegyas into
+Claude Code; what gets written is ``phlegyas.hosts.claude_code.install``."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from datetime import datetime
+from typing import Mapping, TextIO
+
+from phlegyas.hosts.claude_code.hook import run
+from phlegyas.hosts.claude_code.install import (
+    PROMPT_TOOL, FileChange, InstallError, Scope, apply, install_changes, project_scope, uninstall_changes,
+    user_scope)
+from phlegyas.cli.common import EXIT_ERROR
+
+
+def _scope(args, environ: Mapping[str, str]) -> Scope:
+    if args.user:
+        return user_scope(environ)
+    return project_scope(args.project or os.getcwd())
+
+
+def _parts(args) -> tuple[bool, bool]:
+    if not args.hook and not args.mcp:
+        return True, True
+    return args.hook, args.mcp
+
+
+def run_changes(changes: list[FileChange], *, dry_run: bool, out: TextIO, now: datetime | None = None) -> bool:
+    """Print (and unless ``dry_run`` write) the changes; returns whether anything changed."""
+    pending = [c for c in changes if c.changed]
+    if not pending:
+        files = ", ".join(c.path for c in changes)
+        out.write(f"nothing to change: {files} already as wanted\n")
+        return False
+    now = now or datetime.now()
+    for change in pending:
+        if dry_run:
+            out.write(change.diff())
+            continue
+        verb = "removed" if change.removes_file else ("created" if change.before is None else "updated")
+        backup = apply(change, now)
+        out.write(f"{verb} {change.path}: {'; '.join(change.what)}\n")
+        if backup:
+            out.write(f"  backup: {backup}\n")
+    if dry_run:
+        out.write("dry run: nothing was written\n")
+    return True
+
+
+def usage_lines(scope: Scope, *, hook: bool, mcp: bool) -> str:
+    lines = ["", "Use it:"]
+    if hook:
+        where = "in this project" if scope.project else "everywhere"
+        lines.append(f"  claude                  # the hooks decide every tool call {where}")
+    if mcp:
+        lines.append(f"  MCP_CONNECTION_NONBLOCKING=false claude -p --permission-prompt-tool {PROMPT_TOOL} \"your task\"")
+        lines.append("      (the variable makes claude -p wait for the server before the first prompt)")
+    lines.append("  phlegyas uninstall" + (" --user" if not scope.project else "")
+                 + "      # takes it out again")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_install(args, out: TextIO, err: TextIO) -> int:
+    return _run(args, out, err, install=True)
+
+
+def cmd_uninstall(args, out: TextIO, err: TextIO) -> int:
+    return _run(args, out, err, install=False)
+
+
+def _run(args, out: TextIO, err: TextIO, *, install: bool) -> int:
+    try:
+        scope = _scope(args, os.environ)
+        hook, mcp = _parts(args)
+        if install:
+            changes = install_changes(scope, hook=hook, mcp=mcp, python=sys.executable)
+        else:
+            changes = uninstall_changes(scope, hook=hook, mcp=mcp)
+        changed = run_changes(changes, dry_run=args.dry_run, out=out)
+    except InstallError as exc:
+        print(f"phlegyas: {exc}", file=err)
+        return EXIT_ERROR
+    if install and (changed or not args.dry_run):
+        out.write(usage_lines(scope, hook=hook, mcp=mcp))
+    return 0
+
+
+def cmd_hook(args, out: TextIO, err: TextIO) -> int:
+    return run(os.environ)
+
+
+def _where(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--project", metavar="DIR", help="the project to wire (default: the current directory)")
+    group.add_argument("--user", action="store_true", help="wire it for every project (your user settings)")
+    parser.add_argument("--hook", action="store_true", help="only the PreToolUse and PermissionRequest hooks")
+    parser.add_argument("--mcp", action="store_true", help="only the MCP permission-prompt server")
+    parser.add_argument("--dry-run", action="store_true", help="print the diff and write nothing")
+
+
+def register(sub) -> None:
+    """Add ``install``, ``uninstall`` and ``hook`` to the ``phlegyas`` command's subparsers."""
+    install = sub.add_parser(
+        "install", help="wire phlegyas into Claude Code (hooks and MCP server)",
+        description="Write the phlegyas hooks (PreToolUse, PermissionRequest) and the MCP permission "
+                    "server into Claude Code's settings, merging with what is there. Backs up every "
+                    "file it changes; running it twice changes nothing.",
+        epilog="examples:\n  phlegyas install                 # this project: .claude/settings.json and .mcp.json\n"
+               "  phlegyas install --user --hook   # hooks for every project\n"
+               "  phlegyas install --dry-run       # show the diff only",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    _where(install)
+    install.set_defaults(func=cmd_install)
+    uninstall = sub.add_parser("uninstall", help="remove what `phlegyas install` added",
+                               description="Remove the phlegyas hooks and MCP server; everything else is kept.")
+    _where(uninstall)
+    uninstall.set_defaults(func=cmd_uninstall)
+    hook = sub.add_parser("hook", help="the Claude Code hook (reads one event on stdin)",
+                          description="Read one Claude Code hook event (PreToolUse or PermissionRequest) "
+                                      "on stdin and answer as Claude Code expects; the same as phlegyas-hook.")
+    hook.set_defaults(func=cmd_hook)

@@ -1,0 +1,51 @@
+"""What the analysis hands the engine: one ``Analysis`` per call, of any tool, and where it happens.
+
+Tier 1, protected paths, ``plan`` mode, Tier 2 and ``acceptEdits`` are all views over it, so the call
+is analysed once (``phlegyas.analysis.dispatch.analyze``). These types are the vocabulary the engine,
+the checkers and every tier share; they hold data only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from phlegyas.core.model import Finding
+
+
+@dataclass(frozen=True)
+class AnalysisEnv:
+    """Where the call happens: everything the analysis may need besides the call itself."""
+
+    cwd: str
+    home: str
+    project_root: str
+    safe_write_dirs: tuple[str, ...] = ()
+    user_patterns: Any = None  # tier2_safe.SafePatternStore (or anything with its methods), when the user has one
+
+
+@dataclass(slots=True)
+class Subcommand:
+    """One simple command that will run (after wrappers are peeled), as the analysis saw it."""
+
+    text: str
+    program: str | None
+    effects: list[str] = field(default_factory=list)  # "reads src/a.py", "writes /tmp/x", "network", …
+    safe: str | None = None  # the Tier 2 category when this subcommand alone is safe
+    findings: list[Finding] = field(default_factory=list)
+    via: tuple[str, ...] = ()  # how it was reached ("sudo", "bash -c", "find -exec" …)
+    readonly: bool = True  # this subcommand alone changes nothing
+
+
+@dataclass
+class Analysis:
+    findings: list[Finding] = field(default_factory=list)
+    subcommands: list[Subcommand] = field(default_factory=list)
+    readonly: bool = False  # changes nothing anywhere: what `plan` mode lets through
+    safe: str | None = None  # the Tier 2 category when the whole call is safe
+    edit_in_project: bool = False  # a file edit or basic fs command only inside the project (acceptEdits)
+    understood: bool = True  # False when anything could not be parsed or resolved
+    problems: list[str] = field(default_factory=list)  # why it is not understood
+    script: object | None = field(default=None, repr=False, compare=False)  # the parsed Bash command, as parsed
+
+
+__all__ = ["Analysis", "AnalysisEnv", "Subcommand"]

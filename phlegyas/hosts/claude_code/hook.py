@@ -1,0 +1,308 @@
+"""``phlegyas-hook``: the Claude Code hook (PROTOCOLS.md §1, §2). One process per tool call.
+
+Claude Code starts this program for every tool call, so it is a thin client: it imports nothing
+beyond what ``python -c pass`` has already loaded, plus ``_socket``. It hands the raw event, its
+environment and its working directory to the resident decision server (``phlegyas.hosts.claude_code.server``) over a
+per-user Unix socket, and prints the answer. When the server is absent, starting, stale or broken,
+it decides in-process (``phlegyas.hosts.claude_code.decide``), with the same code, and starts a server for the
+next call. Never fail open: an unusable server answer means an in-process decision, and an error
+there means a block (exit 2, or a deny decision for PermissionRequest). It never exits 1 and never
+prints a traceback.
+
+The few settings read here mirror ``config.Settings`` (which this module cannot afford to import):
+
+- ``PHLEGYAS_HOME`` (default ``~/.claude/phlegyas``): the socket lives in ``<PHLEGYAS_HOME>/hookd/``;
+- ``PHLEGYAS_HOOK_SERVER`` (``on``; ``off``/``0``/``false``/``no``): use the resident server or not;
+- ``PHLEGYAS_HOOK_SERVER_IDLE`` (seconds, default 1800): how long an unused server stays up.
+"""
+import os
+import sys
+import time  # loaded by every Python start already: free
+
+PROTOCOL = b"PHLEGYAS-HOOK/1"
+MAX_EVENT_BYTES = 16 * 1024 * 1024
+MAX_REPLY_BYTES = 4 * 1024 * 1024
+SERVER_TIMEOUT_SECONDS = 8.0  # then decide in-process: well within Claude Code's 30 s hook timeout
+DEFAULT_IDLE_SECONDS = 1800
+OFF_WORDS = ("0", "off", "false", "no")
+SPAWN_INTERVAL_SECONDS = 3.0
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # phlegyas/
+
+_PERMISSION_REQUEST_DENY = (
+    b'{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", '
+    b'"message": "phlegyas: internal error (%s); denied"}}}\n')
+
+
+def main() -> int:
+    """Console-script entry point: one event on stdin, the answer on stdout and in the exit status."""
+    return run(os.environ)
+
+
+def run(environ, stdin: int = 0, stdout: int = 1, stderr: int = 2) -> int:
+    """Decide the event read from ``stdin`` with the settings of ``environ``; returns the exit status."""
+    raw = b""
+    try:
+        raw = read_input(stdin)
+        cwd = _getcwd()
+        answer = None
+        address = socket_address(environ, cwd)
+        if address is not None:
+            answer, reachable = ask_server(address, raw, environ, cwd)
+            if answer is None and not reachable:
+                start_server(address, environ)
+        if answer is None:
+            answer = decide_here(raw, environ, cwd)
+    except BaseException as exc:  # noqa: BLE001 - the hook must never crash or print a traceback
+        answer = last_resort(raw, type(exc).__name__)
+    return emit(answer, stdout, stderr)
+
+
+def _getcwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:  # the directory was removed: the event's own cwd is used anyway
+        return "/"
+
+
+def read_input(fd: int) -> bytes:
+    """All of stdin, up to MAX_EVENT_BYTES + 1 bytes (the decision code rejects larger events)."""
+    chunks = []
+    size = 0
+    while size <= MAX_EVENT_BYTES:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def emit(answer, stdout: int, stderr: int) -> int:
+    """Write the answer; a decision that cannot be delivered is a block (exit 2)."""
+    code, out, err = answer
+    try:
+        _write_all(stdout, out)
+    except OSError:
+        code, err = 2, b"phlegyas: cannot write the decision to stdout; blocked\n"
+    try:
+        _write_all(stderr, err)
+    except OSError:
+        pass
+    return code
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def last_resort(raw: bytes, what: str):
+    """The answer when even the in-process decision failed: block, in the event's own terms."""
+    name = "".join(c for c in what if c.isalnum() or c == "_")[:80].encode()
+    if b'"PermissionRequest"' in raw[:1 << 20]:
+        return 0, _PERMISSION_REQUEST_DENY % name, b""
+    return 2, b"", b"phlegyas: internal error (%s); blocked\n" % name
+
+
+def start_server(address: str, environ) -> None:
+    """Start a server for the next call; a failure here only means the next call decides in-process."""
+    try:
+        spawn_server(address, environ)
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def decide_here(raw: bytes, environ, cwd: str):
+    """Decide in this process (imports the whole gate); any error becomes a block."""
+    try:
+        import warnings
+
+        warnings.simplefilter("ignore")  # stderr carries the reason: nothing else may land there
+        from phlegyas.hosts.claude_code.decide import handle
+
+        return handle(raw, environ, cwd)
+    except BaseException as exc:  # noqa: BLE001
+        return last_resort(raw, type(exc).__name__)
+
+
+# -- starting the server -------------------------------------------------------------------
+
+def spawn_server(address: str, environ) -> None:
+    """Start ``python -m phlegyas.hosts.claude_code.server`` detached (double fork, new session), at most once every
+    SPAWN_INTERVAL_SECONDS, so that the next call finds it. Never raises."""
+    try:
+        directory = os.path.dirname(address)
+        os.makedirs(os.path.dirname(directory), mode=0o700, exist_ok=True)  # the data dir, as audit makes it
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        marker = address + ".spawn"
+        try:
+            if time.time() - os.stat(marker).st_mtime < SPAWN_INTERVAL_SECONDS:
+                return
+        except FileNotFoundError:
+            pass
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600))
+        os.utime(marker)
+        _detach(server_argv(address, environ), server_environ(environ))
+    except Exception:  # noqa: BLE001 - the in-process decision goes on regardless
+        pass
+
+
+def server_argv(address: str, environ) -> list:
+    return [sys.executable, "-P", "-m", "phlegyas.hosts.claude_code.server", "--socket", address,
+            "--idle", str(idle_seconds(environ)), "--package", PACKAGE_DIR]
+
+
+def server_environ(environ) -> dict:
+    """The client's environment, with this package's parent first on PYTHONPATH so the server runs
+    exactly this code (it checks ``--package`` too)."""
+    env = dict(environ)
+    parent = os.path.dirname(PACKAGE_DIR)
+    env["PYTHONPATH"] = parent + (":" + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
+def _detach(argv: list, env: dict) -> None:
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            if os.fork() == 0:
+                null = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(null, fd)
+                os.chdir("/")
+                os.execve(argv[0], argv, env)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+# -- where the server listens ----------------------------------------------------------------------
+
+def data_dir(environ, cwd: str):
+    """``config.Settings.data_dir`` for ``environ``, or None when it cannot be known cheaply."""
+    home = environ.get("HOME", "").strip()
+    if not home.startswith("/"):
+        return None
+    home = os.path.normpath(home)
+    value = environ.get("PHLEGYAS_HOME", "").strip()
+    if not value:
+        return home + "/.claude/phlegyas"
+    if value == "~" or value.startswith("~/"):
+        value = home + value[1:]
+    elif not value.startswith("/"):
+        value = cwd + "/" + value
+    return os.path.normpath(value)
+
+
+def socket_address(environ, cwd: str):
+    """The server's socket path for this interpreter and package, or None when the server is off.
+
+    One server per (environment, interpreter, package, data dir): another install never talks to it;
+    ``bin/python`` and ``bin/python3`` of one virtualenv share it.
+    """
+    if environ.get("PHLEGYAS_HOOK_SERVER", "").strip().lower() in OFF_WORDS:
+        return None
+    base = data_dir(environ, cwd)
+    if base is None:
+        return None
+    python = os.path.dirname(sys.executable) + "\0" + os.path.realpath(sys.executable)
+    return f"{base}/hookd/hookd-{_fnv1a(python + chr(0) + PACKAGE_DIR):08x}.sock"
+
+
+def _fnv1a(text: str) -> int:
+    value = 0x811C9DC5
+    for byte in text.encode("utf-8", "surrogateescape"):
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return value
+
+
+def idle_seconds(environ) -> int:
+    value = environ.get("PHLEGYAS_HOOK_SERVER_IDLE", "").strip()
+    return int(value) if value.isdigit() and 0 < int(value) < 10 ** 7 else DEFAULT_IDLE_SECONDS
+
+
+class _Path:
+    """A socket path short enough for ``sockaddr_un``: long ones go through ``/proc/self/fd``."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.fd = None
+
+    def __enter__(self) -> str:
+        if len(os.fsencode(self.path)) < 100:
+            return self.path
+        directory, name = os.path.split(self.path)
+        self.fd = os.open(directory, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        return f"/proc/self/fd/{self.fd}/{name}"
+
+    def __exit__(self, *exc) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+# -- talking to the server -------------------------------------------------------------------------
+
+def encode_request(raw: bytes, environ, cwd: str) -> bytes:
+    env = b"\0".join(os.fsencode(k) + b"=" + os.fsencode(v) for k, v in environ.items())
+    where = os.fsencode(cwd)
+    return b"%s %d %d %d\n" % (PROTOCOL, len(env), len(where), len(raw)) + env + where + raw
+
+
+def decode_reply(data: bytes):
+    """``(exit status, stdout, stderr)``, or None for "decide it yourself" or anything malformed."""
+    head, sep, body = data.partition(b"\n")
+    parts = head.split(b" ")
+    if not sep or len(parts) != 4 or parts[0] != PROTOCOL or parts[1] not in (b"0", b"2"):
+        return None
+    if not (parts[2].isdigit() and parts[3].isdigit()):
+        return None
+    out_len, err_len = int(parts[2]), int(parts[3])
+    if out_len + err_len != len(body):
+        return None
+    return int(parts[1]), body[:out_len], body[out_len:]
+
+
+def ask_server(address: str, raw: bytes, environ, cwd: str):
+    """``(answer or None, reachable)``: None when the server did not give a usable answer;
+    ``reachable`` is False when nothing listens there (so a server should be started)."""
+    import _socket
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(SERVER_TIMEOUT_SECONDS)
+        try:
+            with _Path(address) as path:
+                sock.connect(path)
+        except (FileNotFoundError, ConnectionRefusedError):
+            return None, False
+        except OSError:
+            return None, True
+        try:
+            creds = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+            if int.from_bytes(creds[4:8], sys.byteorder) != os.getuid():
+                return None, True  # not our server: never trust its answer
+            sock.sendall(encode_request(raw, environ, cwd))
+            sock.shutdown(_socket.SHUT_WR)
+            return decode_reply(_receive(sock)), True
+        except OSError:
+            return None, True
+    finally:
+        sock.close()
+
+
+def _receive(sock) -> bytes:
+    chunks = []
+    size = 0
+    while size <= MAX_REPLY_BYTES:
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    return b""
+
+
+if __name__ == "__main__":
+    sys.exit(main())

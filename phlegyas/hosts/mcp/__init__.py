@@ -1,0 +1,1 @@
+"""The MCP permission server: ``--permission-prompt-tool`` and an approvals API, over stdio."""

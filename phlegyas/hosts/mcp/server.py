@@ -1,0 +1,382 @@
+"""The MCP permission server: phlegyas as Claude Code's ``--permission-prompt-tool`` and as an
+approvals API for orchestrators, over stdio.
+
+Start it with ``phlegyas mcp``, ``python -m phlegyas.hosts.mcp.server``, or the seed's forms
+``python -m phlegyas.approver_mcp`` and ``python path/to/phlegyas/approver_mcp.py`` (a thin shim).
+Decisions are made for the server's working directory (Claude Code starts it in the project).
+
+Tools (PROTOCOLS.md §3):
+
+- ``permissions__approve(tool_name, input, tool_use_id?)``: one text block holding
+  ``{"behavior": "allow", "updatedInput": …}`` or ``{"behavior": "deny", "message": …}``. An ask
+  waits for a human up to ``APPROVAL_WAIT_SECONDS`` (the wait runs in a worker thread), else is denied.
+- ``validate_operation(tool_name, input, workflow_id?, agent_id?)``: ``approved`` | ``denied`` |
+  ``pending`` (a request parked in the shared store, returned at once).
+- ``submit_approval``, ``poll_approval``, ``get_pending_approvals``, ``get_approval_stats``.
+
+Stdout carries the protocol only: logs go to stderr. Bad arguments come back as tool errors with a
+message (``is_error``), never a traceback.
+"""
+# No ``from __future__ import annotations`` here: the SDK reads the tools' annotations, which are
+# built inside build_server (so importing this module does not import pydantic).
+import os
+import sys
+import argparse
+import json
+import logging
+import threading
+from typing import Any, Callable, Mapping, Sequence
+
+from phlegyas.core.model import Decision, InvalidCall, ToolCall, Verdict
+from phlegyas.store.approvals import ApprovalError, ApprovalStore, PendingRequest
+
+SERVER_NAME = "phlegyas"
+DECISION_WORDS = {"approve": True, "deny": False}
+DEFAULT_MCP_APPROVER = "mcp-client"
+_log = logging.getLogger("phlegyas.mcp")
+
+
+class ArgumentError(ValueError):
+    """A tool was called with arguments it cannot use; the message says what was expected."""
+
+
+class ShuttingDown(Exception):
+    """The server is stopping: a thread waiting for a human gives up."""
+
+
+# --- the service: what each tool does, without MCP ------------------------------------------------
+
+class ApprovalService:
+    """The tools' logic over a runtime, an approvals store and an audit sink (all injected).
+
+    ``permission`` may block while a human decides: callers run it in a worker thread. ``stop()``
+    wakes every such thread so the process can exit.
+    """
+
+    def __init__(self, runtime, store_factory: Callable[[Callable[[float], None]], ApprovalStore], *,
+                 audit=None, cwd: str):
+        self.runtime = runtime
+        self.cwd = cwd
+        self.audit = audit
+        self._stopping = threading.Event()
+        self.store = store_factory(self._sleep)
+        self._gates: dict[str, Any] = {}
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str], cwd: str) -> "ApprovalService":
+        """Settings from ``environ`` (raises config.ConfigError), the SQLite store and the audit log."""
+        from phlegyas.store.audit import AuditLog
+        from phlegyas.policy.settings import Settings
+        from phlegyas.runtime import load_runtime
+        from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
+
+        human_path = Settings.load(environ, cwd=cwd).approval_wait_seconds > 0  # headless otherwise
+        runtime = load_runtime(environ, cwd, interactive=human_path)
+        settings = runtime.settings
+        audit = AuditLog(settings.audit_log_file) if settings.enable_audit_log else None
+        path = default_path(settings.data_dir)
+        return cls(runtime, lambda sleep: SQLiteApprovalStore(path, sleep=sleep), audit=audit, cwd=cwd)
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+    def _sleep(self, seconds: float) -> None:
+        if self._stopping.wait(seconds):
+            raise ShuttingDown("the server is stopping")
+
+    # -- decisions -------------------------------------------------------------------------------
+
+    def permission(self, call: ToolCall) -> dict[str, Any]:
+        """The permission-prompt answer for ``call``: allow with the input echoed, or deny with why."""
+        decision, mode = self._decide(call)
+        if decision.verdict is Verdict.ASK:
+            decision = self._ask_human(call, decision)
+        self._record(call, decision, mode, {"tool": "permissions__approve"})
+        if decision.verdict is Verdict.ALLOW:
+            return {"behavior": "allow", "updatedInput": call.tool_input}
+        return {"behavior": "deny", "message": f"phlegyas ({decision.tier}): {decision.reason}"}
+
+    def validate(self, call: ToolCall) -> dict[str, Any]:
+        """``approved`` / ``denied`` now, or ``pending`` with a parked request for a human to resolve."""
+        decision, mode = self._decide(call)
+        status = {Verdict.ALLOW: "approved", Verdict.DENY: "denied", Verdict.ASK: "pending"}[decision.verdict]
+        out: dict[str, Any] = {"status": status, "tier": decision.tier, "reason": decision.reason}
+        if decision.verdict is Verdict.ASK:
+            request = self.store.create(call, decision, workflow_id=call.workflow_id, agent_id=call.agent_id,
+                                        ttl=self._settings(call).pending_ttl_seconds)
+            out.update(request_id=request.id, expires_at=request.to_json()["expires_at"])
+        self._record(call, decision, mode, {"tool": "validate_operation", "status": status,
+                                            "request_id": out.get("request_id")})
+        return out
+
+    def _decide(self, call: ToolCall) -> tuple[Decision, str]:
+        """The gate's decision and the mode it was made in; a gate that cannot be built denies."""
+        try:
+            gate = self._gate(call.cwd or self.cwd)
+        except Exception as exc:  # noqa: BLE001 - fail closed, naming the error
+            _log.exception("cannot build the gate")
+            why = f"internal error: cannot build the gate: {type(exc).__name__}: {exc}"
+            return Decision(Verdict.DENY, "error", why), call.mode or "default"
+        return gate.decide(call), gate.mode_for(call)
+
+    def _gate(self, cwd: str):
+        """The runtime's gate for ``cwd`` minus its human step, and interactive: an ask comes back here
+        as an ask, and this adapter turns it into a wait (permissions__approve) or a request
+        (validate_operation) without blocking the pipeline."""
+        gate = self._gates.get(cwd)
+        if gate is None:
+            from phlegyas.core.engine import Gate
+
+            base = self.runtime.gate(cwd)
+            gate = self._gates[cwd] = Gate(base.policy, base.checkers, analyzer=base.analyzer, parser=base.parser,
+                                           env=base.env, interactive=True, default_mode=base.default_mode)
+        return gate
+
+    def _settings(self, call: ToolCall):
+        """The settings for the call's project (its policy's ``[settings]`` over the environment)."""
+        from phlegyas.policy.settings import ConfigError, Settings
+
+        overrides = getattr(self._gate(call.cwd or self.cwd).policy, "settings", None)
+        if not overrides:
+            return self.runtime.settings
+        try:
+            return Settings.load(self.runtime.environ, cwd=call.cwd or self.cwd, overrides=overrides)
+        except ConfigError:
+            return self.runtime.settings  # the gate already denies everything for a broken policy
+
+    def _ask_human(self, call: ToolCall, asked: Decision) -> Decision:
+        from phlegyas.human.queue import ask_human, no_human
+
+        settings = self._settings(call)
+        if settings.approval_wait_seconds <= 0:
+            return no_human(asked)
+        try:
+            return ask_human(self.store, call, asked, wait_seconds=settings.approval_wait_seconds,
+                             ttl_seconds=settings.pending_ttl_seconds, notify=_announce)
+        except ApprovalError as exc:
+            return Decision(Verdict.DENY, "error", f"cannot ask a human: {exc}; {asked.reason}")
+
+    # -- approvals ---------------------------------------------------------------------------------
+
+    def submit(self, request_id: str, decision: str, reason: str | None, approver_id: str | None) -> dict[str, Any]:
+        if not isinstance(decision, str) or decision.strip().lower() not in DECISION_WORDS:
+            raise ArgumentError(f"decision must be 'approve' or 'deny', got {_show(decision)}")
+        reason = optional_text(reason, "reason")
+        approver_id = optional_text(approver_id, "approver_id")
+        approver = approver_id if approver_id is not None and approver_id.strip() else DEFAULT_MCP_APPROVER
+        request = self.store.resolve(request_id, DECISION_WORDS[decision.strip().lower()], reason=reason,
+                                     approver_id=approver)
+        self._record_resolution(request)
+        return request.to_json()
+
+    def poll(self, request_id: str) -> dict[str, Any]:
+        return self.store.get(request_id).to_json()
+
+    def pending(self, workflow_id: str | None, agent_id: str | None) -> dict[str, Any]:
+        requests = self.store.list_pending(workflow_id=optional_text(workflow_id, "workflow_id"),
+                                           agent_id=optional_text(agent_id, "agent_id"))
+        return {"count": len(requests), "requests": [r.to_json() for r in requests]}
+
+    def stats(self) -> dict[str, Any]:
+        from phlegyas.store.audit import AuditError, compute_stats
+
+        out: dict[str, Any] = {"store": self.store.stats(), "audit": None}
+        path = getattr(self.audit, "path", None)
+        if path and os.path.exists(path):
+            try:
+                out["audit"] = compute_stats(path)
+            except AuditError as exc:
+                out["audit"] = {"error": str(exc)}
+        return out
+
+    # -- audit -------------------------------------------------------------------------------------
+
+    def _record(self, call: ToolCall, decision: Decision, mode: str, mcp: dict[str, Any]) -> None:
+        extra = {**(decision.audit or {}), "mcp": {k: v for k, v in mcp.items() if v is not None}}
+        self._write_audit(call, decision, mode, extra)
+
+    def _record_resolution(self, request: PendingRequest) -> None:
+        from phlegyas.human.queue import resolution_entry
+
+        call, decision = resolution_entry(request, "mcp")
+        extra = {**(decision.audit or {}), "mcp": {"tool": "submit_approval"}}
+        self._write_audit(call, decision, request.mode or self.runtime.settings.mode, extra)
+
+    def _write_audit(self, call: ToolCall, decision: Decision, mode: str, extra: dict[str, Any]) -> None:
+        if self.audit is None:
+            return
+        from phlegyas.store.audit import AuditError
+
+        try:
+            self.audit.record(call, decision, mode=mode, extra=extra)
+        except (AuditError, ValueError) as exc:
+            _log.warning("audit log not written: %s", exc)
+
+
+def _announce(request: PendingRequest, wait_seconds: float) -> None:
+    from phlegyas.human.queue import summary
+
+    _log.warning("waiting up to %g s for a human decision on %s: run `phlegyas approve %s` or "
+                 "`phlegyas deny %s`", wait_seconds, summary(request), request.id, request.id)
+
+
+def optional_text(value: object, name: str) -> str | None:
+    """``value`` when it is a string or None; ArgumentError naming ``name`` otherwise."""
+    if value is None or isinstance(value, str):
+        return value
+    raise ArgumentError(f"'{name}' must be a string, got {type(value).__name__}")
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def make_call(tool_name: object, tool_input: object, *, tool_use_id: object = None, workflow_id: object = None,
+              agent_id: object = None, cwd: str) -> ToolCall:
+    """The ToolCall of a tool's arguments; ArgumentError with a clear message when they do not fit."""
+    if tool_input is None:
+        raise ArgumentError("'input' is required: the tool's input, as an object")
+    data = {"tool_name": tool_name, "input": tool_input, "tool_use_id": tool_use_id,
+            "workflow_id": workflow_id, "agent_id": agent_id, "cwd": cwd}
+    try:
+        return ToolCall.from_json(data, input_key="input")
+    except InvalidCall as exc:
+        raise ArgumentError(str(exc)) from None
+
+
+# --- the MCP server ---------------------------------------------------------------------------------
+
+INSTRUCTIONS = (
+    "phlegyas decides whether an AI agent's tool call may run. Claude Code calls permissions__approve "
+    "as its --permission-prompt-tool. Orchestrators call validate_operation, then poll_approval on a "
+    "pending request that a person resolves (phlegyas approve ID, or submit_approval).")
+
+
+def build_server(service: ApprovalService):
+    """An ``MCPServer`` whose six tools call ``service``.
+
+    Parameters are typed loosely for validation and precisely in the published JSON schema, so a
+    wrong type reaches ``make_call``/``ApprovalService`` and gets their one-line message.
+    """
+    from typing import Annotated
+
+    import anyio.to_thread
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import WithJsonSchema
+
+    def text(description: str):
+        return Annotated[Any, WithJsonSchema({"type": "string", "description": description})]
+
+    def optional_text(description: str):
+        schema = {"anyOf": [{"type": "string"}, {"type": "null"}], "description": description}
+        return Annotated[Any, WithJsonSchema(schema)]
+
+    ToolName = text("the tool the agent wants to call: Bash, Write, WebFetch, mcp__server__tool …")
+    Input = Annotated[Any, WithJsonSchema({"type": "object", "additionalProperties": True,
+                                           "description": "the tool's input, as the agent would send it"})]
+    RequestId = text("the request id (a UUID) returned by validate_operation")
+    WorkflowId = optional_text("the orchestrator's workflow id, to group and filter requests")
+    AgentId = optional_text("the agent's id, to group and filter requests")
+
+    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS)
+
+    def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (ArgumentError, ApprovalError) as exc:
+            raise ToolError(str(exc)) from None
+
+    @server.tool(name="permissions__approve", structured_output=False)
+    async def permissions__approve(tool_name: ToolName, input: Input,
+                                   tool_use_id: optional_text("Claude Code's tool_use_id") = None) -> str:
+        """Decide a Claude Code permission prompt. Returns one text block: JSON
+        {"behavior": "allow", "updatedInput": {...}} or {"behavior": "deny", "message": "..."}."""
+        call = run(make_call, tool_name, input, tool_use_id=tool_use_id, cwd=service.cwd)
+        try:
+            result = await anyio.to_thread.run_sync(service.permission, call, abandon_on_cancel=True)
+        except Exception as exc:  # noqa: BLE001 - fail closed, with the reason, never a crash
+            _log.exception("permissions__approve failed")
+            result = {"behavior": "deny", "message": f"phlegyas: internal error: {type(exc).__name__}: {exc}"}
+        _log.info("permissions__approve %s -> %s", call.tool_name, result["behavior"])
+        return json.dumps(result, ensure_ascii=False)
+
+    @server.tool(name="validate_operation")
+    def validate_operation(tool_name: ToolName, input: Input, workflow_id: WorkflowId = None,
+                           agent_id: AgentId = None) -> dict[str, Any]:
+        """Decide a tool call: status approved or denied, or pending with a request_id a person must
+        approve or deny (poll it with poll_approval). Also returns the tier, the reason and, when
+        pending, expires_at."""
+        call = run(make_call, tool_name, input, workflow_id=workflow_id, agent_id=agent_id, cwd=service.cwd)
+        result = run(service.validate, call)
+        _log.info("validate_operation %s -> %s", call.tool_name, result["status"])
+        return result
+
+    @server.tool(name="submit_approval")
+    def submit_approval(request_id: RequestId, decision: text('"approve" or "deny"'),
+                        reason: optional_text("why (stored with the decision)") = None,
+                        approver_id: optional_text("who decides") = None) -> dict[str, Any]:
+        """Resolve a pending request: decision is "approve" or "deny". A request is resolved once;
+        an expired or already resolved request is an error."""
+        return run(service.submit, request_id, decision, reason, approver_id)
+
+    @server.tool(name="poll_approval")
+    def poll_approval(request_id: RequestId) -> dict[str, Any]:
+        """The current state of a request: status pending, approved, denied or expired, and who
+        resolved it, when and why."""
+        return run(service.poll, request_id)
+
+    @server.tool(name="get_pending_approvals")
+    def get_pending_approvals(workflow_id: WorkflowId = None, agent_id: AgentId = None) -> dict[str, Any]:
+        """The requests waiting for a person, oldest first (optionally one workflow's or agent's)."""
+        return run(service.pending, workflow_id, agent_id)
+
+    @server.tool(name="get_approval_stats")
+    def get_approval_stats() -> dict[str, Any]:
+        """Counts of requests by status, and the audit log's decision statistics."""
+        return run(service.stats)
+
+    return server
+
+
+def serve(environ: Mapping[str, str], cwd: str) -> int:
+    """Run the server on stdio until the client closes it. Returns an exit status."""
+    from phlegyas.policy.settings import ConfigError
+
+    try:
+        service = ApprovalService.from_environment(environ, cwd)
+        server = build_server(service)
+    except ConfigError as exc:
+        print(f"phlegyas mcp: configuration error: {exc}", file=sys.stderr)
+        return 3
+    except ImportError as exc:
+        print(f"phlegyas mcp: the MCP server needs the mcp package ({exc}): pip install 'phlegyas[mcp]'",
+              file=sys.stderr)
+        return 3
+    logging.getLogger().setLevel(service.runtime.settings.log_level)
+    _log.info("phlegyas MCP server ready (decisions for %s)", cwd)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.stop()
+    return 0
+
+
+def configure_logging(level: str = "INFO") -> None:
+    """Logs to stderr (stdout is the protocol), before the SDK would install its own handler."""
+    logging.basicConfig(stream=sys.stderr, level=level, format="phlegyas-mcp %(levelname)s: %(message)s")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="approver_mcp", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cwd", metavar="DIR", help="decide calls for this project (default: the current dir)")
+    args = parser.parse_args(argv)
+    configure_logging()
+    return serve(os.environ, os.path.abspath(args.cwd or os.getcwd()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

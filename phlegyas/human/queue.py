@@ -1,0 +1,176 @@
+"""Human escalation: park a call the gate would ask about, and wait for a person to answer it.
+
+The request goes into the shared approvals store; a person sees it with ``phlegyas pending`` and
+answers with ``phlegyas approve ID`` / ``phlegyas deny ID`` (or an orchestrator through the MCP tool
+``submit_approval``), from any process. The waiter polls the store without spinning and denies when
+nobody answers in time. ``HumanChecker`` is the last step of the pipeline when
+``APPROVAL_WAIT_SECONDS`` > 0; ``ask_human`` is the same path for adapters that hold an ask from an
+earlier step (the MCP permission tool).
+"""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, Callable
+
+from phlegyas.core.model import Decision, ToolCall, Verdict
+from phlegyas.store.approvals import APPROVED, DENIED, PENDING, ApprovalStore, PendingRequest
+from phlegyas.store.backends import open_store
+
+if TYPE_CHECKING:
+    from phlegyas.core.engine import Context
+
+TIER = "human"
+ENABLE_HINT = ("set APPROVAL_WAIT_SECONDS (e.g. APPROVAL_WAIT_SECONDS=120) to park such calls and answer "
+               "them with `phlegyas pending` and `phlegyas approve ID` / `phlegyas deny ID`")
+
+Notify = Callable[[PendingRequest, float], None]
+_log = logging.getLogger("phlegyas.human")
+
+
+def announce(request: PendingRequest, wait_seconds: float) -> None:
+    """The default notifier: one warning line (stderr when logging is not configured)."""
+    _log.warning("phlegyas: waiting up to %s s for a human decision on %s (request %s); answer with "
+                 "`phlegyas approve %s` or `phlegyas deny %s`", _seconds(wait_seconds), summary(request),
+                 request.id, request.id, request.id)
+
+
+def ask_human(store: ApprovalStore, call: ToolCall, asked: Decision, *, wait_seconds: float,
+              ttl_seconds: float, notify: Notify | None = announce) -> Decision:
+    """Park ``call`` (``asked`` says why the gate asks) and wait up to ``wait_seconds`` for a person.
+
+    The request lives no longer than the wait: when nobody answers it is withdrawn (so it leaves the
+    pending list) and the call is denied. A decision that lands during the withdrawal still counts.
+    """
+    request = store.create(call, asked, workflow_id=call.workflow_id, agent_id=call.agent_id,
+                           ttl=min(ttl_seconds, wait_seconds))
+    try:
+        if notify is not None:
+            notify(request, wait_seconds)
+        final = store.wait(request.id, wait_seconds)
+    except BaseException:
+        _withdraw_quietly(store, request.id, "the waiting process stopped")
+        raise
+    if final.status not in (APPROVED, DENIED):  # still pending, or it expired as the wait ended
+        final = store.withdraw(request.id, reason=f"nobody answered within {_seconds(wait_seconds)} s")
+    return decision_for(final, asked)
+
+
+def _withdraw_quietly(store: ApprovalStore, request_id: str, reason: str) -> None:
+    try:
+        store.withdraw(request_id, reason=reason)
+    except Exception:  # noqa: BLE001 - best effort: the request expires on its own anyway
+        pass
+
+
+def decision_for(request: PendingRequest, asked: Decision | None = None) -> Decision:
+    """The gate's decision once a request is settled: approved → allow, anything else → deny."""
+    audit = {"human": {"request_id": request.id, "status": request.status, "approver_id": request.approver_id}}
+    because = f": {request.resolution_reason}" if request.resolution_reason else ""
+    if request.status == APPROVED:
+        return Decision(Verdict.ALLOW, TIER, f"approved by {request.approver_id}{because}", audit=audit)
+    if request.status == DENIED:
+        return Decision(Verdict.DENY, TIER, f"denied by {request.approver_id}{because}", audit=audit)
+    asked_why = f"; asked because: {asked.reason}" if asked is not None else ""
+    if request.status == PENDING:
+        return Decision(Verdict.ASK, TIER, f"waiting for a human decision (request {request.id}){asked_why}",
+                        audit=audit)
+    what = request.resolution_reason or "the request expired"
+    return Decision(Verdict.DENY, TIER, f"no human decision: {what} (request {request.id}){asked_why}",
+                    audit=audit)
+
+
+def no_human(asked: Decision) -> Decision:
+    """The deny for an ask when no human can be asked (APPROVAL_WAIT_SECONDS is 0)."""
+    return Decision(Verdict.DENY, asked.tier,
+                    f"{asked.reason}; denied: no human could be asked (APPROVAL_WAIT_SECONDS is 0): {ENABLE_HINT}",
+                    rule=asked.rule, findings=asked.findings, confidence=asked.confidence, audit=asked.audit)
+
+
+def resolution_entry(request: PendingRequest, via: str) -> tuple[ToolCall, Decision]:
+    """The call and decision to write to the audit log when a person resolves ``request`` through
+    ``via`` (``cli``, ``mcp``); the decision's audit extras name the request, the approver and ``via``."""
+    call = ToolCall(request.tool_name, dict(request.tool_input), cwd=request.cwd, mode=request.mode,
+                    session_id=request.session_id, agent_id=request.agent_id, workflow_id=request.workflow_id,
+                    tool_use_id=request.tool_use_id)
+    decision = decision_for(request)
+    return call, replace(decision, audit={"human": {**decision.audit["human"], "via": via}})
+
+
+def summary(request: PendingRequest, width: int = 60) -> str:
+    """``Bash: rm -rf build`` — the tool and the gist of its input, on one line."""
+    return f"{shorten(request.tool_name, 40)}: {gist(request.tool_input, width)}"
+
+
+GIST_KEYS = ("command", "file_path", "notebook_path", "url", "path", "pattern", "query")
+
+
+def gist(tool_input: dict, width: int = 60) -> str:
+    """The most telling field of a tool input (the command, the path, the URL…), else its JSON, cut
+    to ``width`` printable characters."""
+    for key in GIST_KEYS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and value:
+            return shorten(value, width)
+    return shorten(json.dumps(tool_input, ensure_ascii=False), width)
+
+
+def shorten(text: str, width: int) -> str:
+    """One printable line of at most ``width`` characters: control characters escaped, the rest cut."""
+    flat = printable(text)
+    return flat if len(flat) <= width else flat[:max(1, width - 1)] + "…"
+
+
+def printable(text: str) -> str:
+    """``text`` with newlines, escape sequences and other unprintable characters shown escaped, so a
+    command cannot rewrite the terminal of the person reading it."""
+    out = []
+    for ch in text:
+        if ch.isprintable():
+            out.append(ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        else:
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return "".join(out)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g}"
+
+
+class HumanChecker:
+    """The gate's escalation: a call the pipeline asked about waits for a person (denied on timeout).
+
+    The store is opened on first use, so building a gate costs nothing. In ``dontAsk`` mode nobody
+    may be asked: the checker stands aside and the engine denies.
+    """
+
+    def __init__(self, open_store: Callable[[], ApprovalStore], *, wait_seconds: float, ttl_seconds: float,
+                 notify: Notify | None = announce):
+        if wait_seconds <= 0:
+            raise ValueError("HumanChecker needs wait_seconds > 0")
+        self._open_store = open_store
+        self._store: ApprovalStore | None = None
+        self.wait_seconds = wait_seconds
+        self.ttl_seconds = ttl_seconds
+        self.notify = notify
+
+    def escalate(self, ctx: "Context", asked: Decision) -> Decision:
+        """Park the call the pipeline asked about and wait for a person's answer."""
+        if ctx.mode == "dontAsk":
+            return asked
+        if self._store is None:
+            self._store = self._open_store()
+        return ask_human(self._store, ctx.call, asked, wait_seconds=self.wait_seconds,
+                         ttl_seconds=self.ttl_seconds, notify=self.notify)
+
+
+def human_checker(settings) -> HumanChecker:
+    """The checker for ``settings`` (APPROVAL_WAIT_SECONDS, PENDING_TTL_SECONDS, the data dir)."""
+    return HumanChecker(lambda: open_store(settings), wait_seconds=settings.approval_wait_seconds,
+                        ttl_seconds=settings.pending_ttl_seconds)

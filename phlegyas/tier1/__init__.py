@@ -1,6 +1,0 @@
-"""The Tier 1 detectors, one module per family; ``phlegyas.tier1_dangerous`` is the public entry.
-
-Every detector has the signature ``detect(inv, env, out) -> None`` and appends ``Finding`` objects to
-``out``. ``dispatch.DETECTORS`` maps a program name to the detectors that care about it, so an
-invocation of ``ls`` costs one dict lookup.
-"""

@@ -1,0 +1,781 @@
+"""Tier 2.5: scripts a person trusted once, by the SHA-256 of their content (trust on first use).
+
+A person runs ``phlegyas-trust ./deploy.sh``; from then on a Bash call that runs that script is allowed
+for as long as the file's content (after resolving symlinks) still hashes to what was trusted.
+
+**The store** is JSON, ``{"version": 1, "scripts": {"<abs resolved path>": {"sha256", "size",
+"trusted_by", "trusted_at", "note"}}}``, with a change log next to it (one JSON line per trust or
+revoke). Writers take an exclusive ``flock`` on a sibling ``.lock`` file, read, modify, write a temp
+file in the same directory (mode 0600), fsync it, ``os.replace`` it over the store and fsync the
+directory, so concurrent writers never lose each other's entries. Readers take no lock: the store is
+always replaced whole, so what they read is complete. A store that cannot be read, is not valid, or is
+writable by other users raises ``TrustStoreError`` naming the file, and trusts nothing.
+
+**What runs a script**: ``./x.sh``, ``/abs/x.sh``, ``dir/x.sh`` (a program written with a slash),
+``bash|sh|zsh|dash|ksh [safe options] x.sh``, ``python|python3|python3.X [safe options] x.py``,
+``source x.sh`` and ``. x.sh``, each with any arguments, resolved against the call's cwd (``~`` and
+``$HOME`` expanded). After one literal ``cd DIR`` a relative path may resolve against the cwd or DIR
+(the ``cd`` may fail, or sit in a subshell): every one of those files that exists must be trusted. It
+is never trusted when the path is dynamic or a glob, when an option makes the interpreter run
+something else (``bash -c``, ``python -m``, ``bash -i`` reading rc files …), when the command sets
+environment variables (``LD_PRELOAD=…``, ``BASH_ENV=…``, ``PATH=…`` all change what runs, and no list
+of such names is complete), when it writes its output somewhere other than the project, a temp or
+safe-write directory or ``/dev/null``, or when the line moves in a way this does not follow
+(``cd $x``, ``pushd``, two ``cd``) and the path is relative. Arguments and piped stdin are data the
+trusted script was trusted to handle. Only the file itself is hashed: what it runs, sources or imports
+(a sibling script, a module next to a Python script) is not covered. ``source x.sh`` (no slash) is looked up in ``PATH`` before the
+cwd by bash; the gate resolves it against the cwd, as the agent means it.
+
+**The decision**: the checker allows a call only when every subcommand either runs a trusted script
+whose hash matches now or is Tier-2-safe on its own, the analysis understood the whole call, no
+finding carries ask or deny, and nothing in the line changes the environment the script runs in
+(``export``, ``set``, bare assignments, function definitions …). Otherwise it has no opinion (returns
+None) and the next tier decides. A broken store also means no opinion, not an error: the engine
+turns a checker exception into deny, and a corrupt trust file should not make the gate stricter than
+having none; ``explain`` shows the store error. The hash is of the file *at decision time*: a file
+swapped between the decision and the run is outside what any gate can see.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import stat
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from phlegyas.store.files import write_atomic
+from phlegyas.core.model import Decision, Verdict
+
+if TYPE_CHECKING:
+    from phlegyas.core.analysis import Analysis, AnalysisEnv
+    from phlegyas.core.engine import Context
+    from phlegyas.core.model import ToolCall
+    from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word
+
+STORE_VERSION = 1
+MAX_SCRIPT_BYTES = 64 * 1024 * 1024
+"""Larger files are never hashed, so never trusted (a hook must answer fast)."""
+MAX_STORE_BYTES = 16 * 1024 * 1024
+_CHUNK = 1024 * 1024
+TIER = "tier2_5_trusted"
+
+
+class TrustStoreError(Exception):
+    """The trust store cannot be read or written; the message names the file and what is wrong."""
+
+
+class ScriptFileError(Exception):
+    """A script cannot be hashed: missing, not a regular file, too large or unreadable."""
+
+
+# -- entries ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TrustEntry:
+    """One trusted script: its resolved path and the fingerprint a person approved."""
+
+    path: str
+    sha256: str
+    size: int
+    trusted_by: str
+    trusted_at: str  # ISO 8601, UTC
+    note: str = ""
+
+    @property
+    def day(self) -> str:
+        return self.trusted_at[:10]
+
+    def to_json(self) -> dict:
+        return {"sha256": self.sha256, "size": self.size, "trusted_by": self.trusted_by,
+                "trusted_at": self.trusted_at, "note": self.note}
+
+    @classmethod
+    def from_json(cls, path: str, data: object, where: str) -> "TrustEntry":
+        """Validate one entry of the store; raises TrustStoreError naming ``where``."""
+        bad = f"{where}: entry for {path!r}"
+        if not path.startswith("/"):
+            raise TrustStoreError(f"{bad}: expected an absolute path as the key")
+        if not isinstance(data, dict):
+            raise TrustStoreError(f"{bad}: expected an object, got {type(data).__name__}")
+        digest = data.get("sha256")
+        if not (isinstance(digest, str) and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)):
+            raise TrustStoreError(f"{bad}: 'sha256' must be 64 lower-case hex digits")
+        size = data.get("size")
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise TrustStoreError(f"{bad}: 'size' must be a non-negative integer")
+        for key in ("trusted_by", "trusted_at"):
+            if not isinstance(data.get(key), str):
+                raise TrustStoreError(f"{bad}: {key!r} must be a string")
+        note = data.get("note", "")
+        if note is None:
+            note = ""
+        if not isinstance(note, str):
+            raise TrustStoreError(f"{bad}: 'note' must be a string")
+        return cls(path, digest, size, data["trusted_by"], data["trusted_at"], note)
+
+
+def utc_now() -> str:
+    """Now, as ISO 8601 UTC to the second (``2026-11-30T03:18:00Z``)."""
+    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
+    return now.isoformat().replace("+00:00", "Z")
+
+
+def default_log_path(store_path: str) -> str:
+    """The change log next to the store: ``trusted-scripts.json`` → ``trusted-scripts.log``."""
+    base = store_path[:-5] if store_path.endswith(".json") else store_path
+    return base + ".log"
+
+
+# -- the store -------------------------------------------------------------------------------------
+
+class TrustStore:
+    """The trusted scripts on disk. ``load`` never locks; ``add``/``remove`` lock, rewrite atomically
+    and append one line to the change log."""
+
+    def __init__(self, path: str, log_path: str | None = None):
+        self.path = path
+        self.log_path = log_path or default_log_path(path)
+        self.lock_path = path + ".lock"
+
+    def load(self) -> dict[str, TrustEntry]:
+        """Every entry by resolved path; {} when the store does not exist yet. Raises TrustStoreError."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise TrustStoreError(f"{self.path}: cannot read the trust store: {exc.strerror or exc}") from None
+        try:
+            _check_store_file(self.path, os.fstat(fd))
+            data = _read_fd(fd, MAX_STORE_BYTES + 1)
+        except OSError as exc:
+            raise TrustStoreError(f"{self.path}: cannot read the trust store: {exc.strerror or exc}") from None
+        finally:
+            os.close(fd)
+        if len(data) > MAX_STORE_BYTES:
+            raise TrustStoreError(f"{self.path}: trust store larger than {_size_text(MAX_STORE_BYTES)}")
+        return parse_store(data, self.path)
+
+    def get(self, path: str) -> TrustEntry | None:
+        return self.load().get(path)
+
+    def add(self, entry: TrustEntry) -> TrustEntry | None:
+        """Trust ``entry`` (replacing any entry for its path); returns the entry it replaced."""
+        def change(entries: dict[str, TrustEntry]) -> TrustEntry | None:
+            previous = entries.get(entry.path)
+            entries[entry.path] = entry
+            return previous
+
+        record = {"action": "trust", "path": entry.path, "sha256": entry.sha256, "size": entry.size,
+                  "by": entry.trusted_by, "note": entry.note}
+        return self._update(change, record, entry.trusted_at)
+
+    def remove(self, path: str, by: str) -> TrustEntry | None:
+        """Revoke the entry for ``path``; returns it, or None when it was not trusted (nothing is written)."""
+        def change(entries: dict[str, TrustEntry]) -> TrustEntry | None:
+            return entries.pop(path, None)
+
+        return self._update(change, {"action": "revoke", "path": path, "by": by}, utc_now())
+
+    # -- writing -----------------------------------------------------------------------------------
+    def _update(self, change: Callable[[dict[str, TrustEntry]], TrustEntry | None], record: dict,
+                when: str) -> TrustEntry | None:
+        directory = os.path.dirname(self.path) or "."
+        try:
+            os.makedirs(directory, mode=0o700, exist_ok=True)
+            with _locked(self.lock_path):
+                entries = self.load()
+                result = change(entries)
+                revoke = record["action"] == "revoke"
+                if revoke and result is None:
+                    return None  # nothing to revoke: nothing written
+                self._write(entries, directory)
+                if result is not None:
+                    record["sha256" if revoke else "previous_sha256"] = result.sha256
+                _append_line(self.log_path, {"ts": when, **record})
+                return result
+        except OSError as exc:
+            where = exc.filename or self.path
+            raise TrustStoreError(f"{where}: cannot update the trust store: {exc.strerror or exc}") from None
+
+    def _write(self, entries: dict[str, TrustEntry], directory: str) -> None:
+        data = {"version": STORE_VERSION, "scripts": {p: e.to_json() for p, e in sorted(entries.items())}}
+        write_atomic(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", mode=0o600)
+
+
+def parse_store(data: bytes, where: str) -> dict[str, TrustEntry]:
+    """Validate the store's bytes; raises TrustStoreError naming ``where`` and what was expected."""
+    hint = "; fix it, or move it away and trust the scripts again — until then nothing is trusted"
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise TrustStoreError(f"{where}: trust store is not UTF-8 text{hint}") from None
+    except json.JSONDecodeError as exc:
+        raise TrustStoreError(f"{where}: trust store is not valid JSON (line {exc.lineno}, column "
+                              f"{exc.colno}: {exc.msg}; truncated?){hint}") from None
+    if not isinstance(doc, dict):
+        raise TrustStoreError(f"{where}: expected a JSON object with 'version' and 'scripts'{hint}")
+    if doc.get("version") != STORE_VERSION:
+        raise TrustStoreError(f"{where}: unsupported trust store version {doc.get('version')!r} "
+                              f"(expected {STORE_VERSION}){hint}")
+    scripts = doc.get("scripts")
+    if not isinstance(scripts, dict):
+        raise TrustStoreError(f"{where}: 'scripts' must be an object{hint}")
+    return {path: TrustEntry.from_json(path, entry, where) for path, entry in scripts.items()}
+
+
+def _read_fd(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes from ``fd``."""
+    parts, size = [], 0
+    while size < limit:
+        chunk = os.read(fd, min(_CHUNK, limit - size))
+        if not chunk:
+            break
+        parts.append(chunk)
+        size += len(chunk)
+    return b"".join(parts)
+
+
+def _check_store_file(path: str, info: os.stat_result) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise TrustStoreError(f"{path}: trust store is not a regular file")
+    if info.st_mode & 0o022:
+        raise TrustStoreError(f"{path}: trust store is writable by other users (mode "
+                              f"{stat.S_IMODE(info.st_mode):o}); run chmod 600 on it — until then nothing is trusted")
+    if info.st_uid != os.getuid():
+        raise TrustStoreError(f"{path}: trust store is owned by another user (uid {info.st_uid})")
+
+
+class _locked:
+    """An exclusive ``flock`` on ``path`` (created 0600) for the duration of a ``with`` block."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.fd = -1
+
+    def __enter__(self) -> "_locked":
+        import fcntl
+
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        os.close(self.fd)  # closing releases the lock
+
+
+def _append_line(path: str, record: dict) -> None:
+    line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        os.write(fd, line)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# -- hashing and status ----------------------------------------------------------------------------
+
+def hash_file(path: str, limit: int = MAX_SCRIPT_BYTES) -> tuple[str, int]:
+    """SHA-256 hex digest and size of the regular file at ``path`` (symlinks followed), streamed.
+
+    Raises ScriptFileError when it is missing, not a regular file, larger than ``limit`` or unreadable.
+    """
+    import hashlib
+
+    digest, size = hashlib.sha256(), 0
+    for chunk in _chunks(path, limit):
+        size += len(chunk)
+        digest.update(chunk)
+    return digest.hexdigest(), size
+
+
+def read_script(path: str, limit: int = MAX_SCRIPT_BYTES) -> bytes:
+    """The whole content of the script at ``path``, with the same checks as ``hash_file``."""
+    return b"".join(_chunks(path, limit))
+
+
+def _size_text(size: int) -> str:
+    return f"{size // 2**20} MiB" if size >= 2**20 else f"{size} bytes"
+
+
+def _chunks(path: str, limit: int):
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)  # a FIFO must not block the gate
+    except FileNotFoundError:
+        raise ScriptFileError("missing") from None
+    except OSError as exc:
+        raise ScriptFileError(f"cannot read it: {exc.strerror or exc}") from None
+    too_large = f"larger than {_size_text(limit)}, never hashed"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ScriptFileError("not a regular file")
+        if info.st_size > limit:
+            raise ScriptFileError(too_large)
+        size = 0
+        while True:
+            try:
+                chunk = os.read(fd, _CHUNK)
+            except OSError as exc:
+                raise ScriptFileError(f"cannot read it: {exc.strerror or exc}") from None
+            if not chunk:
+                return
+            size += len(chunk)
+            if size > limit:
+                raise ScriptFileError(too_large)
+            yield chunk
+    finally:
+        os.close(fd)
+
+
+@dataclass(frozen=True)
+class TrustStatus:
+    """A script's file now compared with its entry in the store."""
+
+    path: str  # resolved absolute path
+    entry: TrustEntry | None
+    sha256: str | None  # the hash now; None when the file could not be hashed
+    problem: str | None = None  # why it could not be hashed
+
+    @property
+    def trusted(self) -> bool:
+        return self.entry is not None and self.sha256 == self.entry.sha256
+
+    @property
+    def state(self) -> str:
+        """``trusted``, ``changed``, ``missing``, ``unreadable``; ``unknown`` (not in the store) or
+        ``absent`` (not in the store and no such file)."""
+        if self.entry is None:
+            return "absent" if self.problem == "missing" else "unknown"
+        if self.sha256 is None:
+            return "missing" if self.problem == "missing" else "unreadable"
+        return "trusted" if self.trusted else "changed"
+
+    @property
+    def summary(self) -> str:
+        """The state in words, without the path: ``trusted by alice on 2026-11-30, hash matches`` …"""
+        entry = self.entry
+        if entry is None:
+            return "does not exist" if self.problem == "missing" else "not trusted (phlegyas-trust PATH trusts it)"
+        since = f"trusted by {entry.trusted_by} on {entry.day}"
+        if self.sha256 is None:
+            return f"was {since} but is {self.problem} now"
+        if self.trusted:
+            return f"{since}, hash matches"
+        return f"hash changed since {since}: was {entry.sha256[:12]}…, now {self.sha256[:12]}…"
+
+    def describe(self) -> str:
+        return f"{self.path}: {self.summary}"
+
+
+def status_of(path: str, entries: dict[str, TrustEntry]) -> TrustStatus:
+    """Hash ``path`` (already resolved) now and compare it with its entry, if any."""
+    entry = entries.get(path)
+    if entry is None:
+        return TrustStatus(path, None, None, None if os.path.exists(path) else "missing")
+    try:
+        digest, _ = hash_file(path)
+    except ScriptFileError as exc:
+        return TrustStatus(path, entry, None, str(exc))
+    return TrustStatus(path, entry, digest)
+
+
+def verify_all(entries: dict[str, TrustEntry]) -> list[TrustStatus]:
+    """Every trusted script, hashed now, in path order."""
+    return [status_of(path, entries) for path in sorted(entries)]
+
+
+def resolve_script(written: str, cwd: str, home: str) -> str:
+    """The absolute path, symlinks resolved, of a script named ``written`` from ``cwd``."""
+    from phlegyas.analysis.paths import expand_home
+
+    path = expand_home(written, home)
+    return os.path.realpath(os.path.join(cwd, path))
+
+
+# -- which subcommands run a script ----------------------------------------------------------------
+
+SCRIPT_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+SOURCE_BUILTINS = frozenset({"source", "."})
+_SHELL_FLAGS = frozenset("euxvn")
+_SHELL_SET_OPTIONS = frozenset({"errexit", "nounset", "xtrace", "verbose", "pipefail", "noexec"})
+_SHELL_LONG = frozenset({"--norc", "--noprofile", "--posix", "--verbose"})
+_PYTHON_FLAGS = frozenset("uBOsSEIbqdR")
+_CWD_BUILTINS = frozenset({"cd", "pushd", "popd"})
+_STATE_BUILTINS = frozenset({
+    "export", "declare", "typeset", "local", "readonly", "unset", "set", "shopt", "alias", "unalias", "enable",
+    "hash", "umask", "ulimit", "trap", "eval", "exec", "builtin", "command", "setopt", "unsetopt", "emulate",
+    "autoload", "zmodload",
+})
+"""Builtins that change the shell a script then runs in (its environment, options, lookups)."""
+
+
+@dataclass(frozen=True)
+class ScriptRun:
+    """A subcommand that runs a script file. ``paths`` are the files it may run, resolved (one per
+    working directory it may run in); ``problem`` says why this run can never count as trusted."""
+
+    text: str
+    written: str
+    paths: tuple[str, ...] = ()
+    problem: str | None = None
+
+    @property
+    def path(self) -> str | None:
+        """The file it runs when every ``cd`` before it succeeds."""
+        return self.paths[-1] if self.paths else None
+
+
+def script_runs(script: "Script", env: "AnalysisEnv") -> list[tuple[int, ScriptRun]]:
+    """(index in ``script.commands``, run) for every subcommand that runs a script file."""
+    cwds = possible_cwds(script, env)
+    out = []
+    for i, cmd in enumerate(script.commands):
+        run = script_run(cmd, env, cwds)
+        if run is not None:
+            out.append((i, run))
+    return out
+
+
+def possible_cwds(script: "Script", env: "AnalysisEnv") -> tuple[str, ...] | None:
+    """Where relative script paths may resolve: the call's cwd and, after one literal ``cd DIR``, DIR
+    as well (the ``cd`` may fail, sit in a subshell or come later in a loop). None when the line moves
+    in a way this does not follow (``cd $x``, ``pushd``, two ``cd``)."""
+    moves = [c for c in script.commands if c.program in _CWD_BUILTINS]
+    if not moves:
+        return (env.cwd,)
+    if len(moves) > 1 or moves[0].program != "cd":
+        return None
+    operands = [w for w in moves[0].words[1:] if w.text not in ("-L", "-P", "--")]
+    if not operands:
+        return (env.cwd, env.home)
+    if len(operands) > 1 or _operand_problem(operands[0]) or operands[0].text.startswith("-"):
+        return None
+    return (env.cwd, _word_path(operands[0], env.cwd, env.home))
+
+
+def script_run(cmd: "SimpleCommand", env: "AnalysisEnv", cwds: tuple[str, ...] | None = ()) -> ScriptRun | None:
+    """The script ``cmd`` runs, or None when it runs none of the forms Tier 2.5 knows. ``cwds``: where
+    relative paths may resolve (empty: the call's cwd; None: not known)."""
+    if not cmd.words:
+        return None
+    name = cmd.words[0].text
+    if cmd.words[0].dynamic:
+        kind = "file" if _home_relative(name) is not None else None
+    else:
+        kind = _interpreter_kind(name)
+    if kind is None:
+        return None
+    operand, problem = _OPERAND[kind](name, cmd.words)
+    if operand is None:  # `bash` alone reads stdin: no script file; else what stops it from naming one
+        return None if problem is None else ScriptRun(cmd.text, "", (), problem)
+    written = operand.text
+    problem = problem or _operand_problem(operand) or _command_problem(cmd, env)
+    cwds = (env.cwd,) if cwds == () else cwds
+    if problem is None and cwds is None and not _absolute(operand):
+        problem = f"the working directory changes before {written!r} runs in a way the trust check does not follow"
+    if problem is not None:
+        return ScriptRun(cmd.text, written, (), problem)
+    bases = cwds if cwds is not None and not _absolute(operand) else (env.cwd,)
+    found = tuple(dict.fromkeys(os.path.realpath(_word_path(operand, base, env.home)) for base in bases))
+    return ScriptRun(cmd.text, written, found)
+
+
+def _interpreter_kind(name: str) -> str | None:
+    """``file`` when the program ``name`` is itself the script, ``source``, ``shell`` or ``python`` when
+    it reads one, None when it is some other program."""
+    if name in SOURCE_BUILTINS:
+        return "source"
+    base = name
+    if "/" in name:
+        from phlegyas.analysis.programs import resolve_path_program
+
+        base, known = resolve_path_program(name)
+        if not known:
+            return "file"
+    if base in SCRIPT_SHELLS:
+        return "shell"
+    if _is_python(base):
+        return "python"
+    return None
+
+
+def _is_python(name: str) -> bool:
+    if not name.startswith("python"):
+        return False
+    version = name[len("python"):]
+    return version == "" or version[0].isdigit() and all(p.isdigit() for p in version.split("."))
+
+
+def _file_operand(name: str, words: list["Word"]) -> tuple["Word | None", str | None]:
+    return words[0], None
+
+
+def _source_operand(name: str, words: list["Word"]) -> tuple["Word | None", str | None]:
+    if len(words) < 2:
+        return None, f"{name} with no file"
+    if words[1].text.startswith("-"):
+        return None, f"{name} with options"
+    return words[1], None
+
+
+def _shell_operand(name: str, words: list["Word"]) -> tuple["Word | None", str | None]:
+    """The script file of ``bash [options] FILE args…``; an option that may change what runs is a problem."""
+    args = words[1:]
+    i = 0
+    while i < len(args):
+        word, text = args[i], args[i].text
+        if word.dynamic:
+            return (word, None) if _home_relative(text) is not None else (None, _dynamic(name, text))
+        if text == "--":
+            return (args[i + 1], None) if i + 1 < len(args) else (None, None)
+        if text in _SHELL_LONG:
+            i += 1
+        elif text in ("-o", "+o"):
+            if i + 1 >= len(args) or args[i + 1].text not in _SHELL_SET_OPTIONS:
+                return None, f"{name} {text} with an option the trust check does not know"
+            i += 2
+        elif text.startswith("--"):
+            return None, f"{name} {text}: an option that can change what runs"
+        elif len(text) > 1 and text[0] in "-+":
+            if "c" in text[1:]:
+                return None, f"{name} -c runs code given on the command line, not a file"
+            if not set(text[1:]) <= _SHELL_FLAGS:
+                return None, f"{name} {text}: an option that can change what runs"
+            i += 1
+        else:
+            return word, None
+    return None, None
+
+
+def _python_operand(name: str, words: list["Word"]) -> tuple["Word | None", str | None]:
+    """The script file of ``python [options] FILE args…``; -c, -m, -i, -W, -X … make it a problem."""
+    for word in words[1:]:
+        text = word.text
+        if word.dynamic:
+            return (word, None) if _home_relative(text) is not None else (None, _dynamic(name, text))
+        if text == "-":
+            return None, f"{name} - reads code from stdin"
+        if not text.startswith("-"):
+            return word, None
+        if "c" in text[1:] or "m" in text[1:]:
+            return None, f"{name} {text} runs code or a module, not the file"
+        if text.startswith("--") or not set(text[1:]) <= _PYTHON_FLAGS:
+            return None, f"{name} {text}: an option that can change what runs"
+    return None, None
+
+
+_OPERAND = {"file": _file_operand, "source": _source_operand, "shell": _shell_operand, "python": _python_operand}
+
+
+def _dynamic(name: str, text: str) -> str:
+    return f"{name} {text}: a word only known when the shell runs"
+
+
+def _operand_problem(operand: "Word | None") -> str | None:
+    """Why the shell might not open the file this word seems to name."""
+    if operand is None:
+        return None
+    text = operand.text
+    if operand.glob:
+        return f"the path {text!r} is a glob"
+    if operand.dynamic and _home_relative(text) is None:
+        return f"the path {text!r} is only known when the shell runs"
+    if not operand.dynamic and text.startswith("~") and (operand.quoted or not (text == "~" or text.startswith("~/"))):
+        return f"the path {text!r}: the trust check does not resolve this ~ form"
+    return None
+
+
+def _home_relative(text: str) -> str | None:
+    """The rest of ``$HOME``, ``$HOME/rest`` or ``${HOME}/rest`` when nothing else is expanded, else None."""
+    for prefix in ("$HOME", "${HOME}"):
+        if text == prefix:
+            return ""
+        if text.startswith(prefix + "/"):
+            rest = text[len(prefix) + 1:]
+            return rest if "$" not in rest and "`" not in rest else None
+    return None
+
+
+def _absolute(operand: "Word") -> bool:
+    return operand.dynamic or operand.text.startswith(("/", "~"))
+
+
+def _word_path(word: "Word", cwd: str, home: str) -> str:
+    """The path a checked word names: ``$HOME`` only when the shell expands it, ``~`` only unquoted."""
+    text = word.text
+    if word.dynamic:
+        text = os.path.join(home, _home_relative(text) or "")
+    elif text == "~" or text.startswith("~/"):
+        text = home + text[1:]
+    return os.path.normpath(os.path.join(cwd, text))
+
+
+def _command_problem(cmd: "SimpleCommand", env: "AnalysisEnv") -> str | None:
+    """Environment assignments and redirections on the script's own command line."""
+    if cmd.assignments:
+        names = ", ".join(f"{k}=" for k, _ in cmd.assignments)
+        return f"it runs with {names} set: environment variables can change what a script runs"
+    for redirect in cmd.redirects:
+        problem = _redirect_problem(redirect, env)
+        if problem:
+            return problem
+    return None
+
+
+def _redirect_problem(redirect, env: "AnalysisEnv") -> str | None:
+    from phlegyas.analysis.paths import is_harmless_device, is_temp_path, is_within, normalize, protected_reason, sensitive_reason
+
+    target = redirect.target
+    if redirect.op in ("<<", "<<<", "<<-"):
+        return None
+    if target is None or target.dynamic or target.glob:
+        return "a redirection whose target is only known when the shell runs"
+    if redirect.op in (">&", "<&") and (target.text.isdigit() or target.text == "-"):
+        return None
+    path = normalize(target.text, env.cwd, env.home)
+    if is_harmless_device(path):
+        return None
+    if redirect.op == "<":
+        why = sensitive_reason(path, env.home)
+        return f"it reads {path} ({why})" if why else None
+    why = protected_reason(path, env.home, env.project_root)
+    if why:
+        return f"its output goes to {path} ({why})"
+    if is_temp_path(path) or any(is_within(path, p) for p in (env.project_root, *env.safe_write_dirs)):
+        return None
+    return f"its output goes to {path}, outside the project and the safe write directories"
+
+
+# -- the decision ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TrustJudgement:
+    """Tier 2.5's view of a call: ``allow`` or not, the reason, and one line per script run (and per
+    obstacle) for explanations."""
+
+    allow: bool
+    reason: str
+    lines: tuple[str, ...] = ()
+
+
+def judge(script: "Script", analysis: "Analysis", env: "AnalysisEnv", store: TrustStore,
+          severity: Callable | None = None) -> TrustJudgement | None:
+    """Tier 2.5's view of a parsed Bash call; None when no subcommand runs a script file.
+
+    ``severity`` maps a finding to its verdict (the policy's override); the default is its own.
+    """
+    runs = script_runs(script, env)
+    if not runs:
+        return None
+    try:
+        entries = store.load()
+    except TrustStoreError as exc:
+        return TrustJudgement(False, f"nothing is trusted: {exc}", (f"nothing is trusted: {exc}",))
+    lines, blockers = [], []
+    for _, run in runs:
+        ok, line = _judge_run(run, entries)
+        lines.append(line)
+        if not ok:
+            blockers.append(line)
+    others = _others_problems(script, {i for i, _ in runs}, analysis, severity)
+    if blockers or others:
+        return TrustJudgement(False, "; ".join(blockers + others), tuple(lines + others))
+    return TrustJudgement(True, "trusted script " + "; ".join(lines), tuple(lines))
+
+
+def _judge_run(run: ScriptRun, entries: dict[str, TrustEntry]) -> tuple[bool, str]:
+    """Whether every file ``run`` may run is trusted with a matching hash, and a line saying so."""
+    if run.problem is not None:
+        return False, f"{run.text}: never trusted: {run.problem}"
+    statuses = [status_of(p, entries) for p in run.paths]
+    present = [s for s in statuses if s.state != "absent"] or statuses[-1:]
+    bad = [s for s in present if not s.trusted]
+    shown = bad or present
+    return not bad, f"{run.written} " + "; ".join(f"({s.path}): {s.summary}" for s in shown)
+
+
+def _others_problems(script: "Script", run_indices: set[int], analysis: "Analysis",
+                     severity: Callable | None) -> list[str]:
+    """Why the rest of the call keeps Tier 2.5 from allowing it (empty when nothing does)."""
+    out = []
+    if not script.understood:
+        out.append(f"the command line is not fully understood ({'; '.join(script.problems[:2])})")
+    if script.functions:
+        out.append("the command line defines shell functions")
+    for i, cmd in enumerate(script.commands):
+        if i in run_indices:
+            continue
+        if not cmd.words and cmd.assignments:
+            out.append(f"{cmd.text!r} sets variables the script may see")
+        elif cmd.program in _STATE_BUILTINS:
+            out.append(f"{cmd.text!r} changes the shell the script runs in")
+    out.extend(_analysis_problems(script, run_indices, analysis, severity))
+    return out
+
+
+def _analysis_problems(script: "Script", run_indices: set[int], analysis: "Analysis",
+                       severity: Callable | None) -> list[str]:
+    """Findings that ask or deny, and subcommands other than the script runs that are not Tier-2-safe.
+
+    The analysis reports a script run as a subcommand with the same text, reached directly (no ``via``).
+    """
+    out = []
+    if not analysis.understood:
+        out.append("the analysis did not understand the whole call")
+    rate = severity or (lambda f: f.severity)
+    for finding in analysis.findings:
+        if rate(finding) >= Verdict.ASK:
+            out.append(f"{finding.message} [{finding.id}]")
+    run_texts = [script.commands[i].text for i in sorted(run_indices)]
+    for sub in analysis.subcommands:
+        if sub.safe:
+            continue
+        if not sub.via and sub.text in run_texts:
+            run_texts.remove(sub.text)
+            continue
+        out.append(f"{sub.text!r} is not known to be safe on its own")
+    return out
+
+
+class TrustedScriptChecker:
+    """Step 8 of the pipeline: allow a Bash call whose scripts a person trusted and whose hash matches.
+
+    No opinion (None) otherwise, including when the store is broken (see the module docstring).
+    """
+
+    def __init__(self, store: TrustStore):
+        self.store = store
+
+    def check(self, ctx: "Context") -> Decision | None:
+        if ctx.call.command is None or ctx.script is None:
+            return None
+        judgement = judge(ctx.script, ctx.analysis, ctx.env, self.store, getattr(ctx.policy, "severity", None))
+        if judgement is None or not judgement.allow:
+            return None
+        return Decision(Verdict.ALLOW, TIER, judgement.reason, details=judgement.lines)
+
+
+def explain(call: "ToolCall", env: "AnalysisEnv", store: TrustStore, analysis: "Analysis | None" = None,
+            script: "Script | None" = None) -> list[str]:
+    """Lines for ``phlegyas check``: per script run, trusted (by whom, when, hash matches) or why not.
+
+    ``analysis`` and ``script`` are computed when not given.
+    """
+    if call.command is None:
+        return []
+    if script is None:
+        from phlegyas.analysis.shell.parse import parse
+
+        script = parse(call.command)
+    if analysis is None:
+        from phlegyas.analysis.dispatch import analyze
+
+        analysis = analyze(call, env)
+    judgement = judge(script, analysis, env, store)
+    if judgement is None:
+        return []
+    head = "trusted scripts (Tier 2.5): " + ("allowed" if judgement.allow else "not allowed")
+    return [head, *(f"  {line}" for line in judgement.lines)]
