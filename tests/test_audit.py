@@ -181,7 +181,7 @@ def test_disk_full_raises_audit_error():
 
 PARTIAL = r"""
 import resource, signal, sys
-from phlegyas.audit import AuditError, AuditLog
+from phlegyas.store.audit import AuditError, AuditLog
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the limit, write() fails with EFBIG instead
 resource.setrlimit(resource.RLIMIT_FSIZE, (10_000, 10_000))
 log = AuditLog(sys.argv[1])
@@ -235,8 +235,8 @@ def test_memory_log_holds_the_same_entries_as_the_file(tmp_path):
 
 WRITER = r"""
 import os, sys, time
-from phlegyas.audit import AuditLog
-from phlegyas.model import Decision, ToolCall, Verdict
+from phlegyas.store.audit import AuditLog
+from phlegyas.core.model import Decision, ToolCall, Verdict
 path, proc, count, go, pause, report = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], float(sys.argv[5]), int(sys.argv[6])
 log = AuditLog(path)
 decision = Decision(Verdict.ALLOW, "tier2_safe", "safe")

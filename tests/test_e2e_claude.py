@@ -255,7 +255,7 @@ def _line(listing: str, name: str) -> str:
 def test_mcp_list_reports_the_user_server_connected(session):
     session.phlegyas("install", "--user", "--mcp")
     line = _line(_mcp_list(session), "phlegyas")
-    assert "phlegyas.approver_mcp" in line and "Connected" in line, line
+    assert "phlegyas.hosts.mcp.server" in line and "Connected" in line, line
 
 
 def test_mcp_list_reports_the_project_server_connected_once_trusted(session):

@@ -48,7 +48,7 @@ def bash(cmd: str, mode: str | None = None) -> ToolCall:
 
 
 def analyzer_returning(analysis: Analysis):
-    return lambda call, env: analysis
+    return lambda call, env, script=None: analysis
 
 
 @pytest.mark.parametrize("call, message", [
@@ -89,7 +89,7 @@ def test_a_checker_that_raises_denies_with_the_error_in_the_reason():
 
 
 def test_an_analyzer_that_raises_denies():
-    def broken(call, env):
+    def broken(call, env, script=None):
         raise ValueError("cannot analyse")
 
     decision = Gate(Policy(), [Tier1Checker()], analyzer=broken).decide(bash("ls"))
@@ -136,7 +136,7 @@ def test_elapsed_time_is_measured():
 def test_the_analysis_is_computed_once_per_call():
     calls = []
 
-    def counting(call, env):
+    def counting(call, env, script=None):
         calls.append(call)
         return Analysis(readonly=True, safe="read-only")
 
@@ -225,9 +225,10 @@ class Peek:
 @pytest.mark.parametrize("order", [("analysis", "script"), ("script", "analysis")])
 def test_the_command_is_parsed_once_per_call(order):
     from phlegyas.analysis.dispatch import analyze
+    from phlegyas.analysis.shell.parse import parse
 
     peek = Peek(order)
-    Gate(Policy(), [peek], analyzer=analyze).decide(bash("find . -name '*.py' | xargs grep -l TODO"))
+    Gate(Policy(), [peek], analyzer=analyze, parser=parse).decide(bash("find . -name '*.py' | xargs grep -l TODO"))
     assert peek.seen["analysis"].script is peek.seen["script"]
 
 

@@ -278,9 +278,11 @@ def test_deny_reason_names_the_finding(served):
 
 
 @pytest.mark.parametrize("argv", [
-    [sys.executable, "-m", "phlegyas.hook"],
+    [sys.executable, "-m", "phlegyas.hosts.claude_code.hook"],
+    [sys.executable, "-m", "phlegyas.hook"],  # the module installs before 0.2 name
+    [sys.executable, "-P", "-c", "from phlegyas.hook import main; raise SystemExit(main())"],  # their exact command
     [sys.executable, "-m", "phlegyas", "hook"],
-], ids=["python-m-phlegyas.hook", "phlegyas-hook-subcommand"])
+], ids=["python-m-hosts.claude_code.hook", "python-m-phlegyas.hook", "old-install-launcher", "phlegyas-hook-subcommand"])
 def test_other_ways_to_run_the_hook(served, argv):
     assert_pre_tool_use(served.run(served.event(command="rm -rf /"), argv=argv), "deny")
     assert_pre_tool_use(served.run(served.event(command="git status"), argv=argv), "allow")
@@ -514,10 +516,10 @@ def test_a_stale_socket_file_is_replaced(box):
     with hook._Path(address) as short:  # pytest's tmp paths are longer than sockaddr_un allows
         stale.bind(short)
     stale.close()  # the file stays, nobody listens: connect() is refused
-    assert_pre_tool_use(box.run(box.event(command="rm -rf /"), argv=[sys.executable, "-m", "phlegyas.hook"]), "deny")
+    assert_pre_tool_use(box.run(box.event(command="rm -rf /"), argv=[sys.executable, "-m", "phlegyas.hosts.claude_code.hook"]), "deny")
     box.wait_for_server()
     before = box.served()
-    assert_pre_tool_use(box.run(box.event(command="git status"), argv=[sys.executable, "-m", "phlegyas.hook"]),
+    assert_pre_tool_use(box.run(box.event(command="git status"), argv=[sys.executable, "-m", "phlegyas.hosts.claude_code.hook"]),
                         "allow")
     assert box.served() == before + 1
 
@@ -547,7 +549,7 @@ def test_a_broken_server_answer_means_an_in_process_decision(box, reply):
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
-        result = box.run(box.event(command="rm -rf /"), argv=[sys.executable, "-m", "phlegyas.hook"])
+        result = box.run(box.event(command="rm -rf /"), argv=[sys.executable, "-m", "phlegyas.hosts.claude_code.hook"])
         thread.join(10)
     finally:
         listener.close()

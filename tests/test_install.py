@@ -68,7 +68,7 @@ def test_fresh_project_gets_hooks_and_the_mcp_server(run_cli, paths):
         assert args == ["-P", "-c", install.HOOK_LAUNCHER]
     assert settings["enabledMcpjsonServers"] == ["phlegyas"]
     server = read(paths["mcp"])["mcpServers"]["phlegyas"]
-    assert server["args"] == ["-P", "-m", "phlegyas.approver_mcp"]
+    assert server["args"] == ["-P", "-m", "phlegyas.hosts.mcp.server"]
     assert os.path.isabs(server["command"]) and os.access(server["command"], os.X_OK)
     assert "--permission-prompt-tool mcp__phlegyas__permissions__approve" in proc.stdout
     assert paths["settings"] in proc.stdout and paths["mcp"] in proc.stdout
@@ -231,7 +231,7 @@ def test_user_install_writes_the_users_files(run_cli):
     assert "enabledMcpjsonServers" not in settings  # the user's server needs no approval
     data = read(state)
     assert data["numStartups"] == 4 and data["projects"] == {"/x": {"allowedTools": []}}
-    assert data["mcpServers"]["phlegyas"]["args"] == ["-P", "-m", "phlegyas.approver_mcp"]
+    assert data["mcpServers"]["phlegyas"]["args"] == ["-P", "-m", "phlegyas.hosts.mcp.server"]
     assert stat.S_IMODE(os.stat(state).st_mode) == 0o600
     assert not os.path.exists(os.path.join(str(run_cli.project), ".claude"))
 
@@ -257,6 +257,8 @@ def test_user_install_follows_claude_config_dir(run_cli, tmp_path):
     ("phlegyas hook", True),
     ("/opt/phlegyas-hook-wrapper", False),
     ("python3 -m phlegyas.hookd", False),
+    ("python3 -m phlegyas.hosts.claude_code.server", False),
+    ("/usr/bin/python3 -P -m phlegyas.hosts.claude_code.hook", True),
     ("python3 -c 'import phlegyas'", False),
     ("echo phlegyas-hook", False),
     ("phlegyas check", False),

@@ -8,8 +8,8 @@ import pytest
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.analysis.dispatch import analyze
 from phlegyas.core.model import ToolCall
-from phlegyas.analysis.tier2 import (DEFAULT_SAFE_WRITE_DIRS, SafeOperationDetector, SafePatternError, SafePatternStore,
-                                 safe_dirs, write_place)
+from phlegyas.analysis.tier2 import DEFAULT_SAFE_WRITE_DIRS, safe_dirs, write_place
+from phlegyas.tier2_safe import SafeOperationDetector, SafePatternError, SafePatternStore  # the seed's path
 
 HOME, ROOT = "/home/u", "/home/u/proj"
 ENV = AnalysisEnv(cwd=ROOT, home=HOME, project_root=ROOT)

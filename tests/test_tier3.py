@@ -466,7 +466,7 @@ SDK_MODULES = ("anthropic", "openai", "httpx", "httpx2", "pydantic")
 
 def test_the_engine_imports_no_sdk():
     result = subprocess.run([sys.executable, "-X", "importtime", "-c",
-                             "import phlegyas.engine, phlegyas.checkers, phlegyas.runtime"],
+                             "import phlegyas.core.engine, phlegyas.core.checkers, phlegyas.runtime"],
                             capture_output=True, text=True, timeout=60, check=True)
     imported = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if "|" in line}
     assert imported and not {m for m in imported if m.split(".")[0] in SDK_MODULES}
@@ -477,7 +477,7 @@ def test_a_call_decided_before_tier3_imports_no_sdk_even_when_tier3_is_on(server
     code = (
         "import json, sys\n"
         "from phlegyas.runtime import load_runtime\n"
-        "from phlegyas.model import ToolCall\n"
+        "from phlegyas.core.model import ToolCall\n"
         "rt = load_runtime(json.loads(sys.argv[1]), sys.argv[2])\n"
         "d = rt.decide(ToolCall('Bash', {'command': 'rm -rf /'}, cwd=sys.argv[2]))\n"
         "print(d.tier, sorted(m for m in sys.modules if m.split('.')[0] in %r))\n" % (SDK_MODULES,)

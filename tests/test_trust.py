@@ -11,18 +11,8 @@ from phlegyas.core.model import Verdict
 
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.analysis.shell.parse import parse
-from phlegyas.trust.tier2_5 import (
-    ScriptFileError,
-    TrustEntry,
-    TrustStore,
-    TrustStoreError,
-    default_log_path,
-    hash_file,
-    script_runs,
-    status_of,
-    utc_now,
-    verify_all,
-)
+from phlegyas.trust.store import ScriptFileError, TrustEntry, TrustStore, TrustStoreError, default_log_path, hash_file, status_of, utc_now, verify_all
+from phlegyas.trust.checker import script_runs
 
 SHA_A = "a" * 64
 SHA_B = "b" * 64
@@ -148,7 +138,7 @@ def test_truncated_store_is_never_overwritten_by_a_write(store):
 
 _WRITER = """
 import sys
-from phlegyas.tier2_5_trust import TrustEntry, TrustStore
+from phlegyas.trust.store import TrustEntry, TrustStore
 store, worker = TrustStore(sys.argv[1]), sys.argv[2]
 for i in range(25):
     store.add(TrustEntry(f"/p/{worker}/{i}.sh", "c" * 64, i, worker, "2026-11-30T10:00:00Z"))
@@ -385,7 +375,7 @@ class Project:
 
     def explain(self, command: str) -> str:
         from phlegyas.core.model import ToolCall
-        from phlegyas.trust.tier2_5 import explain
+        from phlegyas.trust.checker import explain
 
         return "\n".join(explain(ToolCall("Bash", {"command": command}, cwd=str(self.dir)), self.env, self.store))
 
@@ -531,7 +521,7 @@ def test_other_tools_are_not_touched(trusted):
 
 def test_the_checker_runs_right_after_tier2(project):
     from phlegyas.core.checkers import Tier2Checker
-    from phlegyas.trust.tier2_5 import TrustedScriptChecker
+    from phlegyas.trust.checker import TrustedScriptChecker
 
     checkers = project.runtime.gate().checkers
     kinds = [type(c) for c in checkers]

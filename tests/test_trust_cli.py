@@ -14,14 +14,14 @@ import pytest
 
 @pytest.fixture
 def trust(isolated_env, tmp_path):
-    """Run ``python -m phlegyas.trust_cli ARGS`` in the project directory; returns CompletedProcess."""
+    """Run ``python -m phlegyas.cli.trust ARGS`` in the project directory; returns CompletedProcess."""
     project = tmp_path / "project"
     project.mkdir(exist_ok=True)
 
     def run(*args: str, input: str | None = None, env_extra=None, stdin=None):
         env = dict(isolated_env, **(env_extra or {}))
         kw = {"stdin": stdin} if stdin is not None else {"input": input if input is not None else ""}
-        return subprocess.run([sys.executable, "-m", "phlegyas.trust_cli", *args], capture_output=True, text=True,
+        return subprocess.run([sys.executable, "-m", "phlegyas.cli.trust", *args], capture_output=True, text=True,
                               cwd=project, env=env, timeout=60, **kw)
 
     run.project = project
@@ -189,7 +189,7 @@ def test_store_can_be_moved_by_option_or_environment(trust, tmp_path):
 def test_eight_processes_trusting_at_once_lose_nothing(trust):
     paths = [script(trust, f"s{i}.sh", f"echo {i}\n") for i in range(8)]
     env = dict(trust.env)
-    procs = [subprocess.Popen([sys.executable, "-m", "phlegyas.trust_cli", p, "--yes"], cwd=trust.project, env=env,
+    procs = [subprocess.Popen([sys.executable, "-m", "phlegyas.cli.trust", p, "--yes"], cwd=trust.project, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
              for p in paths]
     for p in procs:

@@ -140,7 +140,8 @@ def _explain_text(call: ToolCall, decision: Decision, ctx, mode: str, trust_stor
         for f in analysis.findings:
             lines.append(f"  ! {f.id} ({f.severity}): {f.message}")
     if call.command is not None and ctx is not None and trust_store:  # Tier 2.5: which scripts are trusted
-        from phlegyas.trust.tier2_5 import TrustStore, explain
+        from phlegyas.trust.store import TrustStore
+        from phlegyas.trust.checker import explain
 
         store = TrustStore(trust_store)
         lines.extend(f"  {line}" for line in explain(call, ctx.env, store, ctx.analysis, ctx.script))

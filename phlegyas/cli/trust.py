@@ -12,17 +12,8 @@ import os
 import sys
 from typing import Sequence, TextIO
 
-from phlegyas.trust.tier2_5 import (
-    ScriptFileError,
-    TrustEntry,
-    TrustStatus,
-    TrustStore,
-    TrustStoreError,
-    read_script,
-    resolve_script,
-    utc_now,
-    verify_all,
-)
+from phlegyas.trust.store import ScriptFileError, TrustEntry, TrustStatus, TrustStore, TrustStoreError, read_script, utc_now, verify_all
+from phlegyas.trust.checker import resolve_script
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")

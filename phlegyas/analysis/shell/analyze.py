@@ -18,7 +18,7 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.effects import FIND_EXEC, GIT_CODE_KEYS, find_exec_end, find_start_dirs, git_config_key
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.options import parse_options
-from phlegyas.analysis.shell.parse import Redirect, Script, SimpleCommand, Word, parse
+from phlegyas.analysis.shell.parse import Redirect, Script, SimpleCommand, Word, decode_ansi_c, parse
 
 MAX_DEPTH = 8
 MAX_RUNS = 500
@@ -525,8 +525,6 @@ class _Expander:
                 texts = texts[1:]
             return " ".join(texts), "pipe from echo"
         if producer.program == "printf" and words and not any(w.dynamic for w in words):
-            from phlegyas.analysis.shell.parse import decode_ansi_c
-
             return decode_ansi_c(words[0].text).replace("%s", " ".join(w.text for w in words[1:])), "pipe from printf"
         if producer.program == "cat" and not words and producer.stdin_text is not None \
                 and not producer.command.stdin_dynamic:

@@ -4,12 +4,16 @@ The walk knows a fixed set of node kinds (Codex's "plain bash" idea). Everything
 becomes a ``SimpleCommand`` with its argv resolved (quotes and escapes removed, ``$'…'`` decoded);
 everything else is recorded in ``Script.problems`` so that no caller can treat it as understood.
 Nested scripts (``$(…)``, backticks, ``<(…)``, heredoc bodies) contribute their commands too, marked
-with where they came from.
+with where they came from. The types (``Word``, ``SimpleCommand``, ``Script`` …) are ``shell.syntax``'s,
+re-exported here; a plain line is handed to the fast path (``shell.plain``) first.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from phlegyas.analysis.shell import plain as _plain
+from phlegyas.analysis.shell.syntax import (
+    Redirect, Script, SimpleCommand, Word, decode_ansi_c, is_glob, unescape_double, unescape_unquoted)
 
 if TYPE_CHECKING:
     from tree_sitter import Parser
@@ -30,156 +34,6 @@ def _parser() -> Parser:
     return _PARSER
 
 
-@dataclass(slots=True)
-class Word:
-    """One shell word: ``text`` is its value with quotes and escapes resolved; parts that only the
-    running shell knows (``$x``, ``$(…)``, ``$((…))``) stay in their source form and make it dynamic."""
-
-    text: str
-    dynamic: bool = False
-    glob: bool = False  # unquoted * ? [ or a brace expansion: the shell may turn it into several words
-    quoted: bool = False
-
-
-@dataclass(slots=True)
-class Redirect:
-    op: str  # > >> < &> &>> >& <& >| <> << <<< <<-
-    target: Word | None
-    fd: str | None = None
-
-
-@dataclass(slots=True)
-class SimpleCommand:
-    """One command the shell will run. ``words[0]`` is the program as written (maybe dynamic)."""
-
-    words: list[Word]
-    assignments: list[tuple[str, Word]] = field(default_factory=list)
-    redirects: list[Redirect] = field(default_factory=list)
-    stdin_text: str | None = None  # heredoc or here-string body fed to it
-    stdin_dynamic: bool = False
-    upstream: list[int] = field(default_factory=list)  # indices of commands piped into this one
-    origin: str = "top"  # top | substitution | process_substitution | heredoc | function
-    text: str = ""
-
-    @property
-    def argv(self) -> list[str]:
-        return [w.text for w in self.words]
-
-    @property
-    def program(self) -> str | None:
-        """The program name (``/bin/rm`` → ``rm``), or None when it is dynamic or absent."""
-        if not self.words or self.words[0].dynamic:
-            return None
-        name = self.words[0].text
-        return name.rsplit("/", 1)[-1] if "/" in name and not name.endswith("/") else name
-
-
-@dataclass(slots=True)
-class Script:
-    """The result of parsing one command line."""
-
-    source: str
-    commands: list[SimpleCommand] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # parse errors and constructs not understood
-    functions: list[str] = field(default_factory=list)  # names the script defines as functions
-
-    @property
-    def understood(self) -> bool:
-        return not self.problems
-
-
-_ANSI_ESCAPES = {
-    "n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
-    "e": "\x1b", "E": "\x1b", "\\": "\\", "'": "'", '"': '"', "?": "?",
-}
-
-
-def decode_ansi_c(body: str) -> str:
-    """Decode the inside of ``$'…'`` as bash does (``\\x72\\x6d`` → ``rm``)."""
-    out: list[str] = []
-    i, n = 0, len(body)
-    while i < n:
-        ch = body[i]
-        if ch != "\\" or i + 1 >= n:
-            out.append(ch)
-            i += 1
-            continue
-        nxt = body[i + 1]
-        if nxt in _ANSI_ESCAPES:
-            out.append(_ANSI_ESCAPES[nxt])
-            i += 2
-        elif nxt == "x" or nxt in "uU":
-            width = {"x": 2, "u": 4, "U": 8}[nxt]
-            j = i + 2
-            digits = ""
-            while j < n and len(digits) < width and body[j] in "0123456789abcdefABCDEF":
-                digits += body[j]
-                j += 1
-            if digits:
-                try:
-                    out.append(chr(int(digits, 16)))
-                except (ValueError, OverflowError):
-                    out.append("\ufffd")
-            else:
-                out.append("\\" + nxt)
-            i = j
-        elif nxt in "01234567":
-            j = i + 1
-            digits = ""
-            while j < n and len(digits) < 3 and body[j] in "01234567":
-                digits += body[j]
-                j += 1
-            out.append(chr(int(digits, 8) & 0xFF))
-            i = j
-        elif nxt == "c" and i + 2 < n:
-            out.append(chr(ord(body[i + 2]) & 0x1F))
-            i += 3
-        else:
-            out.append("\\" + nxt)
-            i += 2
-    return "".join(out)
-
-
-def _unescape_unquoted(text: str) -> str:
-    if "\\" not in text:
-        return text
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\" and i + 1 < n:
-            if text[i + 1] != "\n":  # backslash-newline is a line continuation
-                out.append(text[i + 1])
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
-def _unescape_double(text: str) -> str:
-    if "\\" not in text:
-        return text
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
-            if text[i + 1] != "\n":
-                out.append(text[i + 1])
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
-_GLOB_CHARS = frozenset("*?[")
-
-
-def _is_glob(raw: str) -> bool:
-    """Unquoted ``*``, ``?``, ``[`` or a brace expansion: the shell may turn the word into several."""
-    return "*" in raw or "?" in raw or "[" in raw or ("{" in raw and ("," in raw or ".." in raw))
 _COMMAND_KINDS = frozenset({
     "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
     "negated_command", "if_statement", "while_statement", "for_statement", "c_style_for_statement",
@@ -227,7 +81,7 @@ class _Walker:
         kind = node.type
         if kind == "word" or kind == "number":  # the common case, without the general machinery
             raw = self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
-            return Word(_unescape_unquoted(raw), False, _is_glob(raw), False)
+            return Word(unescape_unquoted(raw), False, is_glob(raw), False)
         if kind == "raw_string":
             return Word(self.src[node.start_byte + 1:node.end_byte - 1].decode("utf-8", "replace"), False, False, True)
         if kind == "string":  # "text": one content node between two one-byte quotes, again without the machinery
@@ -237,7 +91,7 @@ class _Walker:
                 if content.type == "string_content" and left.end_byte - left.start_byte == 1 \
                         and right.end_byte - right.start_byte == 1:
                     text = self.src[content.start_byte:content.end_byte].decode("utf-8", "replace")
-                    return Word(_unescape_double(text), False, False, True)
+                    return Word(unescape_double(text), False, False, True)
         parts: list[str] = []
         flags = [False, False, False]  # dynamic, glob, quoted
         self._word_into(node, parts, flags, depth, origin)
@@ -247,9 +101,9 @@ class _Walker:
         kind = node.type
         if kind == "word" or kind == "number":
             raw = self.text(node)
-            if not flags[1] and _is_glob(raw):
+            if not flags[1] and is_glob(raw):
                 flags[1] = True
-            parts.append(_unescape_unquoted(raw))
+            parts.append(unescape_unquoted(raw))
         elif kind == "raw_string":
             flags[2] = True
             parts.append(self.text(node)[1:-1])
@@ -268,12 +122,12 @@ class _Walker:
                         t = self.text(child)
                         extra = t[1:] if i == 0 else (t[:-1] if i == last else t)
                         if extra:
-                            parts.append(_unescape_double(extra))
+                            parts.append(unescape_double(extra))
                     continue
                 if ck == "$":
                     continue
                 if ck == "string_content":
-                    parts.append(_unescape_double(self.text(child)))
+                    parts.append(unescape_double(self.text(child)))
                 else:
                     self._word_into(child, parts, flags, depth, origin)
         elif kind == "concatenation":
@@ -376,7 +230,7 @@ class _Walker:
             kind = child.type
             if kind == "word":  # the commonest argument, resolved here (what word() does for it)
                 raw = src[child.start_byte:child.end_byte].decode("utf-8", "replace")
-                words.append(Word(_unescape_unquoted(raw) if "\\" in raw else raw, False, _is_glob(raw), False))
+                words.append(Word(unescape_unquoted(raw) if "\\" in raw else raw, False, is_glob(raw), False))
             elif kind == "variable_assignment":
                 cmd.assignments.append(self.assignment(child, depth, origin))
             elif kind == "command_name":
@@ -599,4 +453,4 @@ def parse(source: str) -> Script:
     return script
 
 
-from phlegyas.analysis.shell import plain as _plain  # noqa: E402 - the fast path builds this module's types; either may be imported first
+__all__ = ["MAX_DEPTH", "Redirect", "Script", "SimpleCommand", "Word", "decode_ansi_c", "parse"]

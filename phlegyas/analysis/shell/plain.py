@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from phlegyas.analysis.shell.parse import Redirect, Script, SimpleCommand, Word, _is_glob, _unescape_unquoted
+from phlegyas.analysis.shell.syntax import Redirect, Script, SimpleCommand, Word, is_glob, unescape_unquoted
 
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,@%+-*?~^!")
 _FIRST_OK = _WORD - frozenset("=%@^?*!")  # tree-sitter reads these oddly at the start of a command
@@ -287,7 +287,7 @@ def _list_word(token: str) -> Word:
             raise _Reject  # escapes and quotes in one word: a concatenation, left to tree-sitter
         return _quoted_word(token)
     if "\\" in token:  # escapes: what the tree-sitter walk makes of an unquoted word
-        return Word(_unescape_unquoted(token), False, _is_glob(token), False)
+        return Word(unescape_unquoted(token), False, is_glob(token), False)
     return Word(token, False, "*" in token or "?" in token, False)
 
 

@@ -364,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--package", help="the phlegyas package directory the client runs (checked)")
     args = parser.parse_args(argv)
     log = FileLog(args.socket[:-len(".sock")] + ".log" if args.socket.endswith(".sock") else args.socket + ".log")
-    package = os.path.dirname(os.path.abspath(__file__))
+    package = PACKAGE_DIR
     _redirect_output(log.path)
     if args.package and os.path.realpath(args.package) != os.path.realpath(package):
         log(f"not starting: this is {package}, the client runs {args.package}")
