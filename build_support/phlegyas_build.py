@@ -14,25 +14,15 @@ from setuptools.build_meta import *  # noqa: F401,F403 - every hook, as setuptoo
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MYPY = "mypy>=2.0,<3"
 
-COMPILED = [
-    "phlegyas/analysis.py",
-    "phlegyas/engine.py",
-    "phlegyas/checkers.py",
-    "phlegyas/tier2_5_trust.py",
-    "phlegyas/paths.py",
-    "phlegyas/shell/parse.py",
-    "phlegyas/shell/plain.py",
-    "phlegyas/shell/analyze.py",
-    "phlegyas/shell/effects.py",
-    "phlegyas/shell/report.py",
-    "phlegyas/shell/options.py",
-    "phlegyas/shell/programs.py",
-    "phlegyas/shell/invocation.py",
-    "phlegyas/tier1_dangerous.py",
-    "phlegyas/tier2_safe.py",
-] + sorted(set(glob.glob("phlegyas/tier1/*.py", root_dir=_ROOT)) - {"phlegyas/tier1/__init__.py"})
-"""Not compiled: shell/interpreters.py (its ``ast.NodeVisitor`` subclass dispatches by name, which
-compiled classes do not); model.py (its frozen dataclasses build their ``__dict__`` by hand, for speed);
+COMPILED = sorted(
+    {p for p in glob.glob("phlegyas/analysis/**/*.py", root_dir=_ROOT, recursive=True)
+     if not p.endswith("/__init__.py") and "/interpreters" not in p}
+    | {"phlegyas/core/analysis.py", "phlegyas/core/engine.py", "phlegyas/core/checkers.py",
+       "phlegyas/policy/checker.py", "phlegyas/trust/checker.py"})
+"""The hot path of a decision: the whole analysis layer, the engine and its checkers, the rule checker and
+the Tier 2.5 check. Not compiled: the shell analysis's interpreters (``analysis/shell/interpreters*``: an
+``ast.NodeVisitor`` subclass dispatches by name, which compiled classes do not); ``core/model.py`` (its
+frozen dataclasses build their ``__dict__`` by hand, for speed);
 package ``__init__`` files (a compiled one gets a wrong ``__path__``, so its submodules cannot be
 imported from outside); everything outside the decision's hot path (policy, rules, hook, CLI, stores)."""
 

@@ -26,10 +26,10 @@ __all__ = sorted(_EXPORTS)
 def analysis_build() -> str:
     """How the analysis runs here: ``"compiled (mypyc)"`` in a wheel built by setup.py, where the hot
     modules are C extensions, or ``"pure Python"`` (editable install, ``PHLEGYAS_PURE=1``, no compiler)."""
-    from importlib.machinery import EXTENSION_SUFFIXES
+    from importlib.machinery import EXTENSION_SUFFIXES  # only for --version: every hook process imports this package
     from importlib.util import find_spec
 
-    spec = find_spec("phlegyas.analysis.shell.report")
+    spec = find_spec("phlegyas.analysis.report")
     origin = (spec.origin if spec is not None else None) or ""
     return "compiled (mypyc)" if origin.endswith(tuple(EXTENSION_SUFFIXES)) else "pure Python"
 

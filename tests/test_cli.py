@@ -128,7 +128,7 @@ def test_version_says_how_the_analysis_runs(run_cli):
     from importlib.machinery import EXTENSION_SUFFIXES
 
     import phlegyas
-    import phlegyas.analysis.shell.report as report
+    import phlegyas.analysis.report as report
 
     proc = run_cli("--version")
     compiled = report.__file__.endswith(tuple(EXTENSION_SUFFIXES))

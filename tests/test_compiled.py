@@ -109,7 +109,7 @@ def test_the_hot_modules_are_compiled(compiled, tmp_path):
     assert proc.returncode == 0, proc.stderr
     flags = dict(line.split() for line in proc.stdout.splitlines())
     assert flags and all(v == "True" for v in flags.values()), flags
-    assert "phlegyas.analysis.shell.report" in flags and "phlegyas.analysis.tier1.delete" in flags
+    assert "phlegyas.analysis.report" in flags and "phlegyas.analysis.tier1.delete" in flags
     version = _run(compiled, "-m", "phlegyas", "--version", cwd=tmp_path, home=tmp_path)
     assert version.stdout.strip() == f"phlegyas {phlegyas.__version__} (analysis: {COMPILED_NAME})"
 
@@ -173,4 +173,4 @@ def test_pure_builds_and_failed_compiles_hold_the_sources_alone(tmp_path):
     assert "compiling the analysis failed" in log
     assert _native_members(broken) == []
     with zipfile.ZipFile(broken) as zf:
-        assert "phlegyas/shell/report.py" in zf.namelist() and "phlegyas/tier1/delete.py" in zf.namelist()
+        assert "phlegyas/analysis/report.py" in zf.namelist() and "phlegyas/analysis/tier1/delete.py" in zf.namelist()

@@ -299,3 +299,73 @@ def test_the_installed_hook_command_ignores_a_hostile_project(run_cli, paths):
     proc = subprocess.run(command, shell=True, input=json.dumps(event), capture_output=True, text=True,
                           cwd=paths["project"], env=env, timeout=60)
     assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", proc.stdout + proc.stderr
+
+
+# -- an install made before the layered layout ---------------------------------------------------------
+
+OLD_LAUNCHER = "from phlegyas.hook import main; raise SystemExit(main())"  # what installs before 0.2 wrote
+OLD_MCP_MODULE = "phlegyas.approver_mcp"
+
+
+def _old_install(paths, python: str) -> None:
+    """The files an earlier ``phlegyas install`` left, beside the user's own hooks and servers."""
+    old_hook = {"type": "command", "command": shlex.join([python, "-P", "-c", OLD_LAUNCHER]), "timeout": 30,
+                "onFailure": "block"}
+    mine = {"type": "command", "command": "/usr/local/bin/my-lint-hook"}
+    write(paths["settings"], {"model": "opus", "enabledMcpjsonServers": ["phlegyas"],
+                              "hooks": {event: [{"matcher": "*", "hooks": [old_hook, mine]}] for event in HOOK_EVENTS}})
+    write(paths["mcp"], {"mcpServers": {
+        "phlegyas": {"command": python, "args": ["-P", "-m", OLD_MCP_MODULE], "env": {"LOG_LEVEL": "DEBUG"}},
+        "github": {"command": "gh-mcp"}}})
+
+
+def test_install_again_migrates_an_earlier_install(run_cli, paths):
+    import sys
+
+    _old_install(paths, sys.executable)
+    proc = run_cli("install")
+    assert proc.returncode == 0, proc.stderr
+    settings = read(paths["settings"])
+    for event in HOOK_EVENTS:
+        [(matcher, entry)] = phlegyas_hooks(settings, event)  # the old entry is replaced, not doubled
+        assert shlex.split(entry["command"])[1:] == ["-P", "-c", install.HOOK_LAUNCHER]
+        assert "phlegyas.hosts.claude_code.hook" in entry["command"] and OLD_LAUNCHER not in entry["command"]
+        others = [e for group in settings["hooks"][event] for e in group["hooks"] if not install.is_phlegyas_hook(e)]
+        assert others == [{"type": "command", "command": "/usr/local/bin/my-lint-hook"}]  # the user's own hook stays
+    assert settings["model"] == "opus" and settings["enabledMcpjsonServers"] == ["phlegyas"]
+    servers = read(paths["mcp"])["mcpServers"]
+    assert servers["phlegyas"]["args"] == ["-P", "-m", install.MCP_MODULE]
+    assert servers["phlegyas"]["env"] == {"LOG_LEVEL": "DEBUG"} and servers["github"] == {"command": "gh-mcp"}
+    assert len(backups(paths["project"])) == 2  # both files changed, both backed up
+    again = run_cli("install")
+    assert again.returncode == 0 and "nothing to change" in again.stdout  # migrated once, stable after
+
+
+def test_uninstall_removes_an_earlier_install(run_cli, paths):
+    import sys
+
+    _old_install(paths, sys.executable)
+    assert run_cli("uninstall").returncode == 0
+    settings = read(paths["settings"])
+    for event in HOOK_EVENTS:
+        assert [e for g in settings["hooks"][event] for e in g["hooks"]] == [
+            {"type": "command", "command": "/usr/local/bin/my-lint-hook"}]
+    assert "phlegyas" not in read(paths["mcp"])["mcpServers"]
+
+
+def test_the_old_commands_still_work_until_migrated(run_cli, paths):
+    """Between upgrading and running ``install`` again, the commands an earlier install wrote still run:
+    the hook answers (here: blocks ``rm -rf /``) and the MCP module path starts the server's help."""
+    import sys
+
+    event = {"hook_event_name": "PreToolUse", "cwd": str(run_cli.project), "tool_name": "Bash",
+             "tool_input": {"command": "rm -rf /"}, "session_id": "s", "permission_mode": "default"}
+    env = dict(os.environ, HOME=run_cli.home, PHLEGYAS_HOME=os.path.join(run_cli.home, ".phlegyas"),
+               PHLEGYAS_HOOK_SERVER="off", ENABLE_AUDIT_LOG="false")
+    hook = subprocess.run([sys.executable, "-P", "-c", OLD_LAUNCHER], input=json.dumps(event), capture_output=True,
+                          text=True, env=env, cwd=run_cli.project, timeout=120)
+    assert hook.returncode == 0, hook.stderr
+    assert json.loads(hook.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    server = subprocess.run([sys.executable, "-P", "-m", OLD_MCP_MODULE, "--help"], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert server.returncode == 0 and "MCP permission server" in server.stdout

@@ -28,6 +28,8 @@ from phlegyas.ai.llm.pricing import estimate_cost
 from phlegyas.ai.llm.prompt import ANSWER_SCHEMA, DECISIONS, PROMPT_VERSION, CallFacts, build_prompt, new_nonce
 from phlegyas.ai.llm.transcript import last_user_messages
 from phlegyas.core.model import Decision, Verdict
+import hashlib
+from phlegyas.store.cache import VerdictCache, cache_path
 
 TIER = "tier3_ai"
 MAX_REASONING_CHARS = 500
@@ -127,8 +129,6 @@ def cache_key(facts: CallFacts, *, model: str, options: Tier3Options) -> str:
         "project": [facts.project_name, facts.project_type, facts.current_task], "model": model,
         "thresholds": [options.approval_threshold, options.denial_threshold],
     }
-    import hashlib
-
     text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=repr)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -158,7 +158,7 @@ class Tier3Checker:
         return await self._ask_model(ctx, facts, key, started)
 
     async def _ask_model(self, ctx, facts: CallFacts, key: str, started: float) -> Decision:
-        import asyncio
+        import asyncio  # lean start-up: ~50 ms, only when the model is asked
 
         system, user = build_prompt(facts, new_nonce())
         request = LLMRequest(system=system, user=user, schema=ANSWER_SCHEMA)
@@ -208,8 +208,6 @@ def tier3_checker(settings) -> Tier3Checker | None:
     )
     cache = None
     if settings.enable_approval_cache and settings.cache_ttl_seconds > 0:
-        from phlegyas.store.cache import VerdictCache, cache_path
-
         cache = VerdictCache(cache_path(settings.data_dir), ttl_seconds=settings.cache_ttl_seconds)
     return Tier3Checker(backend, options=options, cache=cache)
 
@@ -218,8 +216,8 @@ def run_sync(coro: Coroutine[Any, Any, Decision]) -> Decision:
     """Run ``coro`` to completion from synchronous code: ``asyncio.run`` when no event loop runs in
     this thread, else in a worker thread with its own loop (the caller's loop is blocked meanwhile:
     an async caller should ``await evaluate()`` instead)."""
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
+    import asyncio  # lean start-up: ~50 ms, only when the model is asked
+    from concurrent.futures import ThreadPoolExecutor  # with asyncio, only when the model is asked
 
     try:
         asyncio.get_running_loop()

@@ -13,7 +13,7 @@ from phlegyas.core.model import Finding, ToolCall, Verdict
 from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
-from phlegyas.analysis.shell.report import analyze_command
+from phlegyas.analysis.report import analyze_command
 from phlegyas.analysis.tier1 import findings as tier1
 
 

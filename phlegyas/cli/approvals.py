@@ -15,6 +15,11 @@ from typing import TextIO
 
 from phlegyas.cli.common import CliError
 from phlegyas.store.approvals import ApprovalError, PendingRequest
+import pwd
+from phlegyas.human.queue import gist, printable, resolution_entry, shorten, summary
+from phlegyas.policy.settings import ConfigError, Settings
+from phlegyas.store.audit import AuditError, AuditLog
+from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
 
 SUMMARY_WIDTH = 48
 
@@ -95,15 +100,13 @@ def cmd_deny(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_mcp(args, out: TextIO, err: TextIO) -> int:
-    from phlegyas.hosts.mcp.server import configure_logging, serve
+    from phlegyas.hosts.mcp.server import configure_logging, serve  # lean start-up: only `phlegyas mcp` loads the gate and the server
 
     configure_logging()
     return serve(os.environ, os.path.abspath(args.cwd or os.getcwd()))
 
 
 def _resolve(args, approve: bool, out: TextIO, err: TextIO) -> int:
-    from phlegyas.human.queue import resolution_entry, summary
-
     settings = _settings()
     with _store(settings) as store:
         request = _guard(store.resolve, args.id, approve, reason=args.reason,
@@ -118,8 +121,6 @@ def _resolve(args, approve: bool, out: TextIO, err: TextIO) -> int:
 # --- plumbing -------------------------------------------------------------------------------------
 
 def _settings():
-    from phlegyas.policy.settings import ConfigError, Settings
-
     try:
         return Settings.load(os.environ, cwd=os.getcwd())
     except ConfigError as exc:
@@ -127,8 +128,6 @@ def _settings():
 
 
 def _store(settings):
-    from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
-
     return SQLiteApprovalStore(default_path(settings.data_dir))
 
 
@@ -144,7 +143,6 @@ def _guard(fn, *args, **kwargs):
 def _audit(settings, call, decision, mode: str, err: TextIO) -> None:
     if not settings.enable_audit_log:
         return
-    from phlegyas.store.audit import AuditError, AuditLog
 
     try:
         AuditLog(settings.audit_log_file).record(call, decision, mode=mode, extra=decision.audit)
@@ -153,8 +151,6 @@ def _audit(settings, call, decision, mode: str, err: TextIO) -> None:
 
 
 def _user_name() -> str:
-    import pwd
-
     try:
         return pwd.getpwuid(os.getuid()).pw_name
     except KeyError:
@@ -165,7 +161,6 @@ def _user_name() -> str:
 
 def format_table(requests: list[PendingRequest], *, now: float) -> str:
     """One row per request: id, age, tool, input summary, workflow/agent, time left."""
-    from phlegyas.human.queue import gist, printable, shorten
 
     header = ("ID", "AGE", "TOOL", "INPUT", "WORKFLOW/AGENT", "EXPIRES IN")
     rows = [header]
@@ -180,7 +175,6 @@ def format_table(requests: list[PendingRequest], *, now: float) -> str:
 
 def format_full(request: PendingRequest) -> str:
     """Every field of a request, the whole (redacted) input, escaped for the terminal."""
-    from phlegyas.human.queue import printable
 
     data = request.to_json()
     tool_input = data.pop("tool_input")

@@ -14,6 +14,11 @@ from phlegyas.cli import approvals as approvals_cli
 from phlegyas.cli import install as install_cli
 from phlegyas.cli.common import EXIT_ERROR, CliError
 from phlegyas.core.model import MODES, Decision, InvalidCall, ToolCall, Verdict
+from dataclasses import replace
+from phlegyas.ai.llm.base import off_reason
+from phlegyas.policy.settings import ConfigError
+from phlegyas.store.audit import AuditError, AuditLog, compute_stats, format_stats, parse_since
+from phlegyas.trust.store import TrustStore
 
 EXIT_BY_VERDICT = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
 
@@ -31,7 +36,7 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from phlegyas import __version__, analysis_build
+        from phlegyas import __version__, analysis_build  # only for --version
 
         print(f"phlegyas {__version__} (analysis: {analysis_build()})")
         parser.exit(0)
@@ -40,8 +45,7 @@ class _Version(argparse.Action):
 # -- check -----------------------------------------------------------------------------------------
 
 def _runtime(args, *, interactive: bool = True):
-    from phlegyas.policy.settings import ConfigError
-    from phlegyas.runtime import load_runtime
+    from phlegyas.runtime import load_runtime  # lean start-up: the other subcommands do not load the whole gate
 
     cwd = os.path.abspath(args.cwd or os.getcwd())
     try:
@@ -53,7 +57,6 @@ def _runtime(args, *, interactive: bool = True):
 def _audit(runtime, args):
     if args.no_audit or not runtime.settings.enable_audit_log:
         return None
-    from phlegyas.store.audit import AuditLog
 
     return AuditLog(runtime.settings.audit_log_file)
 
@@ -61,7 +64,6 @@ def _audit(runtime, args):
 def _record(audit, call: ToolCall, decision: Decision, mode: str, err: TextIO) -> None:
     if audit is None:
         return
-    from phlegyas.store.audit import AuditError
 
     try:
         audit.record(call, decision, mode=mode, extra=decision.audit)
@@ -79,7 +81,6 @@ def cmd_check(args, out: TextIO, err: TextIO) -> int:
     mode = ctx.mode if ctx else gate.mode_for(call)
     _record(_audit(runtime, args), call, decision, mode, err)
     if decision.tier in ("fallback", "human"):  # the call went past the tiers: say once if Tier 3 was off
-        from phlegyas.ai.llm.base import off_reason
 
         note = off_reason(runtime.settings)
         if note:
@@ -140,8 +141,7 @@ def _explain_text(call: ToolCall, decision: Decision, ctx, mode: str, trust_stor
         for f in analysis.findings:
             lines.append(f"  ! {f.id} ({f.severity}): {f.message}")
     if call.command is not None and ctx is not None and trust_store:  # Tier 2.5: which scripts are trusted
-        from phlegyas.trust.store import TrustStore
-        from phlegyas.trust.checker import explain
+        from phlegyas.trust.checker import explain  # lean start-up: the other subcommands do not load the whole gate
 
         store = TrustStore(trust_store)
         lines.extend(f"  {line}" for line in explain(call, ctx.env, store, ctx.analysis, ctx.script))
@@ -179,8 +179,6 @@ def _decide_line(runtime, line: str, lineno: int, default_cwd: str, mode: str | 
     except InvalidCall as exc:
         return row_id, _error_row(f"line {lineno}: {exc}")
     if call.cwd is None or (mode and call.mode is None):
-        from dataclasses import replace
-
         call = replace(call, cwd=call.cwd or default_cwd, mode=call.mode or mode)
     gate = runtime.gate(call.cwd)
     decision = gate.decide(call)
@@ -200,8 +198,6 @@ def _error_row(message: str) -> dict:
 # -- stats -----------------------------------------------------------------------------------------
 
 def cmd_stats(args, out: TextIO, err: TextIO) -> int:
-    from phlegyas.store.audit import compute_stats, format_stats, parse_since
-
     if args.log:
         path = args.log
     else:

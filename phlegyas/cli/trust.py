@@ -14,6 +14,12 @@ from typing import Sequence, TextIO
 
 from phlegyas.trust.store import ScriptFileError, TrustEntry, TrustStatus, TrustStore, TrustStoreError, read_script, utc_now, verify_all
 from phlegyas.trust.checker import resolve_script
+import pwd
+from phlegyas.analysis.paths import normalize
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.engine import MAX_COMMAND_BYTES
+from phlegyas.core.model import ToolCall
+from phlegyas.policy.settings import ConfigError, Settings
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
@@ -83,8 +89,6 @@ class _Context:
     """What every action needs: where the store is, the home and cwd paths are resolved against."""
 
     def __init__(self, args, environ) -> None:
-        from phlegyas.policy.settings import ConfigError, Settings
-
         self.cwd = os.getcwd()
         try:
             settings = Settings.load(environ, cwd=self.cwd)
@@ -102,14 +106,11 @@ class _Context:
 
     def absolute(self, written: str) -> str:
         """The absolute, normalized path, symlinks kept."""
-        from phlegyas.analysis.paths import normalize
 
         return normalize(written, self.cwd, self.home)
 
 
 def _user_name() -> str:
-    import pwd
-
     try:
         return pwd.getpwuid(os.getuid()).pw_name
     except KeyError:
@@ -199,7 +200,6 @@ def content_warnings(path: str, data: bytes, ctx: _Context) -> list[str]:
     if kind != "shell":
         what = "a Python script" if kind == "python" else "not a shell script"
         return [f"note: the content of {path} was not analysed ({what}); read it before trusting it"]
-    from phlegyas.core.engine import MAX_COMMAND_BYTES
 
     if len(data) > MAX_COMMAND_BYTES:
         return [f"note: the content of {path} was not analysed (larger than {MAX_COMMAND_BYTES // 1024} KiB)"]
@@ -211,9 +211,7 @@ def content_warnings(path: str, data: bytes, ctx: _Context) -> list[str]:
 
 
 def _analyse_shell(path: str, text: str, ctx: _Context) -> list[str]:
-    from phlegyas.core.analysis import AnalysisEnv
-    from phlegyas.analysis.dispatch import analyze
-    from phlegyas.core.model import ToolCall
+    from phlegyas.analysis.dispatch import analyze  # lean start-up: only trusting a script analyses it
 
     directory = os.path.dirname(path)
     env = AnalysisEnv(cwd=directory, home=ctx.home, project_root=directory)

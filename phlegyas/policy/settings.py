@@ -24,6 +24,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Callable, Mapping
 
 from phlegyas.core.model import MODES
+import pwd
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 HOOK_UNDECIDED = ("none", "ask")
@@ -331,8 +332,6 @@ def _home(environ: Mapping[str, str]) -> str:
         if not home.startswith("/"):
             raise ConfigError(f"HOME must be an absolute path, got {_show(home)}")
         return posixpath.normpath(home)
-    import pwd
-
     try:
         return pwd.getpwuid(os.getuid()).pw_dir
     except KeyError:

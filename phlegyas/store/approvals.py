@@ -15,12 +15,11 @@ import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from phlegyas.core.redact import redact, redact_value
+from phlegyas.core.model import Decision, ToolCall
 
-if TYPE_CHECKING:
-    from phlegyas.core.model import Decision, ToolCall
 
 PENDING, APPROVED, DENIED, EXPIRED = "pending", "approved", "denied", "expired"
 STATUSES = (PENDING, APPROVED, DENIED, EXPIRED)

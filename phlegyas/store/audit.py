@@ -22,12 +22,11 @@ import math
 import os
 import re
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Iterator, Protocol
+from typing import Iterator, Protocol
 
 from phlegyas.core.redact import redact, redact_value
+from phlegyas.core.model import Decision, ToolCall
 
-if TYPE_CHECKING:
-    from phlegyas.core.model import Decision, ToolCall
 
 __all__ = [
     "AuditError", "AuditLog", "AuditSink", "EntryReader", "MemoryAuditLog", "MAX_INPUT_BYTES",

@@ -94,7 +94,7 @@ class VerdictCache:
 
     def _connect(self):
         if self._conn is None:
-            import sqlite3
+            import sqlite3  # lean start-up: the cache is opened only when Tier 3 is on
 
             _create_private(self.path)
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False,

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from phlegyas.store.files import write_atomic
+import fcntl
+import hashlib
 
 STORE_VERSION = 1
 MAX_SCRIPT_BYTES = 64 * 1024 * 1024
@@ -227,8 +229,6 @@ class _locked:
         self.fd = -1
 
     def __enter__(self) -> "_locked":
-        import fcntl
-
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         return self
@@ -254,8 +254,6 @@ def hash_file(path: str, limit: int = MAX_SCRIPT_BYTES) -> tuple[str, int]:
 
     Raises ScriptFileError when it is missing, not a regular file, larger than ``limit`` or unreadable.
     """
-    import hashlib
-
     digest, size = hashlib.sha256(), 0
     for chunk in _chunks(path, limit):
         size += len(chunk)

@@ -20,7 +20,7 @@ class AnthropicBackend:
         self.model = config.model
 
     async def complete(self, request: LLMRequest) -> LLMReply:
-        import anthropic
+        import anthropic  # the optional SDK (phlegyas[ai]), loaded by the first request
 
         config = self.config
         try:

@@ -24,7 +24,7 @@ class OpenAIBackend:
         self.model = config.model
 
     async def complete(self, request: LLMRequest) -> LLMReply:
-        import openai
+        import openai  # the optional SDK (phlegyas[ai]), loaded by the first request
 
         config = self.config
         try:

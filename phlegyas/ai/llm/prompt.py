@@ -14,6 +14,7 @@ import json
 import re
 from dataclasses import dataclass
 from typing import Any
+import secrets
 
 PROMPT_VERSION = "tier3-prompt-1"  # part of the cache key: change it when the prompt's meaning changes
 
@@ -99,8 +100,6 @@ static analysis noticed (effects such as writes, network use or program executio
 
 def new_nonce() -> str:
     """A fresh random marker for one request's delimiters."""
-    import secrets
-
     return secrets.token_hex(NONCE_BYTES)
 
 

@@ -3,7 +3,6 @@ and permission changes on system locations (``chmod``/``chown``/``chgrp -R /``, 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from phlegyas.core.model import Verdict
 from phlegyas.analysis.paths import is_system_path, is_within, sensitive_reason
@@ -11,9 +10,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts
 from phlegyas.analysis.tier1.words import catastrophic, in_project, is_safe_device, word_targets
-
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
 
 
 _INFO_FLAGS = frozenset({"--help", "-h", "--version", "-V"})

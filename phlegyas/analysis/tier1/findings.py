@@ -9,7 +9,7 @@ The seed's ``DangerousPatternDetector`` (``phlegyas.tier1_dangerous``) lives in 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from phlegyas.core.model import Finding, ToolCall
 from phlegyas.analysis.shell.invocation import Invocation
@@ -23,9 +23,7 @@ from phlegyas.analysis.tier1.network import redirect_to_socket
 from phlegyas.analysis.tier1.secrets import find_secret, tracked_file
 from phlegyas.analysis.tier1.words import resolve
 from phlegyas.analysis.tier1.writes import detect_redirects, persistence_class
-
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
 
 
 __all__ = ["CLASSES", "FindingClass", "invocation_findings", "script_findings", "file_tool_findings"]

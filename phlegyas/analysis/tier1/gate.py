@@ -3,13 +3,11 @@ gate. ``phlegyas approve/deny``, ``phlegyas-trust PATH`` deny; ``phlegyas instal
 revoking trust ask."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add
+from phlegyas.core.analysis import AnalysisEnv
 
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
 
 _SELF_APPROVAL = frozenset({"approve", "deny"})
 _RECONFIGURE = frozenset({"install", "uninstall"})

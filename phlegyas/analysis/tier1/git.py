@@ -11,15 +11,12 @@ Decisions (documented in the class catalog):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from phlegyas.core.model import Verdict
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add, parse_opts
-
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
 
 
 PROTECTED_BRANCHES = frozenset({"main", "master"})

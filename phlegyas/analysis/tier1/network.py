@@ -3,7 +3,6 @@ HTTP DELETE requests."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from phlegyas.core.model import Verdict
 from phlegyas.analysis.paths import is_within, sensitive_reason
@@ -11,9 +10,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import (NET_SOURCES, RSYNC_LONG_VALUES, RSYNC_SHORT_VALUES, SHELLS, Opts, Out, add, env_for, parse_opts,
                    upstream_closure)
 from phlegyas.analysis.tier1.words import inner_commands, path_of
-
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
 
 
 # -- who reads a program from stdin -----------------------------------------------------------------

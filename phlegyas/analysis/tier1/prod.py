@@ -8,14 +8,12 @@ commands that merely mention production (``kubectl get pods -n production``, ``t
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from phlegyas.core.model import Verdict
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, is_prod, parse_opts, prod_words
-
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.analysis.shell.parse import parse
 
 
 # -- kubectl, helm -----------------------------------------------------------------------------------
@@ -165,8 +163,6 @@ def _remote_readonly(words: list[str]) -> bool:
     """A remote command line (already split) that only reads, judged on its programs."""
     if not words:
         return False
-    from phlegyas.analysis.shell.parse import parse
-
     script = parse(" ".join(words))
     if script.problems:
         return False

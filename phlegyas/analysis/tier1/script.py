@@ -2,16 +2,15 @@
 then run, and a switch to a production context followed by a mutating command."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script
 from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, is_prod
 from phlegyas.analysis.tier1.prod import KUBECTL_MUTATING
 from phlegyas.analysis.tier1.words import path_of
-
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.analysis.tier1.writes import program_writes, redirect_writes
 
 
 def fork_bombs(script: Script, out: Out) -> None:
@@ -33,8 +32,6 @@ _DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "x
 
 
 def _download_outputs(inv: Invocation, env: AnalysisEnv) -> list[str]:
-    from phlegyas.analysis.tier1.writes import program_writes, redirect_writes
-
     texts = program_writes(inv) + redirect_writes(inv)
     return [p for p in (path_of(t, env) for t in texts) if p is not None]
 

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import TYPE_CHECKING
 
 from phlegyas.analysis.paths import is_within
-
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
 
 
 _KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (

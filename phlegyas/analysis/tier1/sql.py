@@ -9,14 +9,11 @@ SQL is tokenized, not searched: string literals, quoted identifiers and comments
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from phlegyas.core.model import Verdict
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, is_prod, parse_opts, piped_text
-
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
 
 
 # -- tokenizer ---------------------------------------------------------------------------------------

@@ -2,14 +2,11 @@
 power state, firewalls."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.analysis.tier1.words import inner_commands
-
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
 
 
 _SUDO_HARMLESS = frozenset({"-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp",

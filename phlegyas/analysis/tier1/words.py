@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from phlegyas.analysis.paths import is_harmless_device, is_system_path, is_within, normalize, sensitive_reason
 from phlegyas.analysis.shell.parse import Word
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.analysis.shell.parse import Redirect, SimpleCommand, parse
 
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
 
 # -- substitutions ------------------------------------------------------------------------------------
 
@@ -91,8 +90,6 @@ def inner_commands(text: str) -> list:
         if body in _INNER_CACHE:
             found.extend(_INNER_CACHE[body])
             continue
-        from phlegyas.analysis.shell.parse import Redirect, SimpleCommand, parse
-
         stripped = body.strip()
         if stripped.startswith("<") and not stripped.startswith("<<"):
             cmds = [SimpleCommand(words=[], redirects=[Redirect("<", Word(stripped[1:].strip()))], text=body)]

@@ -5,7 +5,6 @@ into tracked files.
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING
 
 from phlegyas.core.model import Verdict
 from phlegyas.analysis.paths import SHELL_RC_FILES
@@ -14,9 +13,7 @@ from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts, piped_te
 from phlegyas.analysis.tier1.words import path_of
 from phlegyas.analysis.tier1.disk import is_device
 from phlegyas.analysis.tier1.secrets import find_secret, tracked_file
-
-if TYPE_CHECKING:
-    from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
 
 
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})

@@ -19,6 +19,11 @@ from dataclasses import replace
 from typing import Mapping, NamedTuple
 
 from phlegyas.core.model import Decision, InvalidCall, ToolCall, Verdict
+from phlegyas.core.engine import validate
+from phlegyas.policy.settings import ConfigError, Settings
+from phlegyas.runtime import load_runtime
+from phlegyas.core.engine import Gate
+from phlegyas.store.audit import AuditError, AuditLog
 
 MAX_EVENT_BYTES = 16 * 1024 * 1024
 PRE_TOOL_USE = "PreToolUse"
@@ -73,8 +78,6 @@ def parse_event(raw: bytes) -> tuple[str, ToolCall]:
     try:
         call = ToolCall.from_json(data)
         _check_cwd(call.cwd)
-        from phlegyas.core.engine import validate
-
         validate(call)
     except InvalidCall as exc:
         raise BadEvent(str(exc), event, data) from None
@@ -107,9 +110,6 @@ def handle(raw: bytes, environ: Mapping[str, str], cwd: str, *, defer: tuple[str
 
 
 def decide_event(event: str, call: ToolCall, environ: Mapping[str, str], cwd: str) -> HookResult:
-    from phlegyas.policy.settings import ConfigError
-    from phlegyas.runtime import load_runtime
-
     if call.cwd is None:
         call = replace(call, cwd=cwd)
     try:
@@ -136,8 +136,6 @@ def is_slow(checker: object) -> bool:
 
 def fast_gate(gate):
     """The same gate without the slow tiers: no Tier 3 (AI) checker and no escalation to a person."""
-    from phlegyas.core.engine import Gate
-
     checkers = [c for c in gate.checkers if not is_slow(c)]
     if len(checkers) == len(gate.checkers) and getattr(gate, "escalation", None) is None:
         return gate
@@ -184,8 +182,6 @@ def record(settings, call: ToolCall, decision: Decision, mode: str) -> bytes:
     stands: a log that cannot be written never turns a deny into an allow)."""
     if not settings.enable_audit_log:
         return b""
-    from phlegyas.store.audit import AuditError, AuditLog
-
     try:
         AuditLog(settings.audit_log_file).record(call, decision, mode=mode, extra=decision.audit)
     except (AuditError, ValueError) as exc:
@@ -196,8 +192,6 @@ def record(settings, call: ToolCall, decision: Decision, mode: str) -> bytes:
 def _audit_failure(exc: BadEvent, reason: str, environ: Mapping[str, str], cwd: str) -> bytes:
     """Log a rejected event as a deny (tier ``error``), with whatever of it was readable."""
     try:
-        from phlegyas.policy.settings import ConfigError, Settings
-
         try:
             settings = Settings.load(environ, cwd=cwd)
         except ConfigError as err:

@@ -116,10 +116,10 @@ def start_server(address: str, environ) -> None:
 def decide_here(raw: bytes, environ, cwd: str):
     """Decide in this process (imports the whole gate); any error becomes a block."""
     try:
-        import warnings
+        import warnings  # lean start-up: only the in-process decision needs these
 
         warnings.simplefilter("ignore")  # stderr carries the reason: nothing else may land there
-        from phlegyas.hosts.claude_code.decide import handle
+        from phlegyas.hosts.claude_code.decide import handle  # the whole gate: only when the server cannot answer
 
         return handle(raw, environ, cwd)
     except BaseException as exc:  # noqa: BLE001
@@ -267,7 +267,7 @@ def decode_reply(data: bytes):
 def ask_server(address: str, raw: bytes, environ, cwd: str):
     """``(answer or None, reachable)``: None when the server did not give a usable answer;
     ``reachable`` is False when nothing listens there (so a server should be started)."""
-    import _socket
+    import _socket  # lean start-up: the C module alone, not socket.py (see the module docstring)
 
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:

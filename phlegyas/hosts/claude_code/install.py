@@ -18,18 +18,17 @@ A file that is not valid JSON, or whose shape is not what Claude Code reads, is 
 """
 from __future__ import annotations
 
-import argparse
 import copy
 import difflib
 import json
 import os
 import shlex
 import shutil
-import sys
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable, Mapping, TextIO
+from typing import Callable, Mapping
 
+from phlegyas.policy.positions import json_lines
 from phlegyas.store.files import write_atomic
 
 SERVER_NAME = "phlegyas"
@@ -317,8 +316,6 @@ def read_json(path: str) -> tuple[dict | None, str | None]:
 def _line_of(text: str, path: tuple) -> int:
     """The line where the key path starts in ``text`` (best effort: 1 when unknown)."""
     try:
-        from phlegyas.policy.files import json_lines
-
         return json_lines(text).get(tuple(path), 1) or 1
     except Exception:  # noqa: BLE001 - only used to point at a line in an error message
         return 1

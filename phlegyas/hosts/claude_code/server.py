@@ -22,6 +22,7 @@ Wire format (one request per connection; the client half-closes after sending):
 from __future__ import annotations
 
 import argparse
+import json
 import fcntl
 import os
 import signal
@@ -32,7 +33,9 @@ import threading
 import time
 from typing import Callable, Mapping, Sequence
 
-from phlegyas.hosts.claude_code.hook import MAX_EVENT_BYTES, PACKAGE_DIR, PROTOCOL, _Path, idle_seconds
+from phlegyas.hosts.claude_code.decide import handle
+from phlegyas.hosts.claude_code.hook import MAX_EVENT_BYTES, PACKAGE_DIR, PROTOCOL, _Path
+from importlib.machinery import EXTENSION_SUFFIXES
 
 MAX_ENV_BYTES = 1024 * 1024
 MAX_CWD_BYTES = 4096
@@ -119,8 +122,6 @@ def peer_uid(conn: socket.socket) -> int:
 def code_stamp(package_dir: str) -> tuple:
     """What identifies the installed code: every module's path, size and mtime under ``package_dir``
     (sources and, in a compiled install, the extension modules)."""
-    from importlib.machinery import EXTENSION_SUFFIXES
-
     suffixes = (".py", *EXTENSION_SUFFIXES)
     stamp = []
     for root, dirs, files in os.walk(package_dir):
@@ -332,11 +333,6 @@ WARM_CALLS = (
 def warm() -> None:
     """Decide a few calls (audit off, an empty home) so that every lazy import is done before the
     first client arrives."""
-    import json
-
-    from phlegyas.store import audit  # noqa: F401 - used by every real request
-    from phlegyas.hosts.claude_code.decide import handle
-
     environ = {"HOME": "/nonexistent-phlegyas-warm-up", "ENABLE_AUDIT_LOG": "false"}
     for tool, tool_input in WARM_CALLS:
         event = {"hook_event_name": "PreToolUse", "cwd": "/", "tool_name": tool, "tool_input": tool_input}
@@ -348,8 +344,6 @@ def decide(raw: bytes, environ: Mapping[str, str], cwd: str) -> tuple[int, bytes
 
     It runs in the client's working directory, as the in-process decision would (decisions are
     serialized by the server, so changing this process's directory is safe)."""
-    from phlegyas.hosts.claude_code.decide import handle
-
     try:
         os.chdir(cwd)
     except OSError:

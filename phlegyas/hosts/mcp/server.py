@@ -19,16 +19,23 @@ message (``is_error``), never a traceback.
 """
 # No ``from __future__ import annotations`` here: the SDK reads the tools' annotations, which are
 # built inside build_server (so importing this module does not import pydantic).
-import os
-import sys
 import argparse
 import json
 import logging
+import os
+import sys
 import threading
-from typing import Any, Callable, Mapping, Sequence
+from typing import Annotated, Any, Callable, Mapping, Sequence
 
+from phlegyas.core.engine import Gate
 from phlegyas.core.model import Decision, InvalidCall, ToolCall, Verdict
+from phlegyas.human.queue import ask_human, no_human, resolution_entry, summary
+from phlegyas.policy.settings import ConfigError, Settings
+from phlegyas.runtime import load_runtime
 from phlegyas.store.approvals import ApprovalError, ApprovalStore, PendingRequest
+from phlegyas.store.audit import AuditError, AuditLog, compute_stats
+from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
+
 
 SERVER_NAME = "phlegyas"
 DECISION_WORDS = {"approve": True, "deny": False}
@@ -65,10 +72,6 @@ class ApprovalService:
     @classmethod
     def from_environment(cls, environ: Mapping[str, str], cwd: str) -> "ApprovalService":
         """Settings from ``environ`` (raises config.ConfigError), the SQLite store and the audit log."""
-        from phlegyas.store.audit import AuditLog
-        from phlegyas.policy.settings import Settings
-        from phlegyas.runtime import load_runtime
-        from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
 
         human_path = Settings.load(environ, cwd=cwd).approval_wait_seconds > 0  # headless otherwise
         runtime = load_runtime(environ, cwd, interactive=human_path)
@@ -125,8 +128,6 @@ class ApprovalService:
         (validate_operation) without blocking the pipeline."""
         gate = self._gates.get(cwd)
         if gate is None:
-            from phlegyas.core.engine import Gate
-
             base = self.runtime.gate(cwd)
             gate = self._gates[cwd] = Gate(base.policy, base.checkers, analyzer=base.analyzer, parser=base.parser,
                                            env=base.env, interactive=True, default_mode=base.default_mode)
@@ -134,8 +135,6 @@ class ApprovalService:
 
     def _settings(self, call: ToolCall):
         """The settings for the call's project (its policy's ``[settings]`` over the environment)."""
-        from phlegyas.policy.settings import ConfigError, Settings
-
         overrides = getattr(self._gate(call.cwd or self.cwd).policy, "settings", None)
         if not overrides:
             return self.runtime.settings
@@ -145,8 +144,6 @@ class ApprovalService:
             return self.runtime.settings  # the gate already denies everything for a broken policy
 
     def _ask_human(self, call: ToolCall, asked: Decision) -> Decision:
-        from phlegyas.human.queue import ask_human, no_human
-
         settings = self._settings(call)
         if settings.approval_wait_seconds <= 0:
             return no_human(asked)
@@ -178,8 +175,6 @@ class ApprovalService:
         return {"count": len(requests), "requests": [r.to_json() for r in requests]}
 
     def stats(self) -> dict[str, Any]:
-        from phlegyas.store.audit import AuditError, compute_stats
-
         out: dict[str, Any] = {"store": self.store.stats(), "audit": None}
         path = getattr(self.audit, "path", None)
         if path and os.path.exists(path):
@@ -196,8 +191,6 @@ class ApprovalService:
         self._write_audit(call, decision, mode, extra)
 
     def _record_resolution(self, request: PendingRequest) -> None:
-        from phlegyas.human.queue import resolution_entry
-
         call, decision = resolution_entry(request, "mcp")
         extra = {**(decision.audit or {}), "mcp": {"tool": "submit_approval"}}
         self._write_audit(call, decision, request.mode or self.runtime.settings.mode, extra)
@@ -205,8 +198,6 @@ class ApprovalService:
     def _write_audit(self, call: ToolCall, decision: Decision, mode: str, extra: dict[str, Any]) -> None:
         if self.audit is None:
             return
-        from phlegyas.store.audit import AuditError
-
         try:
             self.audit.record(call, decision, mode=mode, extra=extra)
         except (AuditError, ValueError) as exc:
@@ -214,8 +205,6 @@ class ApprovalService:
 
 
 def _announce(request: PendingRequest, wait_seconds: float) -> None:
-    from phlegyas.human.queue import summary
-
     _log.warning("waiting up to %g s for a human decision on %s: run `phlegyas approve %s` or "
                  "`phlegyas deny %s`", wait_seconds, summary(request), request.id, request.id)
 
@@ -259,9 +248,7 @@ def build_server(service: ApprovalService):
     Parameters are typed loosely for validation and precisely in the published JSON schema, so a
     wrong type reaches ``make_call``/``ApprovalService`` and gets their one-line message.
     """
-    from typing import Annotated
-
-    import anyio.to_thread
+    import anyio.to_thread  # the optional SDK (phlegyas[mcp]) and its dependencies, only to serve
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import WithJsonSchema
@@ -342,8 +329,6 @@ def build_server(service: ApprovalService):
 
 def serve(environ: Mapping[str, str], cwd: str) -> int:
     """Run the server on stdio until the client closes it. Returns an exit status."""
-    from phlegyas.policy.settings import ConfigError
-
     try:
         service = ApprovalService.from_environment(environ, cwd)
         server = build_server(service)
