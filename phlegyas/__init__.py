@@ -3,7 +3,7 @@
 For every tool call an agent wants to make, ``Gate.decide(call)`` answers allow, ask or deny with a
 reason. Exports are loaded lazily so that importing one submodule (the hook's hot path) stays cheap.
 """
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _EXPORTS = {
     "Gate": "phlegyas.core.engine",
