@@ -1,0 +1,111 @@
+"""Code runners: language runtimes and ``source`` as programs of the table, the shells, the interpreters'
+code options (``-c``, ``-e``, ``-m``) and the ``python -m`` modules we know."""
+from __future__ import annotations
+
+from phlegyas.analysis.programs.spec import (PKG_INSTALL, PROJECT_EDIT, TEST_BUILD, Interpreter, PythonModule, Spec, E,
+                                             add, ro)
+from phlegyas.analysis.shell.options import EMPTY
+
+RUNTIMES: dict[str, Spec] = {}
+"""Language runtimes and ``source``: the last programs of the table."""
+
+
+def _add(names: str, spec: Spec) -> None:
+    add(RUNTIMES, names, spec)
+
+
+# Language runtimes as plain programs (code analysis lives in shell.interpreters).
+_add("java", Spec(operands="none", does="runs a Java program", handler="runs_code",
+                  examples=(("java -jar app.jar", "executes notsafe"), ("java -version", "readonly safe"))))
+_add("jshell jrunscript jjs groovy groovysh scala clojure clj lein kotlin dart elixir iex erl escript ghci runghc "
+     "runhaskell octave julia gnuplot m4 R Rscript tclsh wish expect guile clisp sbcl racket ocaml swipl gdb lldb "
+     "pdb radare2 r2 bpftrace crash deno pwsh powershell osascript "
+     "php-cgi lua luajit texlua irb cobc gtester slsh",
+     Spec(operands="none", does="runs code", handler="runs_code",
+          examples=(("gdb -batch -ex '!id'", "executes notsafe"), ("Rscript -e 'system(\"id\")'", "executes notsafe"),
+                    ("julia -e 'run(`id`)'", "executes notsafe"))))
+_add("tex latex pdflatex xelatex lualatex pdftex latexmk context dvips enscript groff nroff troff",
+     Spec(category=TEST_BUILD, operands="read", does="typesets documents", handler="tex",
+          examples=(("pdflatex paper.tex", "safe"), ("pdflatex --shell-escape x.tex", "executes notsafe"),
+                    ("latex '\\immediate\\write18{id}'", "executes notsafe"))))
+_add("node nodejs perl python ruby php", Spec(operands="none", handler="runs_code", does="runs code",
+                                                examples=(("python -c 'print(1)'", "readonly safe"),
+                                                          ("python -c 'import os; os.system(\"id\")'", "executes notsafe"),
+                                                          ("node -e 'require(\"child_process\").execSync(\"id\")'",
+                                                           "executes notsafe"),
+                                                          ("python --version", "readonly safe"),
+                                                          ("python -m pytest -q", "safe"),
+                                                          ("python -m json.tool a.json", "readonly safe"),
+                                                          ("python script.py", "executes notsafe"))))
+_add("source .", Spec(operands="none", handler="source", does="runs a file in this shell",
+                      examples=(("source .venv/bin/activate", "safe"), (". venv/bin/activate", "safe"),
+                                ("source ./evil.sh", "executes notsafe"))))
+
+
+# -- shells and interpreters -----------------------------------------------------------------------
+
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "pdksh", "ash", "yash", "posh", "fish", "csh",
+                    "tcsh", "rc", "elvish", "sash", "nu", "xonsh", "oksh", "loksh", "rbash", "hush"})
+SHELL_VALUE_OPTS = E("-o +o -O +O --rcfile --init-file")
+
+
+INTERPRETERS: dict[str, Interpreter] = {}
+
+
+def _interp(names: str, it: Interpreter) -> None:
+    for name in names.split():
+        INTERPRETERS[name] = it
+
+
+_interp("python pypy", Interpreter("python", E("-c"), value_opts=E("-W -X -Q"), module_opts=E("-m"),
+                                   readonly_opts=E("-V --version -h --help")))
+_interp("node nodejs", Interpreter("js", E("-e --eval -p --print"), value_opts=E("--input-type --title"),
+                                   readonly_opts=E("-v --version -h --help"),
+                                   exec_opts=E("-r --require --import --loader --experimental-loader")))
+_interp("deno", Interpreter("js", E("eval"), readonly_opts=E("-V --version")))
+_interp("bun", Interpreter("js", E("-e --eval -p --print")))
+_interp("perl", Interpreter("perl", E("-e -E"), value_opts=E("-I -M -m -F -l -0 -x -C -d -D"),
+                            readonly_opts=E("-v --version -V"), exec_opts=E("-M -m -d")))
+_interp("ruby irb", Interpreter("ruby", E("-e"), value_opts=E("-I -r -C -E -F -0 -x"),
+                                readonly_opts=E("-v --version"), exec_opts=E("-r")))
+_interp("php", Interpreter("php", E("-r -B -R -E -F"), value_opts=E("-d -c -f -t -S -z"),
+                           readonly_opts=E("-v --version -m -i"), exec_opts=E("-d -z -S")))
+_interp("lua luajit texlua", Interpreter("lua", E("-e"), value_opts=E("-l"), readonly_opts=E("-v")))
+_interp("tclsh wish expect", Interpreter("tcl", E("-c"), readonly_opts=EMPTY))
+_interp("R Rscript", Interpreter("r", E("-e --expr"), readonly_opts=E("--version")))
+_interp("julia", Interpreter("julia", E("-e --eval -E --print"), readonly_opts=E("-v --version")))
+_interp("pwsh powershell", Interpreter("pwsh", E("-c -Command -command -EncodedCommand -e -ec")))
+_interp("osascript", Interpreter("applescript", E("-e")))
+_interp("java", Interpreter("java", EMPTY, value_opts=E("-cp -classpath --class-path -jar -D -p --module-path "
+                                                        "--add-modules -agentpath -javaagent"),
+                            readonly_opts=E("-version --version -help -h -showversion")))
+
+
+# -- python -m modules -----------------------------------------------------------------------------
+
+PYTHON_MODULES: dict[str, PythonModule] = {
+    **{m: PythonModule(program=m) for m in (
+        "pytest", "pip", "mypy", "black", "ruff", "flake8", "pylint", "isort", "coverage", "tox", "nox",
+        "pyright", "bandit", "pycodestyle", "pydocstyle", "pyflakes", "autopep8", "yapf", "poetry", "pipx",
+        "uv", "twine", "build", "vulture", "pip_audit", "mccabe")},
+    "unittest": PythonModule(spec=Spec(category=TEST_BUILD, operands="none", does="runs the project's tests")),
+    "doctest": PythonModule(spec=Spec(category=TEST_BUILD, operands="read", does="runs doctests")),
+    "venv": PythonModule(spec=Spec(category=PROJECT_EDIT, operands="write", does="creates a virtual environment",
+                                   value_opts=E("--prompt"))),
+    "virtualenv": PythonModule(spec=Spec(category=PROJECT_EDIT, operands="write", value_opts=E("-p --python --prompt"))),
+    "json.tool": PythonModule(spec=ro(operands="in_out", value_opts=E("--indent"))),
+    "py_compile": PythonModule(spec=Spec(category=TEST_BUILD, operands="read", does="compiles Python files")),
+    "compileall": PythonModule(spec=Spec(category=TEST_BUILD, operands="read", does="compiles Python files",
+                                         value_opts=E("-d -x -i -j -r -o -s -p"))),
+    "platform": PythonModule(spec=ro(operands="none")),
+    "sysconfig": PythonModule(spec=ro(operands="none")),
+    "site": PythonModule(spec=ro(operands="none")),
+    "pydoc": PythonModule(spec=ro(operands="none", value_opts=E("-w -p -n -k"), mutate_flags=E("-p -b -w"))),
+    "ensurepip": PythonModule(spec=Spec(category=PKG_INSTALL, operands="none")),
+    "tabnanny": PythonModule(spec=ro()),
+    "pyclbr": PythonModule(spec=ro()),
+    "tokenize": PythonModule(spec=ro()),
+    "ast": PythonModule(spec=ro()),
+    "dis": PythonModule(spec=ro()),
+}
+"""``python -m`` modules we know; any other module runs code we have not seen."""

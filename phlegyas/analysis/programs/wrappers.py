@@ -1,0 +1,133 @@
+"""Programs that run another program: the wrappers (``sudo``, ``env``, ``timeout``, ``ssh``, ``xargs`` …)
+and the package runners (``npx TOOL``, ``uv run CMD``, ``bundle exec CMD`` …)."""
+from __future__ import annotations
+
+from phlegyas.analysis.programs.network import SSH_VALUES
+from phlegyas.analysis.programs.spec import E, Runner, Wrapper
+
+# -- wrappers --------------------------------------------------------------------------------------
+
+WRAPPERS: dict[str, Wrapper] = {}
+
+
+def _wrap(names: str, w: Wrapper) -> None:
+    for name in names.split():
+        WRAPPERS[name] = w
+
+
+_wrap("sudo", Wrapper(value_opts=E("-u --user -g --group -h --host -p --prompt -C --close-from -D --chdir -r --role "
+                                   "-t --type -U --other-user -T --command-timeout -R --chroot"),
+                      query_opts=E("-l --list -v --validate -k --reset-timestamp -K --remove-timestamp -V --version "
+                                   "-h --help"),
+                      shell_opts=E("-i --login -s --shell"), exec_opts=E("-A --askpass"), privileged=True,
+                      alone="readonly", examples=(("sudo ls /root", "notsafe"), ("sudo -u bob -- rm -rf /x", "deletes notsafe"),
+                                                  ("sudo -i", "executes notsafe"), ("sudo -l", "notsafe"))))
+_wrap("doas pkexec run0 ksu", Wrapper(value_opts=E("-u -C --user"), shell_opts=E("-s"), privileged=True, alone="shell",
+                                  examples=(("doas rm -rf /", "deletes notsafe"),)))
+_wrap("env", Wrapper(value_opts=E("-u --unset -C --chdir -S --split-string"), split_opts=E("-S --split-string"),
+                     assignments=True, alone="readonly",
+                     examples=(("env", "readonly safe"), ("env FOO=1 ls", "readonly safe"),
+                               ("env -S 'rm -rf /x'", "deletes notsafe"), ("env -i /bin/sh", "executes notsafe"))))
+_wrap("timeout", Wrapper(value_opts=E("-s --signal -k --kill-after"), leading=1,
+                         examples=(("timeout 5 ls", "readonly safe"), ("timeout -s KILL 5 rm -rf x", "deletes notsafe"))))
+_wrap("nice", Wrapper(value_opts=E("-n --adjustment"), examples=(("nice -n 10 make test", "safe"),)))
+_wrap("nohup setsid unbuffer chronic catchsegv eatmydata fakeroot nocache tini dumb-init torify torsocks tsocks "
+      "proxychains proxychains4 firejail rlwrap aoss padsp pasuspender xvfb-run dbus-launch dbus-run-session "
+      "linux32 linux64 setarch sem winpty caffeinate grc runcon cgexec run-one",
+      Wrapper(value_opts=E("-f -q -a -s -n -w -p -g --profile --server-args"), alone="none",
+              examples=(("nohup ls &", "readonly safe"),)))
+_wrap("time", Wrapper(value_opts=E("-f --format -o --output"), write_opts=E("-o --output"),
+                      examples=(("time make test", "safe"), ("time -o /etc/x ls", "notsafe"))))
+_wrap("command builtin", Wrapper(query_opts=E("-v -V"), alone="none",
+                                 examples=(("command -v rm", "readonly safe"), ("command rm -rf x", "deletes notsafe"))))
+_wrap("exec", Wrapper(value_opts=E("-a"), alone="readonly",
+                      examples=(("exec ls", "readonly safe"), ("exec sh -c 'rm -rf x'", "deletes notsafe"))))
+_wrap("stdbuf", Wrapper(value_opts=E("-i --input -o --output -e --error"),
+                        examples=(("stdbuf -oL tail -f a.log", "readonly safe"),)))
+_wrap("ionice", Wrapper(value_opts=E("-c --class -n --classdata -p --pid -P --pgid -u --uid"),
+                        examples=(("ionice -c3 du -sh .", "readonly safe"),)))
+_wrap("watch", Wrapper(value_opts=E("-n --interval -d --differences -q --equexit -s --shell"),
+                       rest_is_code=True, alone="none",
+                       examples=(("watch -n 1 ls", "readonly safe"), ("watch 'rm -rf x'", "deletes notsafe"))))
+_wrap("nsenter", Wrapper(value_opts=E("-t --target -S --setuid -G --setgid -r --root -w --wd -W --wdns"),
+                         privileged=True, alone="shell",
+                         examples=(("nsenter -t 1 -m sh", "executes notsafe"),)))
+_wrap("chroot", Wrapper(value_opts=E("--userspec --groups"), leading=1, privileged=True, alone="shell",
+                        examples=(("chroot / sh", "executes notsafe"),)))
+_wrap("flock", Wrapper(value_opts=E("-w --timeout -E --conflict-exit-code"), leading=1, leading_writes=True,
+                       code_opts=E("-c --command"), alone="none",
+                       examples=(("flock /tmp/l -c 'rm -rf x'", "deletes notsafe"), ("flock /tmp/l ls", "safe"))))
+_wrap("strace ltrace", Wrapper(value_opts=E("-e -o -p -s -u -E -P -S -a -b -I -X -O --output --attach --user"),
+                               write_opts=E("-o --output"), alone="none",
+                               examples=(("strace -f ls", "readonly"), ("strace -o /dev/null sh", "executes notsafe"))))
+_wrap("systemd-run", Wrapper(value_opts=E("-u --unit -p --property -E --setenv --uid --gid --nice -M --machine "
+                                          "-H --host --on-calendar --on-active --slice --description --working-directory"),
+                             privileged=True, alone="none",
+                             examples=(("systemd-run --user ls", "notsafe"),)))
+_wrap("su", Wrapper(value_opts=E("-s --shell -g --group -G --supp-group -w --whitelist-environment"),
+                    code_opts=E("-c --command --session-command"), shell_opts=E("-s --shell"), privileged=True,
+                    alone="shell", leading=0,
+                    examples=(("su -c 'rm -rf x' bob", "deletes notsafe"), ("su", "executes notsafe"))))
+_wrap("runuser", Wrapper(value_opts=E("-u --user -g --group -G --supp-group -s --shell -w"),
+                         code_opts=E("-c --command"), privileged=True, alone="shell",
+                         examples=(("runuser -u bob -- ls", "notsafe"),)))
+_wrap("sg newgrp", Wrapper(code_opts=E("-c"), leading=1, privileged=True, alone="shell",
+                           examples=(("sg docker -c id", "notsafe"),)))
+_wrap("script", Wrapper(value_opts=E("-T --log-timing -I --log-in -O --log-out -B --log-io -E --echo -m "
+                                     "--logging-format"),
+                        code_opts=E("-c --command"), alone="shell",
+                        examples=(("script -q -c 'id' /dev/null", "notsafe"),)))
+_wrap("taskset", Wrapper(value_opts=E("-c --cpu-list -p --pid"), leading=1,
+                         examples=(("taskset 0x1 ls", "readonly safe"),)))
+_wrap("numactl prlimit cpulimit choom chrt unshare softlimit setlock pexec aa-exec capsh genie logsave openvt",
+      Wrapper(value_opts=E("-N -m -C -p --cpunodebind --membind --physcpubind --pid -l -n --limit"),
+              privileged=False, alone="shell",
+              examples=(("unshare -r sh", "executes notsafe"),)))
+_wrap("sshpass", Wrapper(value_opts=E("-p -f -d -e -P"), network=True, alone="none",
+                         examples=(("sshpass -p x ssh h ls", "notsafe"),)))
+_wrap("perf", Wrapper(value_opts=E("-e -o -p -t -r -n -G -C -c -F"), leading=1, write_opts=E("-o --output"),
+                     alone="none", examples=(("perf stat /bin/sh", "executes notsafe"),)))
+_wrap("multitime valgrind", Wrapper(value_opts=E("-e -o -p -t -r -n --tool --log-file"),
+                                                         write_opts=E("-o --log-file"), alone="none",
+                                                         examples=(("valgrind ls", "readonly"),)))
+_wrap("busybox toybox", Wrapper(alone="readonly", examples=(("busybox ls", "readonly safe"),
+                                                            ("busybox sh -c 'rm -rf x'", "deletes notsafe"))))
+_wrap("ssh", Wrapper(value_opts=SSH_VALUES, rest_is_code=True, leading=1, remote=True, network=True,
+                     exec_opts=E("-o"), alone="shell",
+                     examples=(("ssh host uptime", "network notsafe"), ("ssh host 'rm -rf /'", "deletes notsafe"),
+                               ("ssh -o ProxyCommand='sh -c id' h", "executes notsafe"))))
+_wrap("xargs", Wrapper(value_opts=E("-I -i -n --max-args -P --max-procs -L --max-lines -s --max-chars -E --eof -e "
+                                    "-d --delimiter -a --arg-file --process-slot-var"), alone="readonly",
+                       examples=(("xargs rm -f", "deletes notsafe"), ("xargs grep -l foo", "readonly safe"),
+                                 ("xargs", "readonly safe"), ("xargs -I{} sh -c 'echo {}'", "executes notsafe"))))
+_wrap("parallel", Wrapper(value_opts=E("-j --jobs -S --sshlogin --results --joblog -a --arg-file --delay "
+                                       "--timeout -N -n --max-args --colsep -d --delimiter -I"),
+                          rest_is_code=True, alone="none",
+                          examples=(("parallel gzip ::: a b", "writes notsafe"), ("parallel rm ::: a b", "deletes notsafe"),)))
+_wrap("entr", Wrapper(value_opts=E("-s"), code_opts=E("-s"), alone="none", examples=(("entr make test", "safe"),)))
+_wrap("hyperfine", Wrapper(value_opts=E("-w --warmup -r --runs -m --min-runs -M --max-runs -p --prepare -c "
+                                        "--cleanup --export-json --export-markdown -s --setup -n --command-name"),
+                           code_opts=E("-p --prepare -c --cleanup -s --setup"), rest_is_code=True, alone="none",
+                           examples=(("hyperfine 'sleep 0.1'", "readonly"),)))
+_wrap("trickle chpst", Wrapper(value_opts=E("-u -d -s"), alone="none", examples=(("trickle -d 100 ls", "readonly"),)))
+
+
+# -- package runners -------------------------------------------------------------------------------
+
+RUNNERS: dict[str, Runner] = {}
+
+
+def _runner(keys: str, r: Runner) -> None:
+    for key in keys.split(","):
+        RUNNERS[key.strip()] = r
+
+
+_runner("npx, pnpx, bunx, npm exec, npm x, pnpm dlx, yarn dlx, bun x, pipx run, uv tool run, uvx",
+        Runner(value_opts=E("-p --package -c --call --from --with -w --workspace --python --spec"),
+               code_opts=E("-c --call"), fetches=True))
+_runner("pnpm exec, yarn exec, yarn run-bin, uv run, poetry run, pdm run, hatch run, rye run, pipenv run, "
+        "bundle exec, bundler exec, conda run, mamba run, micromamba run, direnv exec, dotenv, nix-shell-run",
+        Runner(value_opts=E("--with --python -p --package --extra --group --env-file --directory --project -n "
+                            "--name --prefix -e --env --only-group --no-group --index")))
+_runner("coverage run", Runner(value_opts=E("--rcfile --source --include --omit --data-file --concurrency "
+                                            "--context"), as_python=True))
