@@ -4,9 +4,8 @@
 """
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import (NAVIGATION, NET_READ, PKG_INSTALL, PROJECT_EDIT, TEST_BUILD, Spec, E, add,
+from phlegyas.analysis.programs.spec import (EMPTY, NAVIGATION, NET_READ, PKG_INSTALL, PROJECT_EDIT, TEST_BUILD, Spec, E, add,
                                              mut, ro, subs)
-from phlegyas.analysis.shell.options import EMPTY
 
 SAFE_SCRIPT_WORDS = frozenset({
     "test", "tests", "build", "lint", "format", "fmt", "check", "typecheck", "type-check", "types", "tsc",

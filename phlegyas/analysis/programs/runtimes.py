@@ -2,9 +2,8 @@
 code options (``-c``, ``-e``, ``-m``) and the ``python -m`` modules we know."""
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import (PKG_INSTALL, PROJECT_EDIT, TEST_BUILD, Interpreter, PythonModule, Spec, E,
+from phlegyas.analysis.programs.spec import (EMPTY, PKG_INSTALL, PROJECT_EDIT, TEST_BUILD, Interpreter, PythonModule, Spec, E,
                                              add, ro)
-from phlegyas.analysis.shell.options import EMPTY
 
 RUNTIMES: dict[str, Spec] = {}
 """Language runtimes and ``source``: the last programs of the table."""

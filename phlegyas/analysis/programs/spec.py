@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from phlegyas.analysis.shell.options import EMPTY, opts
+EMPTY: frozenset[str] = frozenset()
+
 
 # -- Tier 2 categories -----------------------------------------------------------------------------
 READ_ONLY = "read-only"
@@ -96,6 +97,11 @@ def add(table: dict[str, Spec], names: str, spec: Spec) -> None:
     """Enter ``spec`` in ``table`` under each of the space-separated ``names``."""
     for name in names.split():
         table[name] = spec
+
+
+def opts(spec: str) -> frozenset[str]:
+    """``opts("-n --lines -c")`` → a frozenset of option names (a table-writing helper)."""
+    return frozenset(spec.split())
 
 
 E = opts  # short alias for the tables

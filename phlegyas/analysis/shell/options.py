@@ -125,8 +125,3 @@ def _cluster(args: list[Word], i: int, value_opts: frozenset[str], opts: list) -
             return i + 1
         opts.append((name, None))
     return i + 1
-
-
-def opts(spec: str) -> frozenset[str]:
-    """``opts("-n --lines -c")`` → a frozenset of option names (a table-writing helper)."""
-    return frozenset(spec.split())
