@@ -1,0 +1,101 @@
+"""Commands and code carried in the arguments of a program: ``find -exec``/``-ok``, an awk program, a sed
+script, ``git -c alias.x='!cmd'`` and the git settings that hold shell code.
+"""
+from __future__ import annotations
+
+from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell import interpreters as I
+from phlegyas.analysis.shell.effects import FIND_EXEC, GIT_CODE_KEYS, find_exec_end, find_start_dirs, git_config_key
+from phlegyas.analysis.shell.expansion import Run, Walk, runs_code, text_of
+from phlegyas.analysis.shell.nested import add_report
+from phlegyas.analysis.shell.options import parse_options
+from phlegyas.analysis.shell.parse import SimpleCommand, Word
+
+EMBEDDING = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git"})
+"""Programs whose arguments may hold commands or code of their own."""
+
+
+def embedded(ex: Walk, cmd: SimpleCommand, run: Run, key: str, args: list[Word], via: tuple[str, ...], depth: int,
+             remote: bool) -> None:
+    """Expand what ``run`` of the program ``key`` (one of ``EMBEDDING``) carries in its arguments."""
+    if key in ("find", "gfind", "bfs"):
+        _find(ex, cmd, run, args, via, depth, remote)
+    elif key in ("awk", "gawk", "mawk", "nawk"):
+        _awk(ex, run, args, via, depth, remote)
+    elif key in ("sed", "gsed"):
+        _sed(ex, run, args, via, depth, remote)
+    elif key == "git" and any(a.text == "-c" for a in args):
+        _git(ex, run, args, via, depth, remote)
+
+
+def _find(ex: Walk, cmd: SimpleCommand, run: Run, args: list[Word], via: tuple[str, ...], depth: int,
+          remote: bool) -> None:
+    for a in args:
+        if a.text in FIND_EXEC:
+            break
+    else:
+        return  # no -exec/-ok anywhere: nothing embedded (most finds)
+    starts, i = find_start_dirs(args)
+    n = len(args)
+    while i < n:
+        t = args[i].text
+        if t in FIND_EXEC:
+            j = find_exec_end(args, i)
+            segment = args[i + 1:j]
+            if j >= n:
+                ex.problem(f"find {t} without a terminating ';' or '+'")
+            if segment:
+                first = len(ex.out.runs)
+                ex.invoke(cmd, segment, via + (f"find {t}",), depth, remote)
+                for nested in ex.out.runs[first:]:
+                    nested.notes.extend(("find", s.text) for s in starts[:4])
+                if len(ex.out.runs) > first and runs_code(segment) and "{}" in text_of(segment[1:]):
+                    ex.out.runs[first].notes.append(("executes", "file names substituted into code"))
+            i = j + 1
+            continue
+        i += 1
+
+
+def _awk(ex: Walk, run: Run, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
+    spec = P.table_spec("awk")
+    parsed = parse_options(args, spec.value_opts | spec.pattern_opts, spec.whole)
+    if parsed.has(spec.pattern_opts):
+        return
+    if not parsed.operands:
+        return
+    prog = parsed.operands[0]
+    if prog.dynamic:
+        ex.problem("awk program is computed")
+        return
+    report = I.analyze_awk(prog.text)
+    report.notes = [(k, v) for k, v in report.notes]
+    add_report(ex, run, report, via + ("awk",), depth, remote)
+
+
+def _sed(ex: Walk, run: Run, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
+    spec = P.table_spec("sed")
+    parsed = parse_options(args, spec.value_opts)
+    scripts = parsed.values(("-e", "--expression"))
+    if not scripts and not parsed.has(("-f", "--file")):
+        scripts = parsed.operands[:1]
+    for s in scripts:
+        if s.dynamic:
+            ex.problem("sed script is computed")
+            continue
+        if parsed.has(("--sandbox",)):
+            continue
+        add_report(ex, run, I.analyze_sed(s.text), via + ("sed",), depth, remote)
+
+
+def _git(ex: Walk, run: Run, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
+    """``git -c alias.x='!cmd'`` and ``git -c core.pager=cmd``: the value is shell code."""
+    parsed = parse_options(args, P.GIT.value_opts, stop_at_operand=True)
+    for opt, value in parsed.opts:
+        if opt != "-c" or value is None or "=" not in value.text:
+            continue
+        key = git_config_key(value.text)
+        code = value.text.split("=", 1)[1]
+        if key.startswith("alias.") and code.startswith("!"):
+            ex.nested(code[1:], via + ("git alias",), depth, remote)
+        elif key.startswith(GIT_CODE_KEYS) and code.strip():
+            ex.nested(code, via + (f"git -c {key}",), depth, remote)

@@ -1,0 +1,112 @@
+"""What an expansion produces (``Run``, ``Expansion``) and the walker state all its parts share.
+
+``Walk`` holds the expansion being built with its limits (``MAX_RUNS`` commands, ``MAX_DEPTH`` levels of
+nested scripts) and the two steps of the walk, ``script`` and ``invoke``, which ``shell.analyze``
+defines. The modules that expand wrappers, nested code, interpreters and embedded commands take a
+``Walk`` and call back into it; the small word helpers they share are here too.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
+
+MAX_DEPTH = 8
+MAX_RUNS = 500
+
+
+@dataclass(slots=True, eq=False)
+class Run(Invocation):
+    """An ``Invocation`` plus what the expansion learnt about it."""
+
+    written: str = ""  # the program word as written (``/usr/bin/rm``, ``./x.sh``)
+    kind: str = "program"  # program | file | shell | interp | module | builtin | query | dynamic
+    notes: list[tuple[str, str]] = field(default_factory=list)  # effects found while expanding
+    spec: P.Spec | None = None  # a programs.Spec that overrides the table (``python -m venv``)
+    depth: int = 0
+
+
+@dataclass(slots=True)
+class Expansion:
+    runs: list[Run] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    scripts: list[tuple[Script, list[Run]]] = field(default_factory=list)
+    commands: list[SimpleCommand] = field(default_factory=list)  # every simple command seen, in order
+
+    @property
+    def understood(self) -> bool:
+        return not self.problems
+
+
+class Walk:
+    """One expansion in progress: its result, the producers piped into each command, and the steps
+    (``script``, ``invoke``) that ``shell.analyze`` implements."""
+
+    def __init__(self) -> None:
+        self.out = Expansion([], [], [], [])
+        self.ups_of: dict[int, list[Invocation]] = {}
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def problem(self, message: str) -> None:
+        if message not in self.out.problems:
+            self.out.problems.append(message)
+
+    def add(self, run: Run) -> Run | None:
+        if len(self.out.runs) >= MAX_RUNS:
+            self.problem(f"more than {MAX_RUNS} commands")
+            return None
+        self.out.runs.append(run)
+        return run
+
+    def new_run(self, cmd: SimpleCommand, program: str, args: list[Word], via: tuple[str, ...], depth: int,
+                remote: bool, written: str = "", kind: str = "program") -> Run:
+        # positional, every field given: a dataclass builds fastest that way (no default factories)
+        return Run(program, args, cmd, via, [], None, remote, written or program, kind, [], None, depth)
+
+    # -- the walk (defined by shell.analyze) -----------------------------------------------------
+    def script(self, script: Script, via: tuple[str, ...], depth: int, remote: bool,
+               positional: dict[str, str] | None) -> list[Run]:
+        """Expand every command of ``script``; the runs it produced."""
+        raise NotImplementedError
+
+    def invoke(self, cmd: SimpleCommand, words: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
+        """Expand the command ``words`` (of ``cmd``)."""
+        raise NotImplementedError
+
+    # -- code and commands found inside a command ------------------------------------------------
+    def nested(self, code: str, via: tuple[str, ...], depth: int, remote: bool,
+               positional: dict[str, str] | None = None) -> list[Run]:
+        if depth + 1 > MAX_DEPTH:
+            self.problem(f"scripts nested deeper than {MAX_DEPTH} levels")
+            return []
+        return self.script(parse(code), via, depth + 1, remote, positional)
+
+    def synthetic(self, argv: list[str], via: tuple[str, ...], depth: int, remote: bool) -> None:
+        words = [literal(a) for a in argv]
+        cmd = SimpleCommand(words=words, origin="synthetic", text=" ".join(quote(a) for a in argv))
+        self.out.commands.append(cmd)
+        self.invoke(cmd, words, via, depth, remote)
+
+
+def literal(text: str) -> Word:
+    return Word(text, quoted=True)
+
+
+def text_of(words: list[Word]) -> str:
+    return " ".join(w.text for w in words)
+
+
+def quote(text: str) -> str:
+    if text and all(c.isalnum() or c in "@%+=:,./-_" for c in text):
+        return text
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def runs_code(words: list[Word]) -> bool:
+    """Is ``words`` a shell or interpreter given code (``sh -c …``, ``python -c …``)?"""
+    if not words or words[0].dynamic:
+        return True
+    key = P.canonical(P.resolve_path_program(words[0].text)[0])
+    return key in P.SHELLS or key in P.INTERPRETERS or key in ("eval", "awk", "gawk", "mawk", "nawk", "sed")

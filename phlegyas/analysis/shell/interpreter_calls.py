@@ -1,0 +1,165 @@
+"""An interpreter's command line (``python``, ``node``, ``perl``, ``ruby``, ``java`` … from
+``programs.INTERPRETERS``): what it runs — inline code (``-c``, ``-e``, ``-pe``), a module (``-m``), a
+script file, or a program read from stdin.
+
+Inline and stdin code goes to ``shell.nested``; a ``python -m`` module the table knows runs as its own
+program or spec.
+"""
+from __future__ import annotations
+
+from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell.expansion import Run, Walk, literal
+from phlegyas.analysis.shell.nested import run_code, stdin_code
+from phlegyas.analysis.shell.parse import SimpleCommand, Word
+
+
+def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...],
+                depth: int, remote: bool, written: str) -> None:
+    """One interpreter run: its inline code, ``-m`` module, script file or stdin program."""
+    it = P.INTERPRETERS[key]
+    run = ex.new_run(cmd, name, args, via, depth, remote, written, "interp")
+    codes: list[Word] = []
+    module: Word | None = None
+    script: Word | None = None
+    inplace = False
+    readonly = False
+    reads_stdin = False
+    i = 0
+    n = len(args)
+    while i < n:
+        t = args[i].text
+        if t == "--":
+            i += 1
+            break
+        if t == "-":
+            reads_stdin = True
+            i += 1
+            break
+        if not t.startswith("-") or len(t) < 2:
+            break
+        if t in it.code_opts:
+            if i + 1 < n:
+                codes.append(args[i + 1])
+            i += 2
+            continue
+        if t in it.module_opts:
+            module = args[i + 1] if i + 1 < n else None
+            i = n
+            break
+        if t in it.readonly_opts:
+            readonly = True
+            i += 1
+            continue
+        if t in it.exec_opts:
+            run.notes.append(("executes", f"{name} {t}"))
+            i += 2
+            continue
+        if t in it.value_opts:
+            i += 2
+            continue
+        if t.startswith("--"):
+            opt, eq, value = t.partition("=")
+            if opt in it.code_opts and eq:
+                codes.append(Word(value, args[i].dynamic))
+            elif opt in it.exec_opts:
+                run.notes.append(("executes", f"{name} {opt}"))
+            i += 1
+            continue
+        consumed, stop = _cluster(t, args, i, it, codes, run, name)
+        if "i" in t[1:2] or (it.lang in ("perl", "ruby") and "i" in t and not t.startswith("--")):
+            inplace = inplace or _cluster_has_inplace(t)
+        if stop == "module" and i + 1 < n:
+            module = args[i + 1]
+            i = n
+            break
+        i += consumed
+    rest = args[i:]
+    if module is None and not codes and rest and not reads_stdin and key != "java":
+        script = rest[0]
+    if key == "java":
+        script = None
+        if not readonly or rest:
+            run.notes.append(("executes", "runs a Java program"))
+    ex.add(run)
+    if module is not None:
+        _python_module(ex, cmd, run, module, args[args.index(module) + 1:] if module in args else [], via, depth,
+                       remote)
+        return
+    if codes:
+        if any(c.dynamic for c in codes):
+            ex.problem(f"{name} runs computed code")
+            run.notes.append(("executes", f"computed {it.lang} code"))
+            return
+        if inplace:
+            run.notes.extend(("writes", w.text) for w in rest)
+        elif it.lang in ("perl", "ruby"):
+            run.notes.extend(("reads", w.text) for w in rest)
+        run_code(ex, run, it.lang, "\n".join(c.text for c in codes), via + (f"{name} -c",), depth, remote)
+        return
+    if script is not None:
+        run.notes.append(("runs", script.text))
+        return
+    if readonly:
+        run.kind = "query"
+        return
+    if key == "java":
+        return
+    stdin_code(ex, run, name, cmd, via, depth, remote, it.lang)
+
+
+def _cluster(t: str, args: list[Word], i: int, it: P.Interpreter, codes: list[Word], run: Run,
+             name: str) -> tuple[int, str]:
+    """``-pe 'code'``, ``-ne``, ``-pi.bak -e``, ``-MFoo``, ``-Ilib``: single-dash clusters."""
+    for j in range(1, len(t)):
+        opt = "-" + t[j]
+        remainder = t[j + 1:]
+        if opt == "-i" and it.lang in ("perl", "ruby"):
+            return 1, ""
+        if opt in it.code_opts:
+            if remainder:
+                codes.append(Word(remainder, args[i].dynamic))
+                return 1, ""
+            if i + 1 < len(args):
+                codes.append(args[i + 1])
+            return 2, ""
+        if opt in it.module_opts:
+            return 1, "module"
+        if opt in it.exec_opts:
+            run.notes.append(("executes", f"{name} {opt}{remainder}"))
+            return (1 if remainder else 2), ""
+        if opt in it.value_opts:
+            return (1 if remainder else 2), ""
+        if opt == "-i" and it.lang in ("perl", "ruby"):
+            return 1, ""
+    return 1, ""
+
+
+def _python_module(ex: Walk, cmd: SimpleCommand, run: Run, module: Word, rest: list[Word], via: tuple[str, ...],
+                   depth: int, remote: bool) -> None:
+    """``python -m MODULE``: a module the table knows runs as its program or spec; any other executes code."""
+    known = P.PYTHON_MODULES.get(module.text)
+    if known is None or module.dynamic:
+        run.notes.append(("executes", f"runs the python module {module.text}"))
+        return
+    ex.out.runs.remove(run)
+    if known.program is not None:
+        ex.invoke(cmd, [literal(known.program), *rest], via + ("python -m",), depth, remote)
+        return
+    mod_run = ex.add(ex.new_run(cmd, run.program, rest, via + ("python -m",), depth, remote, run.written,
+                                "module"))
+    if mod_run is not None:
+        mod_run.spec = known.spec
+        mod_run.notes.append(("module", module.text))
+
+
+def _cluster_has_inplace(t: str) -> bool:
+    if t.startswith("--"):
+        return False
+    body = t[1:]
+    for ch in body:
+        if ch == "i":
+            return True
+        if ch in "eEIMmFlx0C":
+            return False
+    return False
+

@@ -1,0 +1,148 @@
+"""Shell code handed on by a command: ``bash -c``, ``sh <<EOF``, ``echo … | sh``, ``eval``, ``trap``,
+``at``/``batch``, and the code an interpreter runs (analysed by ``shell.interpreters``).
+
+The code is parsed and expanded in turn, one level deeper, with how it was reached in ``via``; what an
+interpreter's code analysis reports becomes notes and nested commands of the run.
+"""
+from __future__ import annotations
+
+from phlegyas.analysis.shell import interpreters as I
+from phlegyas.analysis.shell.expansion import MAX_DEPTH, Run, Walk, literal, text_of
+from phlegyas.analysis.shell.parse import SimpleCommand, Word
+from phlegyas.analysis.shell.stdin import stdin_text
+from phlegyas.analysis.shell.variables import positionals
+
+
+def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[str, ...], depth: int, remote: bool,
+          written: str) -> None:
+    """``bash -c CODE ARGS…`` (with its positional arguments), ``sh script``, or a shell reading stdin."""
+    run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, "shell"))
+    if run is None:
+        return
+    has_c = False
+    reads_stdin = False
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t == "--" or t == "-":
+            i += 1
+            break
+        if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            if t in ("--rcfile", "--init-file") and i + 1 < len(args):
+                run.notes.append(("runs", args[i + 1].text))
+            i += 2
+            continue
+        if t.startswith("--"):
+            i += 1
+            continue
+        if t[:1] in ("-", "+") and len(t) > 1:
+            letters = t[1:]
+            has_c = has_c or "c" in letters
+            reads_stdin = reads_stdin or "s" in letters
+            i += 1
+            continue
+        break
+    operands = args[i:]
+    via_c = via + (f"{name} -c",)
+    if has_c:
+        if not operands:
+            ex.problem(f"{name} -c without a command")
+            return
+        code = operands[0]
+        if code.dynamic:
+            ex.problem(f"{name} -c with computed code")
+            run.notes.append(("executes", "computed shell code"))
+            return
+        ex.nested(code.text, via_c, depth, remote, positionals(operands[1:]) or None)
+        return
+    if operands and not reads_stdin:
+        run.notes.append(("runs", operands[0].text))
+        return
+    stdin_code(ex, run, name, cmd, via, depth, remote, "shell")
+
+
+def stdin_code(ex: Walk, run: Run, name: str, cmd: SimpleCommand, via: tuple[str, ...], depth: int, remote: bool,
+               lang: str) -> None:
+    """A shell or interpreter reading its program from stdin: a heredoc, a pipe, a file or the keyboard."""
+    text, source = stdin_text(cmd, ex.ups_of)
+    if text is not None:
+        run_code(ex, run, lang, text, via + (f"{name} <{source}",), depth, remote)
+        return
+    redirect = next((r for r in cmd.redirects if r.op in ("<", "<>") and r.target is not None
+                     and (r.fd in (None, "0"))), None)
+    if redirect is not None and redirect.target is not None:
+        run.notes.append(("runs", redirect.target.text))
+        return
+    if cmd.upstream or (cmd.stdin_dynamic and cmd.stdin_text is not None):
+        run.notes.append(("executes", f"code read from stdin ({name})"))
+        return
+    run.notes.append(("executes", f"starts an interactive {name}"))
+
+
+def run_code(ex: Walk, run: Run, lang: str, text: str, via: tuple[str, ...], depth: int, remote: bool) -> None:
+    """Analyse program text in ``lang`` that ``run`` executes."""
+    if lang == "shell":
+        ex.nested(text, via, depth, remote)
+        return
+    report = I.analyze_python(text) if lang == "python" else I.analyze_literal_code(text, lang)
+    add_report(ex, run, report, via, depth, remote)
+
+
+def add_report(ex: Walk, run: Run, report: I.CodeReport, via: tuple[str, ...], depth: int, remote: bool) -> None:
+    """What a code analysis found: its problems and notes on ``run``, the shell code and commands it runs
+    expanded."""
+    for p in report.problems:
+        ex.problem(p)
+    run.notes.extend(report.notes)
+    if report.pure:
+        run.notes.append(("pure", ""))
+    elif not any(k in ("executes", "runs") for k, _ in report.notes) and run.kind in ("interp",):
+        run.notes.append(("executes", f"{run.program} code"))
+    for text in report.shell:
+        ex.nested(text, via, depth, remote)
+    for argv in report.argvs:
+        if depth + 1 > MAX_DEPTH:
+            ex.problem(f"scripts nested deeper than {MAX_DEPTH} levels")
+            break
+        ex.synthetic(argv, via, depth + 1, remote)
+
+
+def builtin_code(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[str, ...], depth: int,
+                 remote: bool) -> None:
+    """``eval CODE…`` and ``trap CODE SIGNAL…``."""
+    run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, kind="builtin"))
+    if run is None:
+        return
+    if name == "trap":
+        ops = [a for a in args if a.text not in ("-l", "-p", "--")]
+        if not ops or ops[0].text in ("-", "") or len(ops) == 1:
+            return
+        code = ops[0]
+    else:
+        if not args:
+            return
+        if any(a.dynamic for a in args):
+            ex.problem(f"{name} of a computed string")
+            run.notes.append(("executes", f"computed code ({name})"))
+            return
+        code = literal(text_of(args))
+    if code.dynamic:
+        ex.problem(f"{name} of a computed string")
+        run.notes.append(("executes", f"computed code ({name})"))
+        return
+    ex.nested(code.text, via + (name,), depth, remote)
+
+
+def stdin_shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[str, ...], depth: int,
+                remote: bool, written: str) -> None:
+    """``at``/``batch``: commands read from stdin (or ``-f file``) to run later."""
+    run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, "builtin"))
+    if run is None:
+        return
+    run.notes.append(("mutates", "schedules commands to run later"))
+    text, _ = stdin_text(cmd, ex.ups_of)
+    if text is not None:
+        ex.nested(text, via + (name,), depth, remote)
+    else:
+        f = next((a.text for a in args if a.text.startswith("-f")), None)
+        run.notes.append(("executes", "scheduled commands" if f is None else f"runs a file: {f}"))

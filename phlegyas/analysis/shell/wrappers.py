@@ -1,0 +1,183 @@
+"""Wrappers peeled off a command: ``sudo``, ``env``, ``timeout``, ``ssh host CMD``, ``watch``, ``xargs``,
+``parallel`` … (``programs.WRAPPERS``) and runners (``npx``, ``uv run`` … ``programs.RUNNERS``).
+
+A wrapper's own options are read (code it is given, files it writes, what it executes); the command it
+wraps is expanded in turn with the wrapper in its ``via``, or parsed as shell code when the wrapper
+hands its operands to a shell.
+"""
+from __future__ import annotations
+
+from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell.expansion import Walk, literal, quote, runs_code, text_of
+from phlegyas.analysis.shell.options import parse_options
+from phlegyas.analysis.shell.parse import SimpleCommand, Word
+
+
+def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...], depth: int,
+            remote: bool, written: str) -> None:
+    """A wrapper of ``programs.WRAPPERS``: its own run when it does something itself, then what it wraps."""
+    w = P.WRAPPERS[key]
+    if key == "xargs":
+        _xargs(ex, cmd, args, via, depth, remote)
+        return
+    if key == "parallel":
+        _parallel(ex, cmd, args, via, depth, remote)
+        return
+    parsed = parse_options(args, w.value_opts | w.code_opts | w.split_opts | w.write_opts, stop_at_operand=True)
+    notes: list[tuple[str, str]] = []
+    code: list[str] = []
+    interactive = False
+    for opt, value in parsed.opts:
+        if opt in w.query_opts:
+            run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, "query"))
+            if run is not None and w.privileged:
+                run.notes.append(("privileged", name))
+            return
+        if opt in w.code_opts and value is not None:
+            code.append(value.text) if not value.dynamic else ex.problem(f"{name} {opt} with computed code")
+        elif opt in w.split_opts and value is not None:
+            code.append(value.text) if not value.dynamic else ex.problem(f"{name} {opt} with a computed command")
+        elif opt in w.write_opts and value is not None:
+            notes.append(("writes", value.text))
+        elif opt in w.shell_opts:
+            interactive = True
+        elif opt in w.exec_opts:
+            if key != "ssh" or (value is not None and value.text.split("=", 1)[0].strip().lower() in (
+                    "proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "remotecommand")):
+                notes.append(("executes", f"{name} {opt}"))
+    rest = args[parsed.rest:] if parsed.rest >= 0 else []
+    leading = rest[:w.leading]
+    rest = rest[w.leading:]
+    if w.leading_writes:
+        notes.extend(("writes", x.text) for x in leading)
+    if key == "ssh" and leading:
+        notes.append(("network", leading[0].text))
+        notes.append(("executes", f"runs commands on {leading[0].text}"))
+    elif w.network:
+        notes.append(("network", name))
+    if rest and rest[0].text.startswith("-") and (w.code_opts or w.leading):
+        more = parse_options(rest, w.value_opts | w.code_opts, stop_at_operand=True)
+        for opt, value in more.opts:
+            if opt in w.code_opts and value is not None:
+                code.append(value.text)
+        rest = rest[more.rest:] if more.rest >= 0 else []
+    if w.assignments or key in ("sudo", "doas"):
+        while rest and "=" in rest[0].text and rest[0].text.split("=", 1)[0].isidentifier():
+            var = rest[0].text.split("=", 1)[0]
+            notes.append(("assigns", var))
+            rest = rest[1:]
+    inner_via = via + (name,)
+    need_carrier = bool(notes) or bool(code) or w.rest_is_code or key == "ssh"
+    if need_carrier or (not rest and not code):
+        kind = "builtin" if (rest or code) else ("query" if w.alone == "readonly" and not interactive else "builtin")
+        run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, kind))
+        if run is None:
+            return
+        run.notes.extend(notes)
+        if w.privileged:
+            run.notes.append(("privileged", name))
+        if not rest and not code:
+            if interactive or w.alone == "shell" or (key == "ssh" and leading):
+                run.notes.append(("executes", f"starts an interactive shell ({name})"))
+            elif w.alone == "none":
+                run.notes.append(("unknown", f"{name} without a command"))
+            return
+    remote_inner = remote or w.remote
+    for text in code:
+        ex.nested(text if not rest or key not in ("env",) else text + " " + text_of(rest), inner_via, depth,
+                  remote_inner)
+    if code and key == "env":
+        return
+    if not rest:
+        return
+    if w.rest_is_code:
+        if any(r.dynamic for r in rest):
+            ex.problem(f"{name} runs a computed command")
+        ex.nested(text_of(rest), inner_via, depth, remote_inner)
+    else:
+        ex.invoke(cmd, rest, inner_via, depth, remote_inner)
+
+
+def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
+    """``xargs CMD``: CMD runs with input items as arguments (``-I {}``: in place of the placeholder)."""
+    w = P.WRAPPERS["xargs"]
+    parsed = parse_options(args, w.value_opts, stop_at_operand=True)
+    replace = None
+    for opt, value in parsed.opts:
+        if opt in ("-I", "--replace") and value is not None:
+            replace = value.text
+        elif opt == "-i":
+            replace = "{}"
+    rest = args[parsed.rest:] if parsed.rest >= 0 else [literal("echo")]
+    start = len(ex.out.runs)
+    injected = False
+    if replace and runs_code(rest) and replace in text_of(rest[1:]):
+        injected = True
+        rest = [rest[0]] + [Word(r.text.replace(replace, "$XARGS_ITEM"), r.dynamic, r.glob, r.quoted)
+                            for r in rest[1:]]
+    ex.invoke(cmd, rest, via + ("xargs",), depth, remote)
+    for run in ex.out.runs[start:]:
+        run.notes.append(("xargs", replace or ""))
+    first = ex.out.runs[start] if len(ex.out.runs) > start else None
+    if injected and first is not None:
+        first.notes.append(("executes", "input data substituted into code"))
+    for value in parsed.values(("-a", "--arg-file")):
+        if first is not None:
+            first.notes.append(("reads", value.text))
+
+
+def _parallel(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
+    """``parallel TEMPLATE ::: ITEMS``: the template as shell code, once per literal item (up to 8)."""
+    w = P.WRAPPERS["parallel"]
+    parsed = parse_options(args, w.value_opts, stop_at_operand=True)
+    rest = args[parsed.rest:] if parsed.rest >= 0 else []
+    texts = [r.text for r in rest]
+    if ":::" in texts:
+        at = texts.index(":::")
+        template, inputs = rest[:at], [r for r in rest[at + 1:] if r.text not in (":::", "::::")]
+    else:
+        template, inputs = rest, []
+    if not template:
+        run = ex.add(ex.new_run(cmd, "parallel", args, via, depth, remote))
+        if run is not None:  # None past MAX_RUNS, which is already a problem
+            run.notes.append(("executes", "runs commands read from its input"))
+        return
+    base = text_of(template)
+    items = [i.text for i in inputs[:8]] if inputs and not any(i.dynamic for i in inputs) else ["$PARALLEL_ITEM"]
+    for item in items:
+        text = base.replace("{}", quote(item)) if "{}" in base else f"{base} {quote(item)}"
+        ex.nested(text, via + ("parallel",), depth, remote)
+
+
+def runner(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[str, ...], depth: int,
+           remote: bool) -> None:
+    """A runner of ``programs.RUNNERS`` (``npx``, ``uv run`` …): its code option, or the tool it runs."""
+    r = P.RUNNERS[key]
+    parsed = parse_options(args, r.value_opts | r.code_opts, stop_at_operand=True)
+    inner_via = via + (key,)
+    for opt, value in parsed.opts:
+        if opt in r.code_opts and value is not None:
+            ex.add(ex.new_run(cmd, key.split()[0], args, via, depth, remote, kind="builtin"))
+            ex.nested(value.text, inner_via, depth, remote)
+            return
+    rest = args[parsed.rest:] if parsed.rest >= 0 else []
+    if r.as_python:
+        ex.invoke(cmd, [literal("python"), *args], inner_via, depth, remote)
+        return
+    if not rest:
+        run = ex.add(ex.new_run(cmd, key.split()[0], args, via, depth, remote, kind="builtin"))
+        if run is not None:
+            run.notes.append(("unknown", f"{key} without a command"))
+        return
+    if r.fetches:
+        tool = rest[0]
+        tname = P.canonical(P.resolve_path_program(tool.text.split("@", 1)[0])[0])
+        spec = P.spec_for(tname)
+        if tool.dynamic or spec is None or spec.category not in (P.TEST_BUILD, P.LINT_FORMAT):
+            run = ex.add(ex.new_run(cmd, tname or tool.text, rest[1:], inner_via, depth, remote))
+            if run is not None:
+                run.kind = "builtin"
+                run.notes.append(("executes", f"downloads and runs the package {tool.text}"))
+            return
+        rest = [literal(tname), *rest[1:]]
+    ex.invoke(cmd, rest, inner_via, depth, remote)
