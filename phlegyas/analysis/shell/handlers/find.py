@@ -1,0 +1,65 @@
+"""``find``: the start points, and the expression after them (``-delete``, ``-fprint``, ``-exec`` …)."""
+from __future__ import annotations
+
+from phlegyas.analysis.shell.effect_types import literal
+from phlegyas.analysis.shell.handlers.base import Call
+from phlegyas.analysis.shell.parse import Word
+
+_FIND_VALUES = frozenset({
+    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname",
+    "-type", "-xtype", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-anewer",
+    "-cnewer", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-maxdepth", "-mindepth",
+    "-samefile", "-used", "-fstype", "-context", "-printf", "-regextype", "-files0-from", "-D", "-O",
+    "-newerXY", "-newermt", "-newerct", "-newerat", "-newermm", "-since",
+})
+_FIND_WRITES = {"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2}
+FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def find_exec_end(args: list[Word], i: int) -> int:
+    """For ``-exec``/``-ok`` … at ``args[i]``: the index of its ``;``/``+`` (``len(args)`` when missing)."""
+    n = len(args)
+    j = i + 1
+    while j < n and args[j].text not in (";", "+"):
+        j += 1
+    return j
+
+
+def find_start_dirs(args: list[Word]) -> tuple[list[Word], int]:
+    """The start points of a ``find`` and the index where its expression begins."""
+    i = 0
+    while i < len(args) and args[i].text in ("-H", "-L", "-P"):
+        i += 1
+    if i < len(args) and args[i].text in ("-D", "-O") or (i < len(args) and args[i].text.startswith("-O")):
+        i += 2 if args[i].text in ("-D", "-O") else 1
+    starts: list[Word] = []
+    while i < len(args):
+        t = args[i].text
+        if t.startswith("-") and len(t) > 1 or t in ("(", "!", ",", ")"):
+            break
+        starts.append(args[i])
+        i += 1
+    return starts or [literal(".")], i
+
+
+def find(c: Call) -> None:
+    eff = c.eff
+    eff.reads.clear()
+    starts, i = find_start_dirs(c.args)
+    eff.reads.extend(starts)
+    args = c.args
+    n = len(args)
+    while i < n:
+        t = args[i].text
+        if t in FIND_EXEC:
+            i = find_exec_end(args, i) + 1  # the command itself is analysed by shell.analyze
+            continue
+        if t == "-delete":
+            eff.deletes.extend((s, True) for s in starts)
+        elif t in _FIND_WRITES:
+            if i + 1 < n:
+                eff.writes.append(args[i + 1])
+            i += _FIND_WRITES[t]
+        elif t in _FIND_VALUES or t.startswith("-newer"):
+            i += 1
+        i += 1

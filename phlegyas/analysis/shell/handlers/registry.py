@@ -1,0 +1,75 @@
+"""The handlers by name, and the check that the program table names none that is missing."""
+from __future__ import annotations
+
+from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell.handlers.archives import archive_generic, tar, unzip, zip_
+from phlegyas.analysis.shell.handlers.base import Handler
+from phlegyas.analysis.shell.handlers.files import dd, mktemp, split
+from phlegyas.analysis.shell.handlers.find import find
+from phlegyas.analysis.shell.handlers.gh import gh, gh_api, gh_auth, gh_noun
+from phlegyas.analysis.shell.handlers.git import (
+    git, git_branch, git_checkout, git_clean, git_config, git_not_main, git_remote, git_reset, git_restore, git_rm,
+    git_stash, git_submodule, git_switch, git_tag, git_worktree,
+)
+from phlegyas.analysis.shell.handlers.infra import (
+    cloud, database, docker, docker_compose_top, docker_group, kubectl_config, kubectl_read, tf_state,
+)
+from phlegyas.analysis.shell.handlers.network import curl, httpie, remote_copy, wget
+from phlegyas.analysis.shell.handlers.packages import (
+    build_goals, go_mod, npm_audit, npm_cache, npm_init, npm_run, pip_config, system_pkg, uv_python,
+)
+from phlegyas.analysis.shell.handlers.shell import history, runs_code, shell_state, source
+from phlegyas.analysis.shell.handlers.system import assign_operand_mutates, ip, operand_mutates, service, system_config
+from phlegyas.analysis.shell.handlers.text import awk, editor, plus_command, sed, tex
+
+HANDLERS: dict[str, Handler] = {
+    # archives
+    "tar": tar, "zip": zip_, "unzip": unzip, "archive_generic": archive_generic,
+    # files
+    "mktemp": mktemp, "dd": dd, "split": split,
+    # find
+    "find": find,
+    # gh
+    "gh": gh, "gh_noun": gh_noun, "gh_api": gh_api, "gh_auth": gh_auth,
+    # git
+    "git": git, "git_not_main": git_not_main, "git_checkout": git_checkout, "git_switch": git_switch,
+    "git_branch": git_branch, "git_tag": git_tag, "git_stash": git_stash, "git_remote": git_remote,
+    "git_config": git_config, "git_worktree": git_worktree, "git_restore": git_restore, "git_reset": git_reset,
+    "git_rm": git_rm, "git_clean": git_clean, "git_submodule": git_submodule,
+    # infra
+    "docker_group": docker_group, "docker_compose_top": docker_compose_top, "docker": docker,
+    "kubectl_read": kubectl_read, "kubectl_config": kubectl_config, "tf_state": tf_state, "cloud": cloud,
+    "database": database,
+    # network
+    "curl": curl, "wget": wget, "httpie": httpie, "remote_copy": remote_copy,
+    # packages
+    "npm_run": npm_run, "npm_audit": npm_audit, "build_goals": build_goals, "system_pkg": system_pkg,
+    "pip_config": pip_config, "npm_cache": npm_cache, "npm_init": npm_init, "go_mod": go_mod, "uv_python": uv_python,
+    # shell
+    "shell_state": shell_state, "history": history, "source": source, "runs_code": runs_code,
+    # system
+    "operand_mutates": operand_mutates, "assign_operand_mutates": assign_operand_mutates, "ip": ip,
+    "system_config": system_config, "service": service,
+    # text
+    "plus_command": plus_command, "sed": sed, "awk": awk, "editor": editor, "tex": tex,
+}
+"""The handler implementations by the name a program-table entry gives (``Spec.handler``)."""
+
+
+def check_handlers() -> list[str]:
+    """Handler names used in the table that have no implementation (for the test suite)."""
+    missing = []
+    for name, spec in P.PROGRAMS.items():
+        stack = [spec]
+        while stack:
+            s = stack.pop()
+            if s.handler is not None and s.handler not in HANDLERS and s.handler not in _EXPANSION_HANDLERS:
+                missing.append(f"{name}: {s.handler}")
+            if s.subcommands:
+                stack.extend(s.subcommands.values())
+    return missing
+
+
+_EXPANSION_HANDLERS = frozenset({"trap", "stdin_code", "npx", "uv_run", "uv_tool", "coverage_run", "interp_here",
+                                 "yarn_script", "yarn_workspace", "formatter", "cmake", "openssl", "openssl_in"})
+"""Handlers that ``shell.analyze`` implements (they expand into other invocations) or that need nothing."""

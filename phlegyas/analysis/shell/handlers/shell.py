@@ -1,0 +1,43 @@
+"""Shell builtins and code runners: ``export``/``declare`` assignments, ``history``/``fc``, ``source``,
+and interpreters that only print their version."""
+from __future__ import annotations
+
+from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell.assignments import check_assignment
+from phlegyas.analysis.shell.handlers.base import Call, read_only
+from phlegyas.analysis.shell.parse import Word
+
+
+def shell_state(c: Call) -> None:
+    for op in c.parsed.operands:
+        name, eq, value = op.text.partition("=")
+        if eq:
+            check_assignment(name, c.eff, Word(value, op.dynamic))
+
+
+def history(c: Call) -> None:
+    if c.name == "fc":
+        if not c.parsed.has(("-l",)):
+            c.eff.runs.append("executes code (re-runs commands from the history)")
+    elif c.parsed.opts:
+        c.eff.mutates.append("changes the shell history")
+
+
+def source(c: Call) -> None:
+    ops = c.parsed.operands
+    if ops and not ops[0].dynamic and ops[0].text.endswith(("bin/activate", "bin/activate.fish", "bin/activate.csh")):
+        read_only(c)
+        c.eff.category = P.NAVIGATION
+        return
+    c.eff.mutates.clear()
+    c.eff.runs.append(f"runs a file: {ops[0].text}" if ops else "runs a file")
+
+
+def runs_code(c: Call) -> None:
+    names = {n for n, _ in c.parsed.opts}
+    if not c.parsed.operands and names and names <= {"--version", "-v", "-V", "-version", "--help", "-h", "-help"}:
+        read_only(c)
+        c.eff.category = P.READ_ONLY
+        return
+    c.eff.mutates.clear()
+    c.eff.runs.append(f"executes code ({c.name})")
