@@ -37,7 +37,7 @@ class BrokenPolicy:
 
 @dataclass
 class Runtime:
-    settings: object  # config.Settings
+    settings: object  # policy.settings.Settings
     cwd: str
     environ: Mapping[str, str] = field(default_factory=dict)
     policy_files: tuple[str, ...] = ()

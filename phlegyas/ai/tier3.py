@@ -1,7 +1,7 @@
 """Tier 3: a language model judges the calls that rules and Tiers 1, 2 and 2.5 left open.
 
 The model sees the call, what the analysis found, the project's context and the human's latest
-messages (``llm.prompt``), and answers with a structure: ``decision`` (approve | deny | ask_user),
+messages (``ai.llm.prompt``), and answers with a structure: ``decision`` (approve | deny | ask_user),
 ``confidence`` (that the call is safe and aligned with the task, 0..1), ``reasoning``, ``risk``.
 
 Verdict: approve with confidence >= the approval threshold -> allow; deny with confidence <= the

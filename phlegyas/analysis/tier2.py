@@ -1,7 +1,7 @@
 """Tier 2: what is safe to allow without asking, per subcommand and per tool.
 
 The categories (``read-only``, ``git read``, ``test/build`` …) come from the program table
-(``shell.programs``); this module decides whether an invocation's effects keep it inside its category:
+(``analysis.programs``); this module decides whether an invocation's effects keep it inside its category:
 writes only to safe places (the project, the safe write directories, never a protected or secret
 file), no deletion, no code of unknown origin, no upload, network only where the category expects it.
 

@@ -20,7 +20,7 @@ class AnalysisEnv:
     home: str
     project_root: str
     safe_write_dirs: tuple[str, ...] = ()
-    user_patterns: Any = None  # tier2_safe.SafePatternStore (or anything with its methods), when the user has one
+    user_patterns: Any = None  # analysis.tier2.SafePatternStore (or anything with its methods), when the user has one
 
 
 @dataclass(slots=True)

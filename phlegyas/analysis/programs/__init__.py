@@ -4,7 +4,7 @@ One table, ``PROGRAMS``, maps a program name to a ``Spec``: is it read-only, whi
 belongs to, how its operands are used (read, written, deleted …), which options take a value, which
 execute code, write files, upload, or change state, and its subcommands (git, npm, docker …). A few
 programs have a syntax that flags cannot describe (``find`` expressions, ``tar`` modes, ``dd``
-operands); their entry names a ``handler`` that ``shell.effects`` implements. ``WRAPPERS`` says how to
+operands); their entry names a ``handler`` that ``shell.handlers`` implements. ``WRAPPERS`` says how to
 peel ``sudo``, ``env``, ``timeout`` …; ``SHELLS`` and ``INTERPRETERS`` how code reaches a shell or a
 language runtime.
 

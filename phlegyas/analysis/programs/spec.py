@@ -69,7 +69,7 @@ class Spec:
     default_operand: str | None = None  # the path used when no operand is given (formatters: ".")
     network: bool = False
     does: str | None = None  # the change a non-read-only program makes, as a short phrase
-    handler: str | None = None  # a special analysis in shell.effects (find, tar, dd, git_config …)
+    handler: str | None = None  # a special analysis in shell.handlers (find, tar, dd, git_config …)
     subcommands: Mapping[str, "Spec"] | None = None  # "" = no subcommand given, "*" = any other
     posix: bool = False  # options end at the first operand
     examples: tuple[tuple[str, str], ...] = ()

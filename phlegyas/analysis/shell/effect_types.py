@@ -2,7 +2,7 @@
 
 Paths read, listed, written and deleted (as words, normalized later against the cwd), code executed,
 network use, uploads, state changes, secrets shown. Shared by the generic rules (``shell.effects``),
-the handlers (``shell.handlers``) and the report (``shell.report``).
+the handlers (``shell.handlers``) and the report (``analysis.report``).
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 The shell analysis peels wrappers and nested scripts and calls ``invocation_findings`` for every program
 that will run and ``script_findings`` once per parsed script; file tools go through
 ``file_tool_findings``. The classes, with their reasons and examples, are in ``CLASSES``
-(``phlegyas/tier1/catalog.py``); the detectors are in ``phlegyas/tier1/``, dispatched on the program name.
+(``analysis/tier1/catalog.py``); the detectors are in ``analysis/tier1/``, dispatched on the program name.
 
 The seed's ``DangerousPatternDetector`` (``phlegyas.tier1_dangerous``) lives in ``phlegyas.analysis.seed``.
 """

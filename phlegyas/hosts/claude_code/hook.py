@@ -9,7 +9,7 @@ next call. Never fail open: an unusable server answer means an in-process decisi
 there means a block (exit 2, or a deny decision for PermissionRequest). It never exits 1 and never
 prints a traceback.
 
-The few settings read here mirror ``config.Settings`` (which this module cannot afford to import):
+The few settings read here mirror ``phlegyas.policy.settings.Settings`` (which this module cannot afford to import):
 
 - ``PHLEGYAS_HOME`` (default ``~/.claude/phlegyas``): the socket lives in ``<PHLEGYAS_HOME>/hookd/``;
 - ``PHLEGYAS_HOOK_SERVER`` (``on``; ``off``/``0``/``false``/``no``): use the resident server or not;
@@ -181,7 +181,7 @@ def _detach(argv: list, env: dict) -> None:
 # -- where the server listens ----------------------------------------------------------------------
 
 def data_dir(environ, cwd: str):
-    """``config.Settings.data_dir`` for ``environ``, or None when it cannot be known cheaply."""
+    """``Settings.data_dir`` for ``environ``, or None when it cannot be known cheaply."""
     home = environ.get("HOME", "").strip()
     if not home.startswith("/"):
         return None

@@ -7,7 +7,7 @@ only clients of its own uid (``SO_PEERCRED``), serves each connection in a threa
 installed phlegyas code changes (it then tells the client to decide by itself).
 
 Correctness does not depend on the server's state: each request carries the client's environment and
-working directory, and is decided by ``hook_decide.handle`` with a runtime built for that request, so
+working directory, and is decided by ``decide.handle`` with a runtime built for that request, so
 policy files, settings and ``.env`` are read as they are now. Decisions run one at a time (the shell
 parser is shared). PermissionRequest events, which may wait for an AI or a person, are handed back to
 the client, which decides them in its own process.
@@ -340,7 +340,7 @@ def warm() -> None:
 
 
 def decide(raw: bytes, environ: Mapping[str, str], cwd: str) -> tuple[int, bytes, bytes] | None:
-    """The server's handler: ``hook_decide.handle``, leaving PermissionRequest to the client.
+    """The server's handler: ``decide.handle``, leaving PermissionRequest to the client.
 
     It runs in the client's working directory, as the in-process decision would (decisions are
     serialized by the server, so changing this process's directory is safe)."""
