@@ -1,4 +1,5 @@
-"""``phlegyas install`` / ``uninstall`` / ``hook``: wire phlegyas into Claude Code and take it out again.
+"""What ``phlegyas install`` / ``uninstall`` write into Claude Code's files (the commands themselves, their
+arguments and output, are ``phlegyas.cli.install``).
 
 What ``install`` writes (PROTOCOLS.md §1-§3; checked against the real Claude Code):
 
@@ -15,6 +16,9 @@ is already present is updated in place, and a second run changes nothing. Each c
 up first (``FILE.phlegyas-backup-YYYYmmdd-HHMMSS``) and written atomically (temporary file + rename).
 A file that is not valid JSON, or whose shape is not what Claude Code reads, is reported as
 ``file:line:column`` and nothing is written. ``uninstall`` removes exactly the phlegyas entries.
+
+Entries an earlier install wrote with an older module path (``HOOK_MODULES``, the MCP server's args) are
+recognised as phlegyas's own, so ``install`` rewrites them to today's paths and ``uninstall`` removes them.
 """
 from __future__ import annotations
 
