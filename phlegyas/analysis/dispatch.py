@@ -14,10 +14,11 @@ from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.report import analyze_command
+from phlegyas.analysis.shell.parse import Script
 from phlegyas.analysis.tier1 import findings as tier1
 
 
-def analyze(call: ToolCall, env: AnalysisEnv, script: object | None = None) -> Analysis:
+def analyze(call: ToolCall, env: AnalysisEnv, script: Script | None = None) -> Analysis:
     """Analyse one tool call: every subcommand, its effects and findings, and the Tier 2 verdict.
 
     ``script``, when given, is the call's command already parsed (``shell.parse.parse``); the analysis
