@@ -231,8 +231,8 @@ def _summary(rows: list[Row]) -> list[str]:
 
 async def _evaluate(cases: list[Case], concurrency: int, quiet: bool) -> int:
     from phlegyas.ai.llm.base import off_reason
-    from phlegyas.runtime import load_runtime
     from phlegyas.ai.tier3 import Tier3Checker
+    from phlegyas.runtime import load_runtime
 
     with tempfile.TemporaryDirectory(prefix="phlegyas-ai-eval-") as scratch:
         transcript = _transcript(scratch)

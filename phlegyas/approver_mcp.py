@@ -13,8 +13,7 @@ if not __package__:  # run as a file
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _PACKAGE_DIR]
     sys.path.insert(0, os.path.dirname(_PACKAGE_DIR))
 
-from phlegyas.hosts.mcp.server import (  # noqa: E402 - after the path is set
-    ApprovalService, build_server, configure_logging, main, serve)
+from phlegyas.hosts.mcp.server import ApprovalService, build_server, configure_logging, main, serve  # noqa: E402 - after the path is set
 
 __all__ = ["ApprovalService", "build_server", "configure_logging", "main", "serve"]
 

@@ -21,8 +21,8 @@ from phlegyas.core.model import Decision, ToolCall, Verdict
 from phlegyas.policy.checker import RuleChecker
 from phlegyas.policy.files import PolicyError, empty_policy, load_policy
 from phlegyas.policy.settings import ConfigError, Settings
-from phlegyas.trust.store import TrustStore
 from phlegyas.trust.checker import TrustedScriptChecker
+from phlegyas.trust.store import TrustStore
 
 
 class BrokenPolicy:

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from phlegyas.core.analysis import Analysis, AnalysisEnv
 from phlegyas.analysis.dispatch import analyze
+from phlegyas.core.analysis import Analysis, AnalysisEnv
 from phlegyas.core.model import ToolCall, Verdict
 
 ENV = AnalysisEnv(cwd="/home/u/proj", home="/home/u", project_root="/home/u/proj")

@@ -12,11 +12,19 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from phlegyas.store.audit import (
-    MAX_INPUT_BYTES, MAX_TEXT_CHARS, AuditError, AuditLog, MemoryAuditLog, audit_entry, compute_stats, format_stats,
-    parse_since, read_entries,
-)
 from phlegyas.core.model import Decision, Finding, ToolCall, Verdict
+from phlegyas.store.audit import (
+    MAX_INPUT_BYTES,
+    MAX_TEXT_CHARS,
+    AuditError,
+    AuditLog,
+    MemoryAuditLog,
+    audit_entry,
+    compute_stats,
+    format_stats,
+    parse_since,
+    read_entries,
+)
 
 NOW = datetime(2026, 11, 5, 12, 30, 0, 123456, tzinfo=timezone.utc)
 ANTHROPIC_BODY = "Zq8vK2xW9mR4tY7uB1nC5eH3jL6pA0sD-fG8hJ2kL4zX6cV9bN1mQ3wE5rT7yU_Ab12Cd"

@@ -9,10 +9,10 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_analyze import DENIED, WRAPS, _wrap
 
 from phlegyas.core.model import ToolCall, Verdict
 from phlegyas.runtime import load_runtime
-from test_analyze import DENIED, WRAPS, _wrap
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus")
 HOOK_ROWS = os.path.join(CORPUS, "dcg_hook.jsonl")

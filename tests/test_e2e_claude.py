@@ -27,7 +27,6 @@ import sys
 import time
 
 import pytest
-
 from claude_fake_api import FakeMessagesAPI
 
 CACHE = os.environ.get("PHLEGYAS_TEST_CLAUDE_DIR") or os.path.join(

@@ -233,8 +233,8 @@ def test_the_command_is_parsed_once_per_call(order):
 
 
 def test_the_analysis_leaves_the_shared_parse_as_written():
-    from phlegyas.core.analysis import AnalysisEnv
     from phlegyas.analysis.dispatch import analyze
+    from phlegyas.core.analysis import AnalysisEnv
 
     env = AnalysisEnv(cwd="/p", home="/home/u", project_root="/p")
     analysis = analyze(bash("x=/etc; rm -rf $x"), env)

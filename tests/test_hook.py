@@ -20,7 +20,8 @@ import time
 
 import pytest
 
-from phlegyas.hosts.claude_code import hook, server as hookd
+from phlegyas.hosts.claude_code import hook
+from phlegyas.hosts.claude_code import server as hookd
 from phlegyas.policy.settings import Settings
 
 HOOK_SCRIPT = os.path.join(os.path.dirname(sys.executable), "phlegyas-hook")

@@ -7,15 +7,23 @@ import time
 
 import pytest
 
-from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.analysis.dispatch import analyze
-from phlegyas.runtime import default_checkers
+from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.engine import Gate
-from phlegyas.human.queue import (
-    ENABLE_HINT, HumanChecker, announce, ask_human, decision_for, gist, no_human, printable, shorten)
 from phlegyas.core.model import Decision, ToolCall, Verdict
+from phlegyas.human.queue import (
+    ENABLE_HINT,
+    HumanChecker,
+    announce,
+    ask_human,
+    decision_for,
+    gist,
+    no_human,
+    printable,
+    shorten,
+)
 from phlegyas.policy.files import empty_policy
-from phlegyas.runtime import load_runtime
+from phlegyas.runtime import default_checkers, load_runtime
 from phlegyas.store.approvals import PendingRequest
 from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
 

@@ -11,15 +11,14 @@ import subprocess
 import sys
 
 import pytest
+from fake_llm_server import INPUT_TOKENS, OUTPUT_TOKENS, FakeLLMServer, garbage, hang, status, structured, text, verdict
 
-from fake_llm_server import (INPUT_TOKENS, OUTPUT_TOKENS, FakeLLMServer, garbage, hang, status, structured, text,
-                             verdict)
-from phlegyas.policy.settings import Settings
 from phlegyas.ai.llm.backends import make_backend
 from phlegyas.ai.llm.base import OFF_NOTE, BackendConfig, LLMError, LLMRequest, backend_config, off_reason
 from phlegyas.ai.llm.pricing import estimate_cost, price_of
 from phlegyas.ai.llm.prompt import ANSWER_SCHEMA, MAX_MESSAGE_CHARS, CallFacts, build_prompt, new_nonce, strip_nonce
 from phlegyas.ai.llm.transcript import last_user_messages
+from phlegyas.policy.settings import Settings
 from phlegyas.store.cache import VerdictCache
 
 VARIANTS = [("anthropic", False), ("anthropic", True), ("openai", False), ("openai", True)]

@@ -327,8 +327,8 @@ def test_a_bad_setting_stops_the_server_with_a_clear_message(isolated_env, proje
 
 def _service(isolated_env, project, runtime=None, **env_extra):
     from phlegyas.hosts.mcp.server import ApprovalService
-    from phlegyas.store.audit import MemoryAuditLog
     from phlegyas.runtime import load_runtime
+    from phlegyas.store.audit import MemoryAuditLog
 
     env = dict(isolated_env, **env_extra)
     runtime = runtime or load_runtime(env, str(project), interactive=True)

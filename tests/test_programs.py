@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from phlegyas.core.analysis import Analysis, AnalysisEnv
-from phlegyas.analysis.dispatch import analyze
-from phlegyas.core.model import ToolCall
 from phlegyas.analysis import programs as P
+from phlegyas.analysis.dispatch import analyze
 from phlegyas.analysis.shell.effects import check_handlers
+from phlegyas.core.analysis import Analysis, AnalysisEnv
+from phlegyas.core.model import ToolCall
 
 ENV = AnalysisEnv(cwd="/home/u/proj", home="/home/u", project_root="/home/u/proj")
 LABELS = {"readonly", "safe", "notsafe", "reads", "writes", "deletes", "executes", "network", "upload",

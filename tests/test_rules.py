@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from phlegyas.analysis.shell.parse import parse
 from phlegyas.core.model import ToolCall
 from phlegyas.policy.rules import Rule, RuleSyntaxError, find_match, parse_rule, rule_matches
-from phlegyas.analysis.shell.parse import parse
 
 HOME = "/home/u"
 CWD = "/p"

@@ -15,10 +15,16 @@ import pytest
 
 from phlegyas.core.model import Decision, ToolCall, Verdict
 from phlegyas.store.approvals import (
-    MAX_STORED_INPUT_BYTES, AlreadyResolved, ApprovalError, Expired, InvalidRequestId, NotFound, StoreError,
-    parse_request_id)
-from phlegyas.store.sqlite import (
-    MAX_POLL_SECONDS, RETENTION_SECONDS, SCHEMA_VERSION, SQLiteApprovalStore, default_path)
+    MAX_STORED_INPUT_BYTES,
+    AlreadyResolved,
+    ApprovalError,
+    Expired,
+    InvalidRequestId,
+    NotFound,
+    StoreError,
+    parse_request_id,
+)
+from phlegyas.store.sqlite import MAX_POLL_SECONDS, RETENTION_SECONDS, SCHEMA_VERSION, SQLiteApprovalStore, default_path
 
 ASKED = Decision(Verdict.ASK, "fallback", "no rule or tier decided this call")
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phlegyas.core.analysis import AnalysisEnv
-from phlegyas.core.model import Finding, ToolCall, Verdict
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import parse
-from phlegyas.analysis.tier1.sql import judge_sql
 from phlegyas.analysis.tier1.findings import CLASSES, file_tool_findings, invocation_findings, script_findings
+from phlegyas.analysis.tier1.sql import judge_sql
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.model import Finding, ToolCall, Verdict
 from phlegyas.tier1_dangerous import DangerousPatternDetector  # the seed's path
 
 ENV = AnalysisEnv(cwd="/home/u/proj", home="/home/u", project_root="/home/u/proj")

@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.analysis.dispatch import analyze
-from phlegyas.core.model import ToolCall
 from phlegyas.analysis.tier2 import DEFAULT_SAFE_WRITE_DIRS, safe_dirs, write_place
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.model import ToolCall
 from phlegyas.tier2_safe import SafeOperationDetector, SafePatternError, SafePatternStore  # the seed's path
 
 HOME, ROOT = "/home/u", "/home/u/proj"

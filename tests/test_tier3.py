@@ -9,16 +9,16 @@ import subprocess
 import sys
 
 import pytest
-
 from fake_llm_server import INPUT_TOKENS, OUTPUT_TOKENS, FakeLLMServer, garbage, hang, status, structured, text, verdict
-from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
-from phlegyas.core.engine import Context
+
 from phlegyas.ai.llm.backends import make_backend
 from phlegyas.ai.llm.base import BackendConfig
+from phlegyas.ai.tier3 import Tier3Checker, Tier3Options, map_verdict, parse_answer
+from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
+from phlegyas.core.engine import Context
 from phlegyas.core.model import Finding, ToolCall, Verdict
 from phlegyas.policy.files import empty_policy
 from phlegyas.store.cache import VerdictCache
-from phlegyas.ai.tier3 import Tier3Checker, Tier3Options, map_verdict, parse_answer
 
 PROVIDERS = ["anthropic", "openai"]
 HAIKU = "claude-haiku-4-5-20251001"

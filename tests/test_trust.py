@@ -7,12 +7,21 @@ import stat
 
 import pytest
 
-from phlegyas.core.model import Verdict
-
-from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.analysis.shell.parse import parse
-from phlegyas.trust.store import ScriptFileError, TrustEntry, TrustStore, TrustStoreError, default_log_path, hash_file, status_of, utc_now, verify_all
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.model import Verdict
 from phlegyas.trust.checker import script_runs
+from phlegyas.trust.store import (
+    ScriptFileError,
+    TrustEntry,
+    TrustStore,
+    TrustStoreError,
+    default_log_path,
+    hash_file,
+    status_of,
+    utc_now,
+    verify_all,
+)
 
 SHA_A = "a" * 64
 SHA_B = "b" * 64

@@ -16,6 +16,7 @@ synchronous checker the pipeline calls.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import time
@@ -28,7 +29,6 @@ from phlegyas.ai.llm.pricing import estimate_cost
 from phlegyas.ai.llm.prompt import ANSWER_SCHEMA, DECISIONS, PROMPT_VERSION, CallFacts, build_prompt, new_nonce
 from phlegyas.ai.llm.transcript import last_user_messages
 from phlegyas.core.model import Decision, Verdict
-import hashlib
 from phlegyas.store.cache import VerdictCache, cache_path
 
 TIER = "tier3_ai"

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
-from phlegyas.core.model import Finding, ToolCall, Verdict
 from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.report import analyze_command
 from phlegyas.analysis.shell.parse import Script
 from phlegyas.analysis.tier1 import findings as tier1
+from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
+from phlegyas.core.model import Finding, ToolCall, Verdict
 
 
 def analyze(call: ToolCall, env: AnalysisEnv, script: Script | None = None) -> Analysis:

@@ -11,14 +11,14 @@ from dataclasses import replace
 from functools import lru_cache
 
 from phlegyas.analysis import paths
-from phlegyas.analysis.tier1 import findings as tier1
-from phlegyas.analysis import tier2 as T2
-from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
-from phlegyas.core.model import Finding, Verdict
 from phlegyas.analysis import programs as P
+from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
+from phlegyas.analysis.tier1 import findings as tier1
+from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
+from phlegyas.core.model import Finding, Verdict
 
 PRIVILEGED = frozenset({"sudo", "doas", "pkexec", "su", "run0", "ksu", "runuser", "nsenter", "chroot", "systemd-run",
                         "sg", "newgrp"})

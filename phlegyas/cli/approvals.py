@@ -9,15 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pwd
 import textwrap
 import time
 from typing import TextIO
 
 from phlegyas.cli.common import CliError
-from phlegyas.store.approvals import ApprovalError, PendingRequest
-import pwd
 from phlegyas.human.queue import gist, printable, resolution_entry, shorten, summary
 from phlegyas.policy.settings import ConfigError, Settings
+from phlegyas.store.approvals import ApprovalError, PendingRequest
 from phlegyas.store.audit import AuditError, AuditLog
 from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
 
@@ -100,7 +100,10 @@ def cmd_deny(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_mcp(args, out: TextIO, err: TextIO) -> int:
-    from phlegyas.hosts.mcp.server import configure_logging, serve  # lean start-up: only `phlegyas mcp` loads the gate and the server
+    from phlegyas.hosts.mcp.server import (  # lean start-up: only `phlegyas mcp` loads the gate and the server
+        configure_logging,
+        serve,
+    )
 
     configure_logging()
     return serve(os.environ, os.path.abspath(args.cwd or os.getcwd()))

@@ -8,11 +8,19 @@ import sys
 from datetime import datetime
 from typing import Mapping, TextIO
 
+from phlegyas.cli.common import EXIT_ERROR
 from phlegyas.hosts.claude_code.hook import run
 from phlegyas.hosts.claude_code.install import (
-    PROMPT_TOOL, FileChange, InstallError, Scope, apply, install_changes, project_scope, uninstall_changes,
-    user_scope)
-from phlegyas.cli.common import EXIT_ERROR
+    PROMPT_TOOL,
+    FileChange,
+    InstallError,
+    Scope,
+    apply,
+    install_changes,
+    project_scope,
+    uninstall_changes,
+    user_scope,
+)
 
 
 def _scope(args, environ: Mapping[str, str]) -> Scope:

@@ -8,14 +8,14 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import replace
 from typing import Sequence, TextIO
 
+from phlegyas.ai.llm.base import off_reason
 from phlegyas.cli import approvals as approvals_cli
 from phlegyas.cli import install as install_cli
 from phlegyas.cli.common import EXIT_ERROR, CliError
 from phlegyas.core.model import MODES, Decision, InvalidCall, ToolCall, Verdict
-from dataclasses import replace
-from phlegyas.ai.llm.base import off_reason
 from phlegyas.policy.settings import ConfigError
 from phlegyas.store.audit import AuditError, AuditLog, compute_stats, format_stats, parse_since
 from phlegyas.trust.store import TrustStore

@@ -9,17 +9,26 @@ import argparse
 import hashlib
 import json
 import os
+import pwd
 import sys
 from typing import Sequence, TextIO
 
-from phlegyas.trust.store import ScriptFileError, TrustEntry, TrustStatus, TrustStore, TrustStoreError, read_script, utc_now, verify_all
-from phlegyas.trust.checker import resolve_script
-import pwd
 from phlegyas.analysis.paths import normalize
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.engine import MAX_COMMAND_BYTES
 from phlegyas.core.model import ToolCall
 from phlegyas.policy.settings import ConfigError, Settings
+from phlegyas.trust.checker import resolve_script
+from phlegyas.trust.store import (
+    ScriptFileError,
+    TrustEntry,
+    TrustStatus,
+    TrustStore,
+    TrustStoreError,
+    read_script,
+    utc_now,
+    verify_all,
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")

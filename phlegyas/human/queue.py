@@ -14,11 +14,10 @@ import logging
 from dataclasses import replace
 from typing import Callable
 
+from phlegyas.core.engine import Context
 from phlegyas.core.model import Decision, ToolCall, Verdict
 from phlegyas.store.approvals import APPROVED, DENIED, PENDING, ApprovalStore, PendingRequest
 from phlegyas.store.backends import open_store
-from phlegyas.core.engine import Context
-
 
 TIER = "human"
 ENABLE_HINT = ("set APPROVAL_WAIT_SECONDS (e.g. APPROVAL_WAIT_SECONDS=120) to park such calls and answer "

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Sequence
 
-from phlegyas.policy import settings as config
-from phlegyas.core.model import MODES, Finding, Verdict
 from phlegyas.analysis.paths import is_within, normalize
+from phlegyas.core.model import MODES, Finding, Verdict
+from phlegyas.policy import settings as config
 from phlegyas.policy.positions import json_lines, toml_lines
 from phlegyas.policy.rules import Rule, RuleSyntaxError, parse_rule
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 import math
 import os
 import posixpath
+import pwd
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Mapping
 
 from phlegyas.core.model import MODES
-import pwd
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 HOOK_UNDECIDED = ("none", "ask")

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
-from phlegyas.core.redact import redact, redact_value
 from phlegyas.core.model import Decision, ToolCall
-
+from phlegyas.core.redact import redact, redact_value
 
 PENDING, APPROVED, DENIED, EXPIRED = "pending", "approved", "denied", "expired"
 STATUSES = (PENDING, APPROVED, DENIED, EXPIRED)

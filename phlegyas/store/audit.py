@@ -24,9 +24,8 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Iterator, Protocol
 
-from phlegyas.core.redact import redact, redact_value
 from phlegyas.core.model import Decision, ToolCall
-
+from phlegyas.core.redact import redact, redact_value
 
 __all__ = [
     "AuditError", "AuditLog", "AuditSink", "EntryReader", "MemoryAuditLog", "MAX_INPUT_BYTES",

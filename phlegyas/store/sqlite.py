@@ -21,11 +21,25 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Callable, Iterator
 
-from phlegyas.store.approvals import (
-    APPROVED, DENIED, EXPIRED, PENDING, STATUSES, AlreadyResolved, ApprovalError, Expired, NotFound,
-    PendingRequest, StoreError, format_time, new_request_id, parse_request_id, stored_input, stored_text)
 from phlegyas.core.model import Decision, ToolCall
-
+from phlegyas.store.approvals import (
+    APPROVED,
+    DENIED,
+    EXPIRED,
+    PENDING,
+    STATUSES,
+    AlreadyResolved,
+    ApprovalError,
+    Expired,
+    NotFound,
+    PendingRequest,
+    StoreError,
+    format_time,
+    new_request_id,
+    parse_request_id,
+    stored_input,
+    stored_text,
+)
 
 FILE_NAME = "approvals.sqlite3"
 SCHEMA_VERSION = 1

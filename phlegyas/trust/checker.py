@@ -33,14 +33,20 @@ from typing import Callable
 
 from phlegyas.analysis.dispatch import analyze
 from phlegyas.analysis.paths import (
-    expand_home, is_harmless_device, is_temp_path, is_within, normalize, protected_reason, sensitive_reason)
+    expand_home,
+    is_harmless_device,
+    is_temp_path,
+    is_within,
+    normalize,
+    protected_reason,
+    sensitive_reason,
+)
 from phlegyas.analysis.programs import resolve_path_program
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.core.analysis import Analysis, AnalysisEnv
 from phlegyas.core.engine import Context
 from phlegyas.core.model import Decision, ToolCall, Verdict
-from phlegyas.trust.store import (
-    TIER, TrustEntry, TrustStore, TrustStoreError, status_of)
+from phlegyas.trust.store import TIER, TrustEntry, TrustStore, TrustStoreError, status_of
 
 
 def resolve_script(written: str, cwd: str, home: str) -> str:

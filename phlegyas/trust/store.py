@@ -17,6 +17,8 @@ Which calls run a trusted script, and the decision, are ``phlegyas.trust.checker
 from __future__ import annotations
 
 import datetime as _dt
+import fcntl
+import hashlib
 import json
 import os
 import stat
@@ -24,8 +26,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 from phlegyas.store.files import write_atomic
-import fcntl
-import hashlib
 
 STORE_VERSION = 1
 MAX_SCRIPT_BYTES = 64 * 1024 * 1024

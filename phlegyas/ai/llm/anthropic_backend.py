@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from phlegyas.ai.llm.base import BackendConfig, LLMError, LLMReply, LLMRequest
 from phlegyas.ai.llm._errors import translate
+from phlegyas.ai.llm.base import BackendConfig, LLMError, LLMReply, LLMRequest
 
 
 class AnthropicBackend:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from phlegyas.ai.llm.base import BackendConfig, LLMError, LLMReply, LLMRequest
 from phlegyas.ai.llm._errors import translate
+from phlegyas.ai.llm.base import BackendConfig, LLMError, LLMReply, LLMRequest
 
 
 class OpenAIBackend:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from dataclasses import dataclass
 from typing import Any
-import secrets
 
 PROMPT_VERSION = "tier3-prompt-1"  # part of the cache key: change it when the prompt's meaning changes
 

@@ -20,18 +20,72 @@ families in a fixed order and finds an entry by name. Everything is re-exported 
 ``from phlegyas.analysis import programs as P`` and ``P.PROGRAMS``, ``P.READ_ONLY``, ``P.spec_for`` ….
 """
 from phlegyas.analysis.programs.build import SAFE_GOALS
-from phlegyas.analysis.programs.files import (AWK_VALUES, CHMOD_VALUES, CP_VALUES, INSTALL_VALUES, SED_VALUES,
-                                              TOUCH_VALUES)
+from phlegyas.analysis.programs.files import (
+                                              AWK_VALUES,
+                                              CHMOD_VALUES,
+                                              CP_VALUES,
+                                              INSTALL_VALUES,
+                                              SED_VALUES,
+                                              TOUCH_VALUES,
+)
 from phlegyas.analysis.programs.git import GIT, GIT_HARMLESS_CONFIG
 from phlegyas.analysis.programs.network import CURL_VALUES, RSYNC_VALUES, SCP_VALUES, SSH_VALUES, WGET_VALUES
 from phlegyas.analysis.programs.packages import NPM, PIP, SAFE_SCRIPT_WORDS, UV
-from phlegyas.analysis.programs.readers import (CUT_VALUES, DIFF_VALUES, GREP_VALUES, HEAD_VALUES, JQ_VALUES,
-                                                LS_VALUES, PS_VALUES, RG_VALUES, SORT_VALUES, TAIL_VALUES)
+from phlegyas.analysis.programs.readers import (
+                                              CUT_VALUES,
+                                              DIFF_VALUES,
+                                              GREP_VALUES,
+                                              HEAD_VALUES,
+                                              JQ_VALUES,
+                                              LS_VALUES,
+                                              PS_VALUES,
+                                              RG_VALUES,
+                                              SORT_VALUES,
+                                              TAIL_VALUES,
+)
 from phlegyas.analysis.programs.runtimes import INTERPRETERS, PYTHON_MODULES, SHELL_VALUE_OPTS, SHELLS
-from phlegyas.analysis.programs.spec import (GIT_LOCAL, GIT_READ, LINT_FORMAT, NAVIGATION, NET_READ,
-                                             NETWORK_CATEGORIES, OPERAND_MODES, PKG_INSTALL, PROJECT_EDIT,
-                                             READ_ONLY, READONLY_TOOL, SAFE_WRITE, TEST_BUILD, WEB_READ, E,
-                                             Interpreter, PythonModule, Runner, Spec, Wrapper, mut, ro, subs)
-from phlegyas.analysis.programs.table import (PROGRAMS, all_examples, canonical, resolve_path_program, spec_for,
-                                              table_spec)
+from phlegyas.analysis.programs.spec import (
+                                              GIT_LOCAL,
+                                              GIT_READ,
+                                              LINT_FORMAT,
+                                              NAVIGATION,
+                                              NET_READ,
+                                              NETWORK_CATEGORIES,
+                                              OPERAND_MODES,
+                                              PKG_INSTALL,
+                                              PROJECT_EDIT,
+                                              READ_ONLY,
+                                              READONLY_TOOL,
+                                              SAFE_WRITE,
+                                              TEST_BUILD,
+                                              WEB_READ,
+                                              E,
+                                              Interpreter,
+                                              PythonModule,
+                                              Runner,
+                                              Spec,
+                                              Wrapper,
+                                              mut,
+                                              ro,
+                                              subs,
+)
+from phlegyas.analysis.programs.table import (
+                                              PROGRAMS,
+                                              all_examples,
+                                              canonical,
+                                              resolve_path_program,
+                                              spec_for,
+                                              table_spec,
+)
 from phlegyas.analysis.programs.wrappers import RUNNERS, WRAPPERS
+
+__all__ = [
+    "AWK_VALUES", "CHMOD_VALUES", "CP_VALUES", "CURL_VALUES", "CUT_VALUES", "DIFF_VALUES", "E", "GIT",
+    "GIT_HARMLESS_CONFIG", "GIT_LOCAL", "GIT_READ", "GREP_VALUES", "HEAD_VALUES", "INSTALL_VALUES", "INTERPRETERS",
+    "Interpreter", "JQ_VALUES", "LINT_FORMAT", "LS_VALUES", "NAVIGATION", "NETWORK_CATEGORIES", "NET_READ", "NPM",
+    "OPERAND_MODES", "PIP", "PKG_INSTALL", "PROGRAMS", "PROJECT_EDIT", "PS_VALUES", "PYTHON_MODULES",
+    "PythonModule", "READONLY_TOOL", "READ_ONLY", "RG_VALUES", "RSYNC_VALUES", "RUNNERS", "Runner", "SAFE_GOALS",
+    "SAFE_SCRIPT_WORDS", "SAFE_WRITE", "SCP_VALUES", "SED_VALUES", "SHELLS", "SHELL_VALUE_OPTS", "SORT_VALUES",
+    "SSH_VALUES", "Spec", "TAIL_VALUES", "TEST_BUILD", "TOUCH_VALUES", "UV", "WEB_READ", "WGET_VALUES", "WRAPPERS",
+    "Wrapper", "all_examples", "canonical", "mut", "resolve_path_program", "ro", "spec_for", "subs", "table_spec",
+]

@@ -5,8 +5,18 @@ make and other build-goal runners, cmake, compilers and linkers.
 """
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import (LINT_FORMAT, PKG_INSTALL, PROJECT_EDIT, TEST_BUILD, Spec, E, add, mut, ro,
-                                             subs)
+from phlegyas.analysis.programs.spec import (
+    LINT_FORMAT,
+    PKG_INSTALL,
+    PROJECT_EDIT,
+    TEST_BUILD,
+    E,
+    Spec,
+    add,
+    mut,
+    ro,
+    subs,
+)
 
 BUILD_TOOLS: dict[str, Spec] = {}
 """Build and test tools, in the order of the program table."""

@@ -2,7 +2,7 @@
 and ``awk``, whose scripts can run commands and write files."""
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import PROJECT_EDIT, READ_ONLY, SAFE_WRITE, Spec, E, add, ro
+from phlegyas.analysis.programs.spec import PROJECT_EDIT, READ_ONLY, SAFE_WRITE, E, Spec, add, ro
 
 # -- option sets -----------------------------------------------------------------------------------
 CHMOD_VALUES = E("--reference")

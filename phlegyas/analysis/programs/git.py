@@ -1,7 +1,7 @@
 """Version control: ``git`` and its subcommands, the ``git -c`` keys that cannot run a program, and ``gh``."""
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import GIT_LOCAL, GIT_READ, WEB_READ, Spec, E, add, mut, ro, subs
+from phlegyas.analysis.programs.spec import GIT_LOCAL, GIT_READ, WEB_READ, E, Spec, add, mut, ro, subs
 
 GIT_HARMLESS_CONFIG = ("color.", "user.", "advice.", "log.", "format.", "diff.noprefix", "diff.renames",
                        "diff.algorithm", "core.quotepath", "core.autocrlf", "core.safecrlf", "init.defaultbranch",

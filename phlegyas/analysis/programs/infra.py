@@ -2,7 +2,7 @@
 and language-wide: apt, brew, gem, rustup …) and database clients."""
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import LINT_FORMAT, NET_READ, PKG_INSTALL, READ_ONLY, Spec, E, add, mut, ro, subs
+from phlegyas.analysis.programs.spec import LINT_FORMAT, NET_READ, PKG_INSTALL, READ_ONLY, E, Spec, add, mut, ro, subs
 
 INFRA_TOOLS: dict[str, Spec] = {}
 """Containers, cloud, installers and databases, in the order of the program table."""

@@ -1,7 +1,7 @@
 """Network programs: HTTP clients, name and route lookups, raw connections, remote copies, keys and TLS."""
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import NET_READ, PROJECT_EDIT, WEB_READ, Spec, E, add, mut, ro, subs
+from phlegyas.analysis.programs.spec import NET_READ, PROJECT_EDIT, WEB_READ, E, Spec, add, mut, ro, subs
 
 # -- option sets -----------------------------------------------------------------------------------
 CURL_VALUES = E(

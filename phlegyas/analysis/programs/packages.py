@@ -4,8 +4,20 @@
 """
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import (EMPTY, NAVIGATION, NET_READ, PKG_INSTALL, PROJECT_EDIT, TEST_BUILD, Spec, E, add,
-                                             mut, ro, subs)
+from phlegyas.analysis.programs.spec import (
+    EMPTY,
+    NAVIGATION,
+    NET_READ,
+    PKG_INSTALL,
+    PROJECT_EDIT,
+    TEST_BUILD,
+    E,
+    Spec,
+    add,
+    mut,
+    ro,
+    subs,
+)
 
 SAFE_SCRIPT_WORDS = frozenset({
     "test", "tests", "build", "lint", "format", "fmt", "check", "typecheck", "type-check", "types", "tsc",

@@ -5,7 +5,7 @@ A few of them change state with some options or operands (``sort -o``, ``hostnam
 """
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import READ_ONLY, Spec, E, add, ro
+from phlegyas.analysis.programs.spec import READ_ONLY, E, Spec, add, ro
 
 # -- option sets -----------------------------------------------------------------------------------
 GREP_VALUES = E("-e --regexp -f --file -m --max-count -A --after-context -B --before-context -C --context "

@@ -2,8 +2,18 @@
 code options (``-c``, ``-e``, ``-m``) and the ``python -m`` modules we know."""
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import (EMPTY, PKG_INSTALL, PROJECT_EDIT, TEST_BUILD, Interpreter, PythonModule, Spec, E,
-                                             add, ro)
+from phlegyas.analysis.programs.spec import (
+    EMPTY,
+    PKG_INSTALL,
+    PROJECT_EDIT,
+    TEST_BUILD,
+    E,
+    Interpreter,
+    PythonModule,
+    Spec,
+    add,
+    ro,
+)
 
 RUNTIMES: dict[str, Spec] = {}
 """Language runtimes and ``source``: the last programs of the table."""

@@ -2,7 +2,7 @@
 shell builtins that only affect this shell."""
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import NAVIGATION, READ_ONLY, Spec, E, add, mut, ro, subs
+from phlegyas.analysis.programs.spec import NAVIGATION, READ_ONLY, E, Spec, add, mut, ro, subs
 
 SYSTEM_TOOLS: dict[str, Spec] = {}
 """Editors, terminals, system programs and shell builtins, in the order of the program table."""

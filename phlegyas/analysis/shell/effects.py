@@ -23,7 +23,6 @@ from phlegyas.analysis.shell.handlers.registry import HANDLERS, check_handlers
 from phlegyas.analysis.shell.options import Parsed, parse_options
 from phlegyas.analysis.shell.parse import Word
 
-
 # -- the generic rules -----------------------------------------------------------------------------
 
 _OPTION_SETS: dict[int, tuple[frozenset[str], frozenset[str]]] = {}

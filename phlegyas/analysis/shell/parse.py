@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 
 from phlegyas.analysis.shell import plain as _plain
 from phlegyas.analysis.shell.syntax import (
-    Redirect, Script, SimpleCommand, Word, decode_ansi_c, is_glob, unescape_double, unescape_unquoted)
+    Redirect,
+    Script,
+    SimpleCommand,
+    Word,
+    decode_ansi_c,
+    is_glob,
+    unescape_double,
+    unescape_unquoted,
+)
 
 if TYPE_CHECKING:  # tree-sitter itself is loaded on the first line the plain fast path does not take
     from tree_sitter import Parser
@@ -27,8 +35,8 @@ _PARSER: Parser | None = None  # declared: a compiled module checks the type of 
 def _parser() -> Parser:
     global _PARSER
     if _PARSER is None:
-        from tree_sitter import Language, Parser  # lean start-up: most lines never need the grammar
         import tree_sitter_bash
+        from tree_sitter import Language, Parser  # lean start-up: most lines never need the grammar
 
         _PARSER = Parser(Language(tree_sitter_bash.language()))
     return _PARSER

@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from phlegyas.core.model import Finding, Verdict
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.catalog import CLASSES
 from phlegyas.analysis.tier1.words import KNOWN_PREFIXES
 from phlegyas.core.analysis import AnalysisEnv
-
+from phlegyas.core.model import Finding, Verdict
 
 Out = list[Finding]
 

@@ -6,14 +6,12 @@ roots, or anything outside the project is denied; a recursive one inside the pro
 """
 from __future__ import annotations
 
-
 from phlegyas.analysis.paths import TEMP_DIRS, is_temp_path
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import RSYNC_LONG_VALUES, RSYNC_SHORT_VALUES, Out, add, env_for, parse_opts
 from phlegyas.analysis.tier1.words import Target, catastrophic, glob_base, in_project, is_safe_device, word_targets
 from phlegyas.core.analysis import AnalysisEnv
-
 
 _RM_LONG = ("--recursive", "--force", "--dir", "--interactive", "--no-preserve-root", "--preserve-root",
             "--one-file-system", "--verbose", "--help", "--version")

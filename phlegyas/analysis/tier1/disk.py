@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 
-from phlegyas.core.model import Verdict
 from phlegyas.analysis.paths import is_system_path, is_within, sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts
 from phlegyas.analysis.tier1.words import catastrophic, in_project, is_safe_device, word_targets
 from phlegyas.core.analysis import AnalysisEnv
-
+from phlegyas.core.model import Verdict
 
 _INFO_FLAGS = frozenset({"--help", "-h", "--version", "-V"})
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from phlegyas.core.model import Finding, ToolCall
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script
 from phlegyas.analysis.tier1 import script as _script
@@ -24,7 +23,7 @@ from phlegyas.analysis.tier1.secrets import find_secret, tracked_file
 from phlegyas.analysis.tier1.words import resolve
 from phlegyas.analysis.tier1.writes import detect_redirects, persistence_class
 from phlegyas.core.analysis import AnalysisEnv
-
+from phlegyas.core.model import Finding, ToolCall
 
 __all__ = ["CLASSES", "FindingClass", "invocation_findings", "script_findings", "file_tool_findings"]
 

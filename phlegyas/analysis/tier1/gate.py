@@ -3,11 +3,9 @@ gate. ``phlegyas approve/deny``, ``phlegyas-trust PATH`` deny; ``phlegyas instal
 revoking trust ask."""
 from __future__ import annotations
 
-
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.core.analysis import AnalysisEnv
-
 
 _SELF_APPROVAL = frozenset({"approve", "deny"})
 _RECONFIGURE = frozenset({"install", "uninstall"})

@@ -11,13 +11,11 @@ Decisions (documented in the class catalog):
 """
 from __future__ import annotations
 
-
-from phlegyas.core.model import Verdict
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add, parse_opts
 from phlegyas.core.analysis import AnalysisEnv
-
+from phlegyas.core.model import Verdict
 
 PROTECTED_BRANCHES = frozenset({"main", "master"})
 

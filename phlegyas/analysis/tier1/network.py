@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import re
 
-from phlegyas.core.model import Verdict
 from phlegyas.analysis.paths import is_within, sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.tier1.base import (NET_SOURCES, RSYNC_LONG_VALUES, RSYNC_SHORT_VALUES, SHELLS, Opts, Out, add, env_for, parse_opts,
-                   upstream_closure)
+from phlegyas.analysis.tier1.base import (
+    NET_SOURCES,
+    RSYNC_LONG_VALUES,
+    RSYNC_SHORT_VALUES,
+    SHELLS,
+    Opts,
+    Out,
+    add,
+    env_for,
+    parse_opts,
+    upstream_closure,
+)
 from phlegyas.analysis.tier1.words import inner_commands, path_of
 from phlegyas.core.analysis import AnalysisEnv
-
+from phlegyas.core.model import Verdict
 
 # -- who reads a program from stdin -----------------------------------------------------------------
 

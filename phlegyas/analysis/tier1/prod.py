@@ -8,13 +8,11 @@ commands that merely mention production (``kubectl get pods -n production``, ``t
 """
 from __future__ import annotations
 
-
-from phlegyas.core.model import Verdict
 from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import parse
 from phlegyas.analysis.tier1.base import Out, add, is_prod, parse_opts, prod_words
 from phlegyas.core.analysis import AnalysisEnv
-from phlegyas.analysis.shell.parse import parse
-
+from phlegyas.core.model import Verdict
 
 # -- kubectl, helm -----------------------------------------------------------------------------------
 

@@ -9,8 +9,8 @@ from phlegyas.analysis.shell.parse import Script
 from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, is_prod
 from phlegyas.analysis.tier1.prod import KUBECTL_MUTATING
 from phlegyas.analysis.tier1.words import path_of
-from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.analysis.tier1.writes import program_writes, redirect_writes
+from phlegyas.core.analysis import AnalysisEnv
 
 
 def fork_bombs(script: Script, out: Out) -> None:

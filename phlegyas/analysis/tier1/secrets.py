@@ -13,7 +13,6 @@ import re
 from phlegyas.analysis.paths import is_within
 from phlegyas.core.analysis import AnalysisEnv
 
-
 _KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("an AWS access key", re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b")),
     ("an AWS secret key", re.compile(r"aws_?secret_?access_?key\s*[=:]\s*[\"']?[A-Za-z0-9/+=]{40}\b", re.I)),

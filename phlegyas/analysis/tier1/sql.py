@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import re
 
-from phlegyas.core.model import Verdict
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, is_prod, parse_opts, piped_text
 from phlegyas.core.analysis import AnalysisEnv
-
+from phlegyas.core.model import Verdict
 
 # -- tokenizer ---------------------------------------------------------------------------------------
 

@@ -2,12 +2,10 @@
 power state, firewalls."""
 from __future__ import annotations
 
-
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.analysis.tier1.words import inner_commands
 from phlegyas.core.analysis import AnalysisEnv
-
 
 _SUDO_HARMLESS = frozenset({"-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp",
                             "--remove-timestamp", "-h", "--help", "-V", "--version"})

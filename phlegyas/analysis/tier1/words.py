@@ -6,10 +6,8 @@ import posixpath
 from dataclasses import dataclass
 
 from phlegyas.analysis.paths import is_harmless_device, is_system_path, is_within, normalize, sensitive_reason
-from phlegyas.analysis.shell.parse import Word
+from phlegyas.analysis.shell.parse import Redirect, SimpleCommand, Word, parse
 from phlegyas.core.analysis import AnalysisEnv
-from phlegyas.analysis.shell.parse import Redirect, SimpleCommand, parse
-
 
 # -- substitutions ------------------------------------------------------------------------------------
 

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import posixpath
 
-from phlegyas.core.model import Verdict
 from phlegyas.analysis.paths import SHELL_RC_FILES
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts, piped_text
-from phlegyas.analysis.tier1.words import path_of
 from phlegyas.analysis.tier1.disk import is_device
 from phlegyas.analysis.tier1.secrets import find_secret, tracked_file
+from phlegyas.analysis.tier1.words import path_of
 from phlegyas.core.analysis import AnalysisEnv
-
+from phlegyas.core.model import Verdict
 
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 

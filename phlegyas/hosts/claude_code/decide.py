@@ -18,11 +18,10 @@ import json
 from dataclasses import replace
 from typing import Mapping, NamedTuple
 
+from phlegyas.core.engine import Gate, validate
 from phlegyas.core.model import Decision, InvalidCall, ToolCall, Verdict
-from phlegyas.core.engine import validate
 from phlegyas.policy.settings import ConfigError, Settings
 from phlegyas.runtime import load_runtime
-from phlegyas.core.engine import Gate
 from phlegyas.store.audit import AuditError, AuditLog
 
 MAX_EVENT_BYTES = 16 * 1024 * 1024

@@ -22,8 +22,8 @@ Wire format (one request per connection; the client half-closes after sending):
 from __future__ import annotations
 
 import argparse
-import json
 import fcntl
+import json
 import os
 import signal
 import socket
@@ -31,11 +31,11 @@ import struct
 import sys
 import threading
 import time
+from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Callable, Mapping, Sequence
 
 from phlegyas.hosts.claude_code.decide import handle
 from phlegyas.hosts.claude_code.hook import MAX_EVENT_BYTES, PACKAGE_DIR, PROTOCOL, _Path
-from importlib.machinery import EXTENSION_SUFFIXES
 
 MAX_ENV_BYTES = 1024 * 1024
 MAX_CWD_BYTES = 4096

@@ -36,7 +36,6 @@ from phlegyas.store.approvals import ApprovalError, ApprovalStore, PendingReques
 from phlegyas.store.audit import AuditError, AuditLog, compute_stats
 from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
 
-
 SERVER_NAME = "phlegyas"
 DECISION_WORDS = {"approve": True, "deny": False}
 DEFAULT_MCP_APPROVER = "mcp-client"

@@ -20,3 +20,7 @@ matchers for Bash, file and WebFetch rules, ``commands`` the strings a Bash comm
 from phlegyas.policy.rules.match import find_match, rule_matches
 from phlegyas.policy.rules.rule import Rule, RuleSyntaxError
 from phlegyas.policy.rules.syntax import parse_rule
+
+__all__ = [
+    "Rule", "RuleSyntaxError", "find_match", "parse_rule", "rule_matches",
+]

@@ -8,15 +8,43 @@ from phlegyas.analysis.shell.handlers.files import dd, mktemp, split
 from phlegyas.analysis.shell.handlers.find import find
 from phlegyas.analysis.shell.handlers.gh import gh, gh_api, gh_auth, gh_noun
 from phlegyas.analysis.shell.handlers.git import (
-    git, git_branch, git_checkout, git_clean, git_config, git_not_main, git_remote, git_reset, git_restore, git_rm,
-    git_stash, git_submodule, git_switch, git_tag, git_worktree,
+    git,
+    git_branch,
+    git_checkout,
+    git_clean,
+    git_config,
+    git_not_main,
+    git_remote,
+    git_reset,
+    git_restore,
+    git_rm,
+    git_stash,
+    git_submodule,
+    git_switch,
+    git_tag,
+    git_worktree,
 )
 from phlegyas.analysis.shell.handlers.infra import (
-    cloud, database, docker, docker_compose_top, docker_group, kubectl_config, kubectl_read, tf_state,
+    cloud,
+    database,
+    docker,
+    docker_compose_top,
+    docker_group,
+    kubectl_config,
+    kubectl_read,
+    tf_state,
 )
 from phlegyas.analysis.shell.handlers.network import curl, httpie, remote_copy, wget
 from phlegyas.analysis.shell.handlers.packages import (
-    build_goals, go_mod, npm_audit, npm_cache, npm_init, npm_run, pip_config, system_pkg, uv_python,
+    build_goals,
+    go_mod,
+    npm_audit,
+    npm_cache,
+    npm_init,
+    npm_run,
+    pip_config,
+    system_pkg,
+    uv_python,
 )
 from phlegyas.analysis.shell.handlers.shell import history, runs_code, shell_state, source
 from phlegyas.analysis.shell.handlers.system import assign_operand_mutates, ip, operand_mutates, service, system_config

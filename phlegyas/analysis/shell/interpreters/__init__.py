@@ -16,3 +16,7 @@ from phlegyas.analysis.shell.interpreters.code_report import CodeReport
 from phlegyas.analysis.shell.interpreters.python import PURE_MODULES, analyze_python
 from phlegyas.analysis.shell.interpreters.scripting import analyze_literal_code
 from phlegyas.analysis.shell.interpreters.text_tools import analyze_awk, analyze_sed
+
+__all__ = [
+    "CodeReport", "PURE_MODULES", "analyze_awk", "analyze_literal_code", "analyze_python", "analyze_sed",
+]
