@@ -162,7 +162,7 @@ def test_pure_builds_and_failed_compiles_hold_the_sources_alone(tmp_path):
     stale_dir = src / "build" / f"lib.{sysconfig.get_platform()}-{sys.implementation.cache_tag}" / "phlegyas" / "shell"
     stale_dir.mkdir(parents=True)
     (stale_dir / f"report{EXTENSION_SUFFIXES[0]}").write_bytes(b"\x7fELF from an earlier build")
-    paths_py = src / "phlegyas" / "paths.py"
+    paths_py = src / "phlegyas" / "analysis" / "paths.py"
     original = paths_py.read_text()
     paths_py.write_text(original + '\n_NOT_AN_INT: int = "a type error mypyc refuses"\n')
     untyped, log = _build_wheel(src, tmp_path / "untyped")

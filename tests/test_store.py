@@ -373,3 +373,33 @@ def test_the_database_is_never_opened_through_a_symlink(tmp_path):
         with pytest.raises(StoreError, match="cannot open"):
             store.create(bash("ls"), ASKED, ttl=60)
     assert not target.exists()
+
+
+def test_stores_opened_at_once_on_a_new_file_all_work(tmp_path):
+    """Two parties opening a fresh store together (the person's CLI and the gate) both get a working store:
+    the switch to WAL and the schema can meet 'database is locked' before SQLite's busy handler applies."""
+    import threading
+
+    errors: list[str] = []
+    for round_ in range(40):
+        path = str(tmp_path / f"round{round_}.sqlite3")
+        barrier = threading.Barrier(6)
+
+        def party(n: int) -> None:
+            store = SQLiteApprovalStore(path)
+            barrier.wait()
+            try:
+                if n % 2:
+                    store.list_pending()
+                else:
+                    store.create(ToolCall("Bash", {"command": f"echo {n}"}), ASKED, ttl=60)
+            except StoreError as exc:
+                errors.append(str(exc))
+
+        threads = [threading.Thread(target=party, args=(n,)) for n in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert len(SQLiteApprovalStore(path).list_pending()) == 3
+    assert errors == []

@@ -250,19 +250,29 @@ class SQLiteApprovalStore:
         return self._conn
 
     def _open(self) -> sqlite3.Connection:
+        """A connection in WAL mode with the schema in place. Two processes opening a new file at once can
+        meet "database is locked" without SQLite's busy handler being asked (switching the journal to
+        WAL, or reading the schema while the other writes it), so that is retried until the busy timeout."""
         _prepare_file(self.path)
-        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                               check_same_thread=False)
-        try:
-            conn.row_factory = sqlite3.Row
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            _migrate(conn, self.path)
-        except BaseException:
-            conn.close()
-            raise
-        return conn
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                   check_same_thread=False)
+            try:
+                conn.row_factory = sqlite3.Row
+                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")
+                _migrate(conn, self.path)
+                return conn
+            except sqlite3.OperationalError as exc:
+                conn.close()
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+            except BaseException:
+                conn.close()
+                raise
+            time.sleep(0.01)
 
     def _error(self, exc: sqlite3.Error) -> StoreError:
         hint = ""
