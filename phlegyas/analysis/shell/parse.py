@@ -35,8 +35,8 @@ _PARSER: Parser | None = None  # declared: a compiled module checks the type of 
 def _parser() -> Parser:
     global _PARSER
     if _PARSER is None:
-        import tree_sitter_bash
-        from tree_sitter import Language, Parser  # lean start-up: most lines never need the grammar
+        import tree_sitter_bash  # lean start-up: most lines never need the grammar (the plain fast path)
+        from tree_sitter import Language, Parser
 
         _PARSER = Parser(Language(tree_sitter_bash.language()))
     return _PARSER

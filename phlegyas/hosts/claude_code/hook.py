@@ -17,7 +17,6 @@ The few settings read here mirror ``phlegyas.policy.settings.Settings`` (which t
 """
 import os
 import sys
-import time  # loaded by every Python start already: free
 
 PROTOCOL = b"PHLEGYAS-HOOK/1"
 MAX_EVENT_BYTES = 16 * 1024 * 1024
@@ -25,7 +24,6 @@ MAX_REPLY_BYTES = 4 * 1024 * 1024
 SERVER_TIMEOUT_SECONDS = 8.0  # then decide in-process: well within Claude Code's 30 s hook timeout
 DEFAULT_IDLE_SECONDS = 1800
 OFF_WORDS = ("0", "off", "false", "no")
-SPAWN_INTERVAL_SECONDS = 3.0
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # phlegyas/
 
 _PERMISSION_REQUEST_DENY = (
@@ -108,7 +106,9 @@ def last_resort(raw: bytes, what: str):
 def start_server(address: str, environ) -> None:
     """Start a server for the next call; a failure here only means the next call decides in-process."""
     try:
-        spawn_server(address, environ)
+        from phlegyas.hosts.claude_code.spawn import spawn_server  # lean start-up: only when no server answered
+
+        spawn_server(address, environ, package_dir=PACKAGE_DIR, idle=idle_seconds(environ))
     except Exception:  # noqa: BLE001
         pass
 
@@ -124,58 +124,6 @@ def decide_here(raw: bytes, environ, cwd: str):
         return handle(raw, environ, cwd)
     except BaseException as exc:  # noqa: BLE001
         return last_resort(raw, type(exc).__name__)
-
-
-# -- starting the server -------------------------------------------------------------------
-
-def spawn_server(address: str, environ) -> None:
-    """Start ``python -m phlegyas.hosts.claude_code.server`` detached (double fork, new session), at most once every
-    SPAWN_INTERVAL_SECONDS, so that the next call finds it. Never raises."""
-    try:
-        directory = os.path.dirname(address)
-        os.makedirs(os.path.dirname(directory), mode=0o700, exist_ok=True)  # the data dir, as audit makes it
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        marker = address + ".spawn"
-        try:
-            if time.time() - os.stat(marker).st_mtime < SPAWN_INTERVAL_SECONDS:
-                return
-        except FileNotFoundError:
-            pass
-        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600))
-        os.utime(marker)
-        _detach(server_argv(address, environ), server_environ(environ))
-    except Exception:  # noqa: BLE001 - the in-process decision goes on regardless
-        pass
-
-
-def server_argv(address: str, environ) -> list:
-    return [sys.executable, "-P", "-m", "phlegyas.hosts.claude_code.server", "--socket", address,
-            "--idle", str(idle_seconds(environ)), "--package", PACKAGE_DIR]
-
-
-def server_environ(environ) -> dict:
-    """The client's environment, with this package's parent first on PYTHONPATH so the server runs
-    exactly this code (it checks ``--package`` too)."""
-    env = dict(environ)
-    parent = os.path.dirname(PACKAGE_DIR)
-    env["PYTHONPATH"] = parent + (":" + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return env
-
-
-def _detach(argv: list, env: dict) -> None:
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.setsid()
-            if os.fork() == 0:
-                null = os.open(os.devnull, os.O_RDWR)
-                for fd in (0, 1, 2):
-                    os.dup2(null, fd)
-                os.chdir("/")
-                os.execve(argv[0], argv, env)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
 
 
 # -- where the server listens ----------------------------------------------------------------------
