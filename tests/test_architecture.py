@@ -171,3 +171,17 @@ def test_a_hook_script_written_against_the_seeds_api_runs(tmp_path, command, exi
                             capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert result.returncode == exit_status, result.stderr
     assert json.loads(result.stdout)["decision"] == decision
+
+
+@pytest.mark.parametrize("module, says", [
+    ("phlegyas.trust_cli", "phlegyas-trust"),  # the module path earlier docs gave for phlegyas-trust
+    ("phlegyas.approver_mcp", "MCP permission server"),  # the seed's MCP module
+    ("phlegyas.cli", "permission gate"),  # python -m phlegyas.cli, as before the CLI was a package
+    ("phlegyas.cli.trust", "phlegyas-trust"),
+    ("phlegyas.hosts.mcp.server", "MCP permission server"),
+])
+def test_every_module_path_that_ran_still_runs(tmp_path, module, says):
+    result = subprocess.run([sys.executable, "-P", "-m", module, "--help"], capture_output=True, text=True,
+                            cwd=tmp_path, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert says in result.stdout

@@ -31,7 +31,8 @@ def _console_script() -> list[str]:
 
 
 LAUNCHERS = {
-    "module": [sys.executable, "-m", "phlegyas.approver_mcp"],
+    "module": [sys.executable, "-m", "phlegyas.approver_mcp"],  # the seed's module path (a shim)
+    "host-module": [sys.executable, "-m", "phlegyas.hosts.mcp.server"],  # what phlegyas install writes
     "script": [sys.executable, str(PACKAGE_DIR / "approver_mcp.py")],
     "cli": [*_console_script(), "mcp"],
 }
