@@ -14,7 +14,8 @@ def decisions(stdout: str) -> list[dict]:
 @pytest.mark.parametrize("command, status, verdict", [
     ("git status", 0, "allow"),
     ("rm -rf /", 2, "deny"),
-    ("rm -rf /tmp/cache", 2, "deny"),
+    ("rm -rf /tmp/cache", 1, "ask"),  # delete.temp_dir: a person decides (headless it is denied: see below)
+    ("rm -f /tmp/cache.lock", 0, "allow"),  # a named file in a sticky temp directory
     ("git checkout -b feature/auth0-setup", 0, "allow"),
     ("some-unknown-tool --flag", 1, "ask"),
 ])
@@ -24,6 +25,15 @@ def test_check_exit_status_and_json(run_cli, command, status, verdict):
     out = json.loads(proc.stdout)
     assert out["decision"] == verdict
     assert out["tier"] and out["reason"]
+
+
+def test_the_seeds_temp_dir_example_is_denied_headless(run_cli):
+    """Where nobody can answer, the ask of ``rm -rf /tmp/cache`` is a deny, as the seed documents."""
+    proc = run_cli("check", "--json", "--no-audit", "--headless", "--", "rm -rf /tmp/cache")
+    assert proc.returncode == 2, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["decision"] == "deny" and [f["id"] for f in out["findings"]] == ["delete.temp_dir"]
+    assert "no one can answer" in out["reason"]
 
 
 def test_check_explains_each_subcommand(run_cli):

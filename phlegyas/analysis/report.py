@@ -262,6 +262,15 @@ def _norm(word: Word, env: AnalysisEnv) -> str:
     return paths.normalize(word.text, env.cwd, env.home)
 
 
+def _temp_file(word: Word, recursive: bool, env: AnalysisEnv) -> bool:
+    """A named file deleted in a sticky temp directory (``rm -f /tmp/build.log``): only the caller's own
+    files can go there. Not a tree, a pattern, a computed path, nor the temp directory itself."""
+    if recursive or word.dynamic or word.glob:
+        return False
+    path = _norm(word, env)
+    return paths.is_temp_path(path) and path not in paths.TEMP_DIRS and T2.sensitive(path, env) is None
+
+
 def _unresolved(word: Word) -> bool:
     """A path the shell computes (``$dir/x``): ``$HOME``/``~`` alone are resolved by normalization."""
     if not word.dynamic:
@@ -407,11 +416,16 @@ def _category(run: Run | None, eff: Effects, env: AnalysisEnv, writes_ok: bool,
     if category is None:
         return None
     if eff.deletes:
-        if run is None or P.canonical(run.program) not in ("mv", "git") or any(r for _, r in eff.deletes):
-            return None
-        for word, _ in eff.deletes:
-            if _unresolved(word) or T2.write_place(_norm(word, env), env) is None:
+        program = P.canonical(run.program) if run is not None else None
+        if program in ("rm", "unlink"):
+            if not all(_temp_file(word, recursive, env) for word, recursive in eff.deletes):
                 return None
+        elif program not in ("mv", "git") or any(r for _, r in eff.deletes):
+            return None
+        else:
+            for word, _ in eff.deletes:
+                if _unresolved(word) or T2.write_place(_norm(word, env), env) is None:
+                    return None
     if eff.network:
         if category not in P.NETWORK_CATEGORIES:
             return None

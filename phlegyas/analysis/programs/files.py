@@ -59,9 +59,11 @@ _add("chown chgrp", Spec(operands="mode", value_opts=CHMOD_VALUES, does="changes
 _add("chattr setfacl chcon setfattr", Spec(operands="mode", does="changes file attributes",
                                            value_opts=E("-m -x -M -X -n -v"),
                                            examples=(("chattr +i a", "mutates notsafe"),)))
-_add("rm unlink", Spec(operands="delete", recursive_flags=E("-r -R --recursive"),
+_add("rm unlink", Spec(operands="delete", recursive_flags=E("-r -R --recursive"), category=SAFE_WRITE,
                        value_opts=E("--interactive"),
-                       examples=(("rm a.txt", "deletes notsafe"), ("rm -rf build", "deletes notsafe"))))
+                       examples=(("rm a.txt", "deletes notsafe"), ("rm -rf build", "deletes notsafe"),
+                                 ("rm -f /tmp/build.log /tmp/out.txt", "deletes safe"),
+                                 ("rm -r /tmp/cache", "deletes notsafe"), ("rm /tmp/*.log", "deletes notsafe"))))
 _add("rmdir", Spec(operands="delete", examples=(("rmdir empty", "deletes notsafe"),)))
 _add("shred wipe srm", Spec(operands="delete", value_opts=E("-n --iterations -s --size --random-source"),
                             does="destroys file contents",

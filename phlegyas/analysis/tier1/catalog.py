@@ -42,11 +42,14 @@ _CLASSES = (
          ("rsync -a --delete empty/ ~/backup/", "deny"), ("rm ~/notes.txt", "none"), ("rm -rf dist", "none"),
          ("rm -rf /tmp/cache", "none"))),
     FindingClass(
-        "delete.temp_dir", DENY, "Recursive or forced deletion in a shared temp directory",
-        "/tmp and /var/tmp are outside the project and shared with other programs and users; the seed denies "
-        "rm -rf /tmp/cache. A class of its own so a policy can relax it to ask without relaxing the rest.",
-        (("rm -rf /tmp/cache", "deny"), ("rm -f /var/tmp/x.lock", "deny"), ("find /tmp -name '*.o' -delete", "deny"),
-         ("rm -rf /tmp/*", "deny"), ("rm -rf $TMPDIR/build", "none"), ("rm /tmp/x.txt", "none"))),
+        "delete.temp_dir", ASK, "Recursive deletion, or deletion by pattern, in a shared temp directory",
+        "/tmp and /var/tmp are outside the project and shared with other programs: a person confirms a tree or "
+        "a pattern deleted there (headless and dontAsk turn that into deny, so the seed's rm -rf /tmp/cache is "
+        "denied where nobody can answer). Named files are not: the directories are sticky, so only the "
+        "caller's own files can go. A class of its own so a policy can make it deny or allow.",
+        (("rm -rf /tmp/cache", "ask"), ("find /tmp -name '*.o' -delete", "ask"), ("rm -rf /tmp/*", "ask"),
+         ("rm -f /tmp/*.log", "ask"), ("rm -f /var/tmp/x.lock", "none"), ("rm /tmp/x.txt", "none"),
+         ("rm -rf $TMPDIR/build", "none"))),
     FindingClass(
         "delete.in_project", ASK, "Recursive deletion inside the project",
         "Deleting a directory tree of the project is often routine (build output) but loses uncommitted work "

@@ -65,6 +65,8 @@ def judge_target(inv: Invocation, t: Target, env: AnalysisEnv, out: Out, *, recu
     if recursive or forced:
         entries = contents is not None or t.glob
         base = glob_base(t.path)[0] if t.glob else t.path
+        if not recursive and not entries and is_temp_path(base) and base not in TEMP_DIRS:
+            return  # a named file in a sticky temp directory: only the caller's own can go
         if is_temp_path(base) and (entries or base not in TEMP_DIRS):
             add(out, "delete.temp_dir", inv, f"{inv.program} {verb} {t.path}{how}, in a shared temp directory "
                                              f"outside the project{when}")
