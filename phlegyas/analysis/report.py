@@ -17,6 +17,7 @@ from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
+from phlegyas.analysis.tier1.expansion import blocks_tier2
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
@@ -61,6 +62,13 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
             if run.command.redirects:
                 redirect_effects(run.command, eff)
         sub, category, edit_ok = _judge(run, eff, renv, state.cwd_known)
+        if category is not None and run.kind == "program":
+            unknown = blocks_tier2(run.program, run.args)
+            if unknown is not None:
+                category, edit_ok = None, False
+                sub.safe = None
+                sub.effects.append(f"not automatic: {unknown.text} is decided only when bash runs it (it may "
+                                   "vanish, split, become an option, or name a file that is not safe to read)")
         if category in _PROJECT_CODE:
             runs_project_code = True
         if eff.writes and category not in _PROJECT_CODE and any(_is_project_write(w, renv) for w in eff.writes):

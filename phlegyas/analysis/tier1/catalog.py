@@ -201,6 +201,16 @@ _CLASSES = (
          ("echo 'TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789' >> .env", "none"),
          ("echo 'key = AKIAIOSFODNN7EXAMPLE' >> docs.md", "none"))),
     FindingClass(
+        "shell.unknown_word", ASK, "A word bash decides at run time where an option could stand",
+        "An unquoted expansion with an unknown value may vanish, split or become an option, and a quoted one "
+        "may still be an option: find / ${IFS}-delete runs find / -delete. In a program some option of which "
+        "runs, writes, deletes or sends something, a person reads what the word will be.",
+        (("find / ${IFS}-delete", "ask"), ('find . "$EXPR"', "ask"), ("tar $OPTS -xf a.tar", "ask"),
+         ("sed $OPTS a.txt", "ask"), ("dd if=/dev/zero $OUT", "ask"), ("git $CMD", "ask"),
+         ("cd $DIR && cat id_rsa", "ask"),
+         ("find . -name '*.py'", "none"), ("cat $HOME/notes.txt", "none"), ('grep -e "$PATTERN" a.txt', "none"),
+         ('echo "$USER"', "none"), ("wc -l $FILE", "none"))),
+    FindingClass(
         "gate.self_approval", DENY, "The agent approving its own requests",
         "Approving a pending request or trusting a script is a person's decision; an agent that runs "
         "`phlegyas approve` or `phlegyas-trust` on its own calls has no gate left.",

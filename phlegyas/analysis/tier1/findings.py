@@ -18,6 +18,7 @@ from phlegyas.analysis.tier1.base import add, program_of
 from phlegyas.analysis.tier1.catalog import CLASSES, FindingClass
 from phlegyas.analysis.tier1.disk import is_device
 from phlegyas.analysis.tier1.dispatch import DEFAULT, DETECTORS
+from phlegyas.analysis.tier1.expansion import detect_unknown_words
 from phlegyas.analysis.tier1.network import redirect_to_socket
 from phlegyas.analysis.tier1.secrets import find_secret, tracked_file
 from phlegyas.analysis.tier1.words import resolve
@@ -37,6 +38,7 @@ def invocation_findings(inv: Invocation, env: AnalysisEnv) -> list[Finding]:
         detectors = DETECTORS.get(program_of(prog), DEFAULT) if "." in prog else DEFAULT
     for detect in detectors:
         detect(inv, env, out)
+    detect_unknown_words(inv, env, out)
     if inv.via and inv.privileged:
         wrapper = next(v for v in inv.via if v in ("sudo", "doas", "pkexec", "su", "run0"))
         add(out, "priv.sudo", inv, f"{wrapper} runs {prog or 'a program'} with elevated privileges")

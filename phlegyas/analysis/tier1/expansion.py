@@ -1,0 +1,95 @@
+"""Words bash decides only when the command runs, where an option or operand of the program could stand.
+
+An unquoted expansion whose value is unknown (``$X``, ``${IFS}``, ``$(…)``) may vanish, split into several
+words or become an option: ``find / ${IFS}-delete`` runs ``find / -delete``. A quoted one (``"$f"``) cannot
+vanish or split but can still be ``-delete``. Such a word is *unknown*. (Brace expansion, which bash does
+before any of this and whose result is known, is not modelled here yet: see issue 11.)
+
+- Tier 1 (``detect_unknown_words``, class ``shell.unknown_word``, ask): an unknown word in a program whose
+  options or syntax can run, write, delete or send something (its table entry has a handler,
+  subcommands, or flags that execute, write, rewrite, mutate or upload); the word could be that option.
+  And in ``cd``/``pushd``: every relative path after it is then unknown.
+- Tier 2 (``blocks_tier2``, used by ``analysis.report``): an unknown word keeps any program from being
+  Tier-2 safe unless the program takes no operands and no such options (``echo "$x"``); an unknown path
+  a program reads may be a secret (``cat "$f"``).
+
+A word right after an option that takes a value is that value, whatever it holds (``grep -e "$p"``),
+unless the option reads, writes, runs or sends what it names. ``$HOME`` and ``~`` are known (the paths are
+normalized against the home directory), and literal variables of the same line (``d=/srv; rm -rf $d``)
+are substituted before this runs.
+"""
+from __future__ import annotations
+
+from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import Word
+from phlegyas.analysis.tier1.base import Out, add
+from phlegyas.core.analysis import AnalysisEnv
+
+_HOME = ("$HOME", "${HOME}")
+MOVES_CWD = frozenset({"cd", "pushd"})
+"""An unknown directory here makes every relative path after it unknown (``cd $X && cat id_rsa``)."""
+
+
+def is_unknown(word: Word) -> bool:
+    """Whether bash decides this word's value (or how many words it becomes) only at run time."""
+    if word.dynamic:
+        for prefix in _HOME:
+            if word.text.startswith(prefix):
+                rest = word.text[len(prefix):]
+                return "$" in rest or "`" in rest or "<(" in rest or ">(" in rest
+        return True
+    return False
+
+
+def _consequential(spec: P.Spec) -> frozenset[str]:
+    """The options of ``spec`` whose value is read, written, run or sent."""
+    return (spec.exec_flags | spec.write_flags | spec.read_flags | spec.upload_flags | spec.data_flags
+            | spec.target_opts)
+
+
+def unknown_words(spec: P.Spec | None, args: list[Word]) -> list[Word]:
+    """The unknown words of ``args``, but for plain values of options that take one."""
+    if spec is None:
+        return [w for w in args if is_unknown(w)]
+    values = spec.value_opts - _consequential(spec)
+    out = []
+    for i, word in enumerate(args):
+        if not is_unknown(word):
+            continue
+        before = args[i - 1] if i else None
+        if before is not None and not before.dynamic and before.text in values:
+            continue  # ``-e "$pattern"``: the option's value, whatever it is
+        out.append(word)
+    return out
+
+
+def option_sensitive(spec: P.Spec) -> bool:
+    """Whether some option or syntax of the program runs, writes, deletes, mutates or sends something."""
+    return bool(spec.handler or spec.subcommands or spec.exec_flags or spec.write_flags or spec.inplace_flags
+                or spec.inplace or spec.mutate_flags or spec.upload_flags or spec.data_flags
+                or spec.operands in ("write", "delete", "mode", "move", "in_out", "target", "urls"))
+
+
+def blocks_tier2(program: str, args: list[Word]) -> Word | None:
+    """The first unknown word that keeps ``program ARGS`` from being Tier-2 safe, if any."""
+    spec = P.spec_for(program)
+    words = unknown_words(spec, args)
+    if not words:
+        return None
+    if (spec is not None and spec.operands == "none" and not option_sensitive(spec) and not spec.read_flags
+            and program not in MOVES_CWD):
+        return None  # ``echo "$x"``: whatever the word is, the program only prints it
+    return words[0]
+
+
+def detect_unknown_words(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    spec = P.spec_for(inv.program)
+    if spec is None or not (option_sensitive(spec) or inv.program in MOVES_CWD):
+        return
+    words = unknown_words(spec, inv.args)
+    if words:
+        shown = ", ".join(w.text for w in words[:3])
+        add(out, "shell.unknown_word", inv,
+            f"{inv.program} gets {shown}, which bash decides only when it runs: it may vanish, split into "
+            f"several words or become an option of {inv.program}")
