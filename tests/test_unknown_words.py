@@ -8,13 +8,13 @@ from hypothesis import strategies as st
 
 from phlegyas.analysis.dispatch import analyze
 from phlegyas.analysis.shell.parse import parse
+from phlegyas.analysis.shell.parse import parse as parse_line
 from phlegyas.analysis.tier1.expansion import is_unknown
 from phlegyas.core.analysis import AnalysisEnv
-from phlegyas.core.model import ToolCall, Verdict
-from phlegyas.runtime import default_checkers
 from phlegyas.core.engine import Gate
-from phlegyas.analysis.shell.parse import parse as parse_line
+from phlegyas.core.model import ToolCall, Verdict
 from phlegyas.policy.files import empty_policy
+from phlegyas.runtime import default_checkers
 
 ENV = AnalysisEnv(cwd="/home/u/proj", home="/home/u", project_root="/home/u/proj")
 
@@ -100,3 +100,35 @@ def test_an_empty_expansion_before_any_word_never_allows(command, data):
     line = " ".join(words[:at] + inserted + words[at + 1:])
     for mode in ("default", "acceptEdits", "bypassPermissions"):
         assert decide(line.strip(), mode) is not Verdict.ALLOW, (line, mode)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("{a,}", ["a"]), ("x{a,}y", ["xay", "xy"]), ("{of=/dev/sda,}", ["of=/dev/sda"]), ("{1..3}", ["1", "2", "3"]),
+    ("{-1..1}", ["-1", "0", "1"]), ("{a,b}{c,d}", ["ac", "ad", "bc", "bd"]), ("{a}", ["{a}"]), ("{}", ["{}"]),
+    ("{x..z}", ["x", "y", "z"]), ("{a..e..2}", ["a", "c", "e"]), ("{01..10..3}", ["01", "04", "07", "10"]),
+    ("{rm,-fr,/}", ["rm", "-fr", "/"]), ("a{b,c{d,e}}f", ["abf", "acdf", "acef"]), ("x{,}", ["x", "x"]),
+    ("{1..100000}", None), ("{a,b", ["{a,b"]), ("{3..1}", ["3", "2", "1"]),
+])
+def test_brace_expansion_is_bashs(text, words):
+    from phlegyas.analysis.shell.braces import expand_word
+
+    assert expand_word(text) == words
+
+
+BRACE_CASES = [
+    ("dd if=/dev/zero {of=/dev/sda,}", Verdict.DENY),  # is dd if=/dev/zero of=/dev/sda
+    ("find / {-delete,}", Verdict.DENY),  # is find / -delete
+    ("rm -rf /{etc,usr}", Verdict.DENY),
+    ("git push --force origin {main,}", Verdict.DENY),
+    ('ls {a,"b"}', Verdict.ASK),  # quotes inside: not expanded here, so unknown
+    ("echo {1..100000}", Verdict.ASK),  # too large to expand: not understood
+    ("mkdir -p src/{components,utils}", Verdict.ALLOW),
+    ("cat {README,CHANGES}.md", Verdict.ALLOW),
+    ("touch tests/test_{a,b}.py", Verdict.ALLOW),
+    ("echo {1..5}", Verdict.ALLOW),
+]
+
+
+@pytest.mark.parametrize("command, verdict", BRACE_CASES, ids=[c for c, _ in BRACE_CASES])
+def test_brace_words_are_judged_as_bash_expands_them(command, verdict):
+    assert decide(command) is verdict

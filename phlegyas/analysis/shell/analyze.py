@@ -15,6 +15,8 @@ each command routed to what expands it — ``shell.wrappers``, ``shell.nested``,
 from __future__ import annotations
 
 from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell.braces import MAX_WORDS as MAX_BRACE_WORDS
+from phlegyas.analysis.shell.braces import expand_words
 from phlegyas.analysis.shell.embedded import EMBEDDING, embedded
 from phlegyas.analysis.shell.expansion import MAX_DEPTH, MAX_RUNS, Expansion, Run, Walk
 from phlegyas.analysis.shell.interpreter_calls import interpreter
@@ -93,7 +95,11 @@ class _Expander(Walk):
         first = len(self.out.runs)
         if ups:
             self.ups_of[id(cmd)] = ups
-        self.invoke(cmd, cmd.words, via, depth, remote)
+        words = expand_words(cmd.words)  # bash expands braces first: {rm,-fr,/} is rm -fr /
+        if words is None:
+            self.problem(f"a brace expansion of more than {MAX_BRACE_WORDS} words")
+            words = cmd.words
+        self.invoke(cmd, words, via, depth, remote)
         if len(self.out.runs) > first:
             run = self.out.runs[first]
             run.upstream = ups

@@ -2,8 +2,9 @@
 
 An unquoted expansion whose value is unknown (``$X``, ``${IFS}``, ``$(…)``) may vanish, split into several
 words or become an option: ``find / ${IFS}-delete`` runs ``find / -delete``. A quoted one (``"$f"``) cannot
-vanish or split but can still be ``-delete``. Such a word is *unknown*. (Brace expansion, which bash does
-before any of this and whose result is known, is not modelled here yet: see issue 11.)
+vanish or split but can still be ``-delete``. Such a word is *unknown*. Brace expansion is known: the
+analysis does it first (``shell.braces``: ``dd if=/dev/zero {of=/dev/sda,}`` is ``dd … of=/dev/sda``), and
+only a brace word it could not expand (quotes inside, or too many words) is unknown here.
 
 - Tier 1 (``detect_unknown_words``, class ``shell.unknown_word``, ask): an unknown word in a program whose
   options or syntax can run, write, delete or send something (its table entry has a handler,
@@ -39,7 +40,8 @@ def is_unknown(word: Word) -> bool:
                 rest = word.text[len(prefix):]
                 return "$" in rest or "`" in rest or "<(" in rest or ">(" in rest
         return True
-    return False
+    # a brace word left as written: one ``shell.braces`` could not expand (quotes inside it, or too large)
+    return word.glob and "{" in word.text and ("," in word.text or ".." in word.text)
 
 
 def _consequential(spec: P.Spec) -> frozenset[str]:
