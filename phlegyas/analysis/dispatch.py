@@ -14,6 +14,7 @@ from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.report import analyze_command
 from phlegyas.analysis.shell.parse import Script
 from phlegyas.analysis.tier1 import findings as tier1
+from phlegyas.analysis.tier1.fetch import request_findings
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, ToolCall, Verdict
 
@@ -35,6 +36,9 @@ def analyze(call: ToolCall, env: AnalysisEnv, script: Script | None = None) -> A
 
 
 
+WEB_TOOLS = frozenset({"WebFetch", "WebSearch"})
+
+
 def _path_arg(call: ToolCall, key: str) -> str | None:
     value = call.tool_input.get(key)
     return value if isinstance(value, str) and value else None
@@ -48,6 +52,11 @@ def analyze_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
         finding = Finding("gate.self_approval", Verdict.DENY, name,
                           "submit_approval resolves approval requests: that is for people, not the agent being gated")
         return Analysis(findings=[finding], subcommands=[Subcommand(text=name, program=None, findings=[finding])])
+    if name in WEB_TOOLS or (name.startswith("mcp__") and _mcp_category(name) == P.WEB_READ):
+        found = request_findings(name, call.tool_input)
+        if found:
+            sub = Subcommand(text=name, program=None, findings=found)
+            return Analysis(findings=found, subcommands=[sub], readonly=True)
     if name in T2.READ_TOOLS:
         return _read_tool(call, env, T2.READ_TOOLS[name])
     if name in T2.EDIT_TOOLS:

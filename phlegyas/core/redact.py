@@ -42,12 +42,14 @@ class _Pattern:
     __slots__ = ("source", "flags", "_compiled")
 
     def __init__(self, source: str, flags: int = 0):
-        self.source, self.flags, self._compiled = source, flags, None
+        self.source, self.flags = source, flags
+        self._compiled: re.Pattern[str] | None = None
 
     def get(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
-        return self._compiled
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.source, self.flags)
+        return compiled
 
 
 Replace = Callable[["_Rule", "re.Match[str]"], "str | None"]
@@ -223,12 +225,13 @@ class _AssignmentRule:
         word = finder.search(haystack)
         while word is not None:
             start = self._key_start(text, word.start(), pos)
-            end = _KEY_RUN.match(text, word.end()).end()
+            run = _KEY_RUN.match(text, word.end())
+            end = run.end() if run is not None else word.end()
             m = None
             if start is not None and _may_assign(text, start, end):
                 m = self._match_at(text, start, pos)
             replacement = _assignment(m) if m is not None else None
-            if replacement is None:  # every secret word in the same name leads to the same key
+            if replacement is None or m is None:  # every secret word in the same name leads to the same key
                 word = finder.search(haystack, end)
                 continue
             out += (text[pos:m.start()], replacement)
@@ -355,3 +358,17 @@ def _redact_field(key: object, value: object, depth: int) -> object:
     if kind is not None and not holds_nothing:
         return _marker(kind)
     return _redact_value(value, depth)
+
+
+_MARKER_KIND = re.compile(r"\[REDACTED:([a-z_]+)\]")
+
+
+def secret_kinds(text: str) -> list[str]:
+    """The kinds of secret in ``text`` (``["anthropic_key"]``), in order, each once; empty when none."""
+    if not text:
+        return []
+    redacted = redact(text)
+    if redacted is text or redacted == text:
+        return []
+    before = set(_MARKER_KIND.findall(text))
+    return [k for k in dict.fromkeys(_MARKER_KIND.findall(redacted)) if k not in before]

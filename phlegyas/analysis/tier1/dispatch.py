@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from phlegyas.analysis.tier1 import delete, disk, gate, git, network, prod, sql, system, writes
+from phlegyas.analysis.tier1 import delete, disk, fetch, gate, git, network, prod, sql, system, writes
 from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS
 
 Detector = Callable  # (Invocation, AnalysisEnv, list[Finding]) -> None
@@ -60,7 +60,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("nc", "ncat", "netcat", "telnet", "socat", "openssl"), network.detect_upload)
     on("busybox", network.detect_netcat)
     on(("curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh"), network.detect_upload,
-       network.detect_http_delete)
+       network.detect_http_delete, fetch.detect_request)
     on(("curl", "wget"), writes.detect_program_writes)
     on("ztcp", network.detect_ztcp)
     on(("awk", "gawk", "mawk", "nawk"), network.detect_awk)

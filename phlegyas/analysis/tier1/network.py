@@ -196,8 +196,8 @@ def detect_awk(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- uploads of secrets --------------------------------------------------------------------------------
 
-_CURL_VALUES = "oHdXuAebcFTKxmwrYyzCEPQtUDS"
-_CURL_LONG = frozenset({
+CURL_SHORT_VALUES = _CURL_VALUES = "oHdXuAebcFTKxmwrYyzCEPQtUDS"
+CURL_LONG_VALUES = _CURL_LONG = frozenset({
     "--data", "--data-binary", "--data-ascii", "--data-raw", "--data-urlencode", "--json", "--form",
     "--form-string", "--upload-file", "--request", "--header", "--output", "--user", "--user-agent", "--referer",
     "--cookie", "--cookie-jar", "--config", "--proxy", "--max-time", "--write-out", "--range", "--url",
