@@ -62,7 +62,7 @@ def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         pass
-    try:  # 2852039166, 0xa9fea9fe, 0251.0376.0251.0376: forms curl and browsers read as IPv4
+    try:  # 2852039166, 0xa9fea9fe: whole-number forms curl and browsers read as IPv4
         return ipaddress.IPv4Address(int(host, 0)) if host.isdigit() or host.startswith("0x") else None
     except ValueError:
         return None
