@@ -189,8 +189,12 @@ def test_hooks_deny_rm_outside_the_project_and_let_ls_run(session):
     assert text_of(rm_result).startswith("phlegyas: "), text_of(rm_result)
     ls_result = results["toolu_fake0001"]
     assert not ls_result.get("is_error") and "marker-file.txt" in text_of(ls_result)
-    decisions = [(e["input"].get("command"), e["decision"]) for e in session.audit()]
-    assert (f"rm -rf {victim}", "deny") in decisions and ("ls", "allow") in decisions
+    entries = {e["input"].get("command"): e for e in session.audit()}
+    # the victim lies in a shared temp directory (the test's tmp_path): delete.temp_dir asks, and
+    # claude -p, where nobody can answer, turns the hook's ask into the denial checked above
+    assert entries[f"rm -rf {victim}"]["decision"] == "ask"
+    assert "delete.temp_dir" in entries[f"rm -rf {victim}"]["findings"]
+    assert entries["ls"]["decision"] == "allow"
 
 
 def test_uninstall_takes_the_hooks_out(session):
