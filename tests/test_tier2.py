@@ -25,7 +25,7 @@ BASH = [
     ("find . -name '*.py'", "read-only"), ("wc -l src/*.py", "read-only"), ("tree src", "read-only"),
     ("du -sh .", "read-only"), ("df -h", "read-only"), ("ps aux", "read-only"), ("which python3", "read-only"),
     ("echo hello", "read-only"), ("pwd", "read-only"), ("date", "read-only"), ("uname -a", "read-only"),
-    ("whoami", "read-only"), ("env", "read-only"), ("stat a.txt", "read-only"), ("file a.bin", "read-only"),
+    ("whoami", "read-only"), ("stat a.txt", "read-only"), ("file a.bin", "read-only"),
     ("diff a b", "read-only"), ("jq . a.json", "read-only"), ("sort a | uniq -c", "read-only"),
     ("cut -d, -f1 a.csv", "read-only"), ("awk '{print $1}' a", "read-only"), ("sed -n '1,5p' a", "read-only"),
     ("head -20 a && tail -5 a", "read-only"),

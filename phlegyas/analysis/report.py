@@ -13,6 +13,7 @@ from functools import lru_cache
 from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
+from phlegyas.analysis.environment import shown_secrets
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
@@ -56,6 +57,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
     for run in ex.runs:
         renv = state.env
         eff = effects_for(run)
+        if run.kind in ("program", "query"):  # a wrapper with nothing to run (bare ``env``) is a query
+            eff.secrets.extend(shown_secrets(run.program, run.args))
         if first_of.get(id(run.command)) is run:
             if run.command.assignments:
                 assignment_effects(run.command.assignments, eff)

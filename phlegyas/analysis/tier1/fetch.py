@@ -11,17 +11,14 @@ that are not the public web.
 """
 from __future__ import annotations
 
-import re
-
+from phlegyas.analysis.environment import secret_variables
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, parse_opts
 from phlegyas.analysis.tier1.network import CURL_LONG_VALUES, CURL_SHORT_VALUES
 from phlegyas.analysis.urls import host_of, internal_reason, secrets_in
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding
-from phlegyas.core.redact import secret_kind
 
-_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _CURL = frozenset({"curl", "curlie"})
 OWN_SERVICES = {
     "GITHUB": ("github.com", "githubusercontent.com"), "GH": ("github.com",), "GITLAB": ("gitlab.com",),
@@ -31,11 +28,6 @@ OWN_SERVICES = {
 }
 """A credential sent to the service that issued it is how it is used, not a leak: the variable's first
 word names the service (``$GITHUB_TOKEN`` to ``api.github.com``). Sent anywhere else, it is a leak."""
-
-
-def secret_variables(text: str) -> list[str]:
-    """The variables of ``text`` whose names say they hold a secret (``$AWS_SECRET_ACCESS_KEY``)."""
-    return [name for name in _VARIABLE.findall(text) if secret_kind(name) is not None]
 
 
 def own_service(name: str, hosts: list[str]) -> bool:
