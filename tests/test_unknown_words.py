@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from phlegyas.analysis.dispatch import analyze
 from phlegyas.analysis.shell.parse import parse
-from phlegyas.analysis.shell.parse import parse as parse_line
 from phlegyas.analysis.tier1.expansion import is_unknown
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.engine import Gate
@@ -20,7 +19,7 @@ ENV = AnalysisEnv(cwd="/home/u/proj", home="/home/u", project_root="/home/u/proj
 
 
 def decide(command: str, mode: str = "default") -> Verdict:
-    gate = Gate(empty_policy(), default_checkers(), analyzer=analyze, parser=parse_line, env=lambda call: ENV)
+    gate = Gate(empty_policy(), default_checkers(), analyzer=analyze, parser=parse, env=lambda call: ENV)
     return gate.decide(ToolCall("Bash", {"command": command}, cwd=ENV.cwd, mode=mode)).verdict
 
 

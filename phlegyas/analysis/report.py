@@ -18,7 +18,7 @@ from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
-from phlegyas.analysis.tier1.expansion import blocks_tier2
+from phlegyas.analysis.tier1.expansion import blocks_tier2, computed
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
@@ -282,15 +282,6 @@ def _temp_file(word: Word, recursive: bool, env: AnalysisEnv) -> bool:
     return paths.is_temp_path(path) and path not in paths.TEMP_DIRS and T2.sensitive(path, env) is None
 
 
-def _unresolved(word: Word) -> bool:
-    """A path the shell computes (``$dir/x``): ``$HOME``/``~`` alone are resolved by normalization."""
-    if not word.dynamic:
-        return False
-    text = word.text
-    for prefix in ("$HOME", "${HOME}"):
-        if text.startswith(prefix):
-            text = text[len(prefix):]
-    return "$" in text or "`" in text or "<(" in text or ">(" in text
 
 
 def _show(path: str, env: AnalysisEnv) -> str:
@@ -354,7 +345,7 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
             continue
         harmless_writes = False
         phrases.append("writes " + shown)
-        unresolved = _unresolved(word) or (not cwd_known and not word.text.startswith(("/", "~", "$HOME")))
+        unresolved = computed(word) or (not cwd_known and not word.text.startswith(("/", "~", "$HOME")))
         place = None if unresolved or remote else T2.write_place(path, env)
         if place is None:
             writes_ok = False
@@ -367,7 +358,7 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
     for word, recursive in eff.deletes:
         path, shown, _ = _place(word.text, cwd, home, root)
         phrases.append(f"deletes {shown} (recursive)" if recursive else "deletes " + shown)
-        unresolved = _unresolved(word) or not cwd_known
+        unresolved = computed(word) or not cwd_known
         if unresolved or remote or not paths.is_within(path, root) or root == "/":
             in_project = False
         if not remote and not unresolved:
@@ -435,7 +426,7 @@ def _category(run: Run | None, eff: Effects, env: AnalysisEnv, writes_ok: bool,
             return None
         else:
             for word, _ in eff.deletes:
-                if _unresolved(word) or T2.write_place(_norm(word, env), env) is None:
+                if computed(word) or T2.write_place(_norm(word, env), env) is None:
                     return None
     if eff.network:
         if category not in P.NETWORK_CATEGORIES:

@@ -32,14 +32,22 @@ MOVES_CWD = frozenset({"cd", "pushd"})
 """An unknown directory here makes every relative path after it unknown (``cd $X && cat id_rsa``)."""
 
 
+def computed(word: Word) -> bool:
+    """Whether the shell computes this word's value (``$dir/x``); ``$HOME``/``~`` alone are known."""
+    if not word.dynamic:
+        return False
+    text = word.text
+    for prefix in _HOME:
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+            break
+    return "$" in text or "`" in text or "<(" in text or ">(" in text
+
+
 def is_unknown(word: Word) -> bool:
     """Whether bash decides this word's value (or how many words it becomes) only at run time."""
     if word.dynamic:
-        for prefix in _HOME:
-            if word.text.startswith(prefix):
-                rest = word.text[len(prefix):]
-                return "$" in rest or "`" in rest or "<(" in rest or ">(" in rest
-        return True
+        return computed(word)
     # a brace word left as written: one ``shell.braces`` could not expand (quotes inside it, or too large)
     return word.glob and "{" in word.text and ("," in word.text or ".." in word.text)
 

@@ -6,6 +6,7 @@ import posixpath
 from dataclasses import dataclass
 
 from phlegyas.analysis.paths import is_harmless_device, is_system_path, is_within, normalize, sensitive_reason
+from phlegyas.analysis.shell.braces import expand_word
 from phlegyas.analysis.shell.parse import Redirect, SimpleCommand, Word, parse
 from phlegyas.core.analysis import AnalysisEnv
 
@@ -135,44 +136,10 @@ def _worst_case(text: str, env: AnalysisEnv) -> tuple[str, bool]:
     return "".join(out), unknown
 
 
-def expand_braces(text: str, limit: int = 64) -> list[str]:
-    """Bash brace expansion of the first ``{a,b}`` group, recursively (``/{etc,usr}`` → two paths)."""
-    start = text.find("{")
-    if start < 0:
-        return [text]
-    depth = 0
-    for end in range(start, len(text)):
-        c = text[end]
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                break
-    else:
-        return [text]
-    body = text[start + 1:end]
-    parts: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    for c in body:
-        if c == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-            continue
-        depth += c == "{"
-        depth -= c == "}"
-        cur.append(c)
-    parts.append("".join(cur))
-    if len(parts) < 2:
-        return [text]
-    head, tail = text[:start], text[end + 1:]
-    out: list[str] = []
-    for p in parts:
-        out.extend(expand_braces(head + p + tail, limit))
-        if len(out) >= limit:
-            break
-    return out[:limit]
+def expand_braces(text: str) -> list[str]:
+    """Bash brace expansion of a path word (``/{etc,usr}`` → two paths), as ``shell.braces`` does it; the
+    word as written when there is nothing to expand or too much."""
+    return expand_word(text) or [text]
 
 
 def resolve(path: str, env: AnalysisEnv) -> str:
