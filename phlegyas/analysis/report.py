@@ -337,6 +337,16 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
             why = T2.sensitive(path, env, word.glob)
             if why is not None:
                 sub.findings.append(Finding("sensitive.read", Verdict.ASK, shown, f"reads {shown}: {why}"))
+    for word in eff.loads:
+        path, shown, _ = _place(word.text, cwd, home, root)
+        phrases.append("loads " + shown)
+        if computed(word) or root == "/" or not paths.is_within(path, root) or paths.is_temp_path(path):
+            safe = False
+            phrases.append(f"not automatic: loads code or configuration from {shown}, outside the project")
+        elif not remote:
+            why = T2.sensitive(path, env, word.glob)
+            if why is not None:
+                sub.findings.append(Finding("sensitive.read", Verdict.ASK, shown, f"reads {shown}: {why}"))
     for word in eff.lists:
         phrases.append("lists " + _place(word.text, cwd, home, root)[1])
     for word in eff.writes:

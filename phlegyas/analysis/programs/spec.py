@@ -53,6 +53,7 @@ class Spec:
     category: str | None = None
     operands: str = "read"
     value_opts: frozenset[str] = EMPTY  # options that take a value (``-n 5``, ``--lines=5``)
+    flags: frozenset[str] | None = None  # the options without a value it accepts (None: none are known)
     whole: frozenset[str] = EMPTY  # single-dash long options (``-name``, ``-exec``)
     exec_flags: frozenset[str] = EMPTY  # options that run code or another program
     write_flags: frozenset[str] = EMPTY  # options whose value is a file written
@@ -63,6 +64,9 @@ class Spec:
     upload_flags: frozenset[str] = EMPTY  # options whose value is a local file sent over the network
     data_flags: frozenset[str] = EMPTY  # options that send their value; ``@file`` sends a file
     read_flags: frozenset[str] = EMPTY  # options whose value is a file read (``grep -f``, ``openssl -in``)
+    load_flags: frozenset[str] = EMPTY  # options whose value is code, config or a plugin it loads (``make -f``)
+    delete_flags: frozenset[str] = EMPTY  # options whose value is a directory it empties (``pytest --basetemp``)
+    source_flags: frozenset[str] = EMPTY  # options that name where packages come from (``pip --index-url``)
     pattern_opts: frozenset[str] = EMPTY  # options that give the pattern, so every operand is a path
     target_opts: frozenset[str] = EMPTY  # options that name the target directory (``cp -t DIR``)
     recursive_flags: frozenset[str] = EMPTY  # for deleters: options that make the deletion recursive
@@ -72,6 +76,8 @@ class Spec:
     handler: str | None = None  # a special analysis in shell.handlers (find, tar, dd, git_config …)
     subcommands: Mapping[str, "Spec"] | None = None  # "" = no subcommand given, "*" = any other
     posix: bool = False  # options end at the first operand
+    numeric: bool = False  # ``-NUM`` is an option (``head -5``, ``tail -20``)
+    passthrough: bool = False  # the words after ``--`` go to another program as its arguments (``cargo test --``)
     examples: tuple[tuple[str, str], ...] = ()
 
 

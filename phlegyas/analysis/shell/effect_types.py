@@ -20,6 +20,7 @@ class Effects:
     writes: list[Word] = field(default_factory=list)
     deletes: list[tuple[Word, bool]] = field(default_factory=list)  # (path, recursive)
     uploads: list[Word] = field(default_factory=list)
+    loads: list[Word] = field(default_factory=list)  # code, config or plugins it loads (``make -f x.mk``)
     runs: list[str] = field(default_factory=list)  # "executes code (…)", "runs a file: x.sh"
     mutates: list[str] = field(default_factory=list)  # changes that no Tier 2 category covers
     changes: list[str] = field(default_factory=list)  # changes its category expects (git commit, npm install)
@@ -37,7 +38,7 @@ class Effects:
 
 def new_effects(category: str | None = None) -> Effects:
     """An empty ``Effects`` (built positionally: faster than the dataclass's default factories)."""
-    return Effects([], [], [], [], [], [], [], [], [], [], False, None, category)
+    return Effects([], [], [], [], [], [], [], [], [], [], [], False, None, category)
 
 
 def literal(text: str) -> Word:

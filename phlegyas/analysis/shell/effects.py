@@ -25,26 +25,53 @@ from phlegyas.analysis.shell.parse import Word
 
 # -- the generic rules -----------------------------------------------------------------------------
 
-_OPTION_SETS: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+_OPTION_SETS: dict[int, tuple[frozenset[str], frozenset[str], frozenset[str] | None]] = {}
 
 
-def _option_sets(spec: P.Spec) -> tuple[frozenset[str], frozenset[str]]:
+def _option_sets(spec: P.Spec) -> tuple[frozenset[str], frozenset[str], frozenset[str] | None]:
     """(every option of ``spec`` that takes a value, the flag sets that name files or code included;
-    every option ``apply_spec`` does something with, so any other is skipped with one lookup).
+    every option ``apply_spec`` does something with, so any other is skipped with one lookup;
+    every option the spec knows, or None when it needs no option spec: a program Tier 2 never allows).
 
     Computed once per table entry: every ``Spec`` is a module-level constant, so its ``id`` is stable."""
     got = _OPTION_SETS.get(id(spec))
     if got is None:
-        files = spec.write_flags | spec.upload_flags | spec.data_flags | spec.read_flags | spec.exec_flags
-        got = (spec.value_opts | spec.target_opts | files, spec.mutate_flags | spec.inplace_flags | files)
+        files = (spec.write_flags | spec.upload_flags | spec.data_flags | spec.read_flags | spec.exec_flags
+                 | spec.load_flags | spec.delete_flags | spec.source_flags)
+        values = spec.value_opts | spec.target_opts | files
+        notable = spec.mutate_flags | spec.inplace_flags | files
+        known = None
+        if spec.readonly or spec.category is not None:
+            known = (values | notable | (spec.flags or EMPTY) | spec.whole | spec.readonly_flags
+                     | spec.pattern_opts | spec.recursive_flags)
+        got = (values, notable, known)
         _OPTION_SETS[id(spec)] = got
     return got
 
 
+EMPTY: frozenset[str] = frozenset()
+
+
+def unknown_option(spec: P.Spec, parsed: Parsed) -> str | None:
+    """The first option of ``parsed`` that ``spec``'s option spec does not list (``-NUM`` counts as
+    listed for ``numeric`` programs), or None. Programs Tier 2 never allows need no option spec."""
+    known = _option_sets(spec)[2]
+    if known is None:
+        return None
+    for opt, _ in parsed.opts:
+        if opt not in known and not (spec.numeric and opt[1:].isdigit()):
+            return opt
+    return None
+
+
 def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parsed:
     """Apply the table's generic rules for ``spec`` to ``args``; returns the parsed options."""
-    values, notable = _option_sets(spec)
-    parsed = parse_options(args, values, spec.whole, spec.posix)
+    values, notable, known = _option_sets(spec)
+    parsed = parse_options(args, values, spec.whole, spec.posix, spec.numeric)
+    if known is not None:
+        odd = unknown_option(spec, parsed)
+        if odd is not None:
+            eff.blockers.append(f"{name} {odd} is an option phlegyas does not know for {name}")
     readonly_mode = bool(spec.readonly_flags) and parsed.has(spec.readonly_flags)
     inplace = spec.inplace and not readonly_mode
     if spec.network:
@@ -64,6 +91,12 @@ def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parse
             eff.writes.append(value)
         elif opt in spec.read_flags:
             eff.reads.append(value)
+        elif opt in spec.load_flags:
+            eff.loads.append(value)
+        elif opt in spec.delete_flags:
+            eff.deletes.append((value, True))
+        elif opt in spec.source_flags:
+            eff.blockers.append(f"{name} {opt} {value.text}: packages from a source other than the default index")
         elif opt in spec.upload_flags:
             eff.uploads.append(value)
         elif opt in spec.data_flags:
@@ -154,9 +187,13 @@ def resolve(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> tuple[P.
     path: list[str] = []
     top: Parsed | None = None
     while spec.subcommands is not None:
-        parsed = parse_options(args, _option_sets(spec)[0], spec.whole, stop_at_operand=True)
+        parsed = parse_options(args, _option_sets(spec)[0], spec.whole, True, spec.numeric)
         if top is None:
             top = parsed
+        if parsed.opts:
+            odd = _level_option(spec, parsed)
+            if odd is not None:
+                eff.blockers.append(f"{name} {odd} is an option phlegyas does not know for {name}")
         if parsed.rest < 0:
             sub, rest = "", []
         else:
@@ -176,6 +213,15 @@ def resolve(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> tuple[P.
         path.append(sub)
         spec, args = nxt, rest
     return spec, args, path, top
+
+
+def _level_option(spec: P.Spec, parsed: Parsed) -> str | None:
+    """An option before the subcommand that the program's global options do not list."""
+    known = (spec.flags or EMPTY) | _option_sets(spec)[0] | spec.whole | spec.mutate_flags | spec.readonly_flags
+    for opt, _ in parsed.opts:
+        if opt not in known:
+            return opt
+    return None
 
 
 _SCRIPT_SPEC = P.Spec(category=P.TEST_BUILD, operands="none", handler="npm_run", does="runs a project script")

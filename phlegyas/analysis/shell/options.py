@@ -37,9 +37,10 @@ def _sub(word: Word, text: str) -> Word:
 
 
 def parse_options(args: list[Word], value_opts: frozenset[str] = EMPTY, whole: frozenset[str] = EMPTY,
-                  stop_at_operand: bool = False) -> Parsed:
+                  stop_at_operand: bool = False, numeric: bool = False) -> Parsed:
     """Split ``args``. ``whole`` lists single-dash options to take as one name (``-exec``);
-    ``stop_at_operand`` ends option parsing at the first operand (POSIX utilities, wrappers)."""
+    ``stop_at_operand`` ends option parsing at the first operand (POSIX utilities, wrappers);
+    ``numeric``: ``-20`` is one option (``head -20``), not the flags ``-2`` and ``-0``."""
     out = Parsed()
     opts, operands = out.opts, out.operands
     i, n = 0, len(args)
@@ -68,6 +69,10 @@ def parse_options(args: list[Word], value_opts: frozenset[str] = EMPTY, whole: f
                 i += 1
             else:
                 opts.append((name, None))
+            i += 1
+            continue
+        if numeric and text[1:].isdigit():
+            opts.append((text, None))
             i += 1
             continue
         if text in whole or text in value_opts:

@@ -14,6 +14,14 @@ _FIND_VALUES = frozenset({
 })
 _FIND_WRITES = {"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2}
 FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FIND_FLAGS = frozenset({
+    "-print", "-print0", "-ls", "-delete", "-prune", "-quit", "-true", "-false", "-empty", "-readable",
+    "-writable", "-executable", "-nouser", "-nogroup", "-depth", "-mount", "-xdev", "-noleaf", "-daystart",
+    "-follow", "-ignore_readdir_race", "-noignore_readdir_race", "-a", "-and", "-o", "-or", "-not", "-warn",
+    "-nowarn", "-help", "--help", "-version", "--version",
+})
+"""The primaries and operators without a value; with ``_FIND_VALUES``, ``_FIND_WRITES`` and ``FIND_EXEC``
+they are find's option spec: any other ``-word`` in the expression is not understood."""
 
 
 def find_exec_end(args: list[Word], i: int) -> int:
@@ -62,4 +70,6 @@ def find(c: Call) -> None:
             i += _FIND_WRITES[t]
         elif t in _FIND_VALUES or t.startswith("-newer"):
             i += 1
+        elif t.startswith("-") and t not in _FIND_FLAGS and not args[i].dynamic:
+            eff.blockers.append(f"find {t} is a primary phlegyas does not know for find")
         i += 1
