@@ -406,7 +406,7 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
     edit_ok = category is not None or (
         run is not None and P.canonical(run.program) in FS_EDIT_PROGRAMS and in_project and not eff.runs
         and not eff.network and not eff.uploads and eff.unknown is None and not eff.mutates and not eff.secrets
-        and not remote and not run.via and cwd_known)
+        and not eff.blockers and not eff.loads and not remote and not run.via and cwd_known)
     return sub, category, edit_ok
 
 

@@ -15,10 +15,13 @@ def _add(names: str, spec: Spec) -> None:
 _add("docker podman nerdctl", Spec(
     operands="none", handler="docker",
     value_opts=E("-H --host -c --context --config -l --log-level --tlscacert --tlscert --tlskey"),
+    flags=E("-D --debug --tls --tlsverify -v --version --help"),
     subcommands=subs({}, (
         "ps images version info inspect logs history top port diff stats search events", ro(
             operands="none", network=False,
-            value_opts=E("-f --filter --format -n --last -a --since --until --tail --type -s"))),
+            value_opts=E("-f --filter --format -n --last --since --until --tail --type --limit"),
+            flags=E("-a --all -q --quiet --no-trunc -s --size --digests -l --latest --timestamps -t -f --follow "
+                    "--details -H --human --no-stream --no-color --help --tree"))),
         ("image container network volume system context compose buildx builder plugin secret config "
          "manifest node service stack swarm trust",
          Spec(operands="none", handler="docker_group", does="changes containers or images",
@@ -31,16 +34,28 @@ _add("docker podman nerdctl", Spec(
               ("docker image ls", "readonly safe"), ("docker exec -it web sh", "notsafe"))))
 _add("docker-compose", Spec(readonly=True, category=READ_ONLY, operands="none", handler="docker_compose_top",
                            value_opts=E("-f --file -p --project-name --project-directory --env-file --profile"),
+                           flags=E("-a --all -q --quiet --services -f --follow -t --timestamps --no-color "
+                                   "--no-log-prefix --help -v --version"),
                            examples=(("docker-compose ps", "readonly safe"), ("docker-compose down", "notsafe"))))
+_KUBE_GLOBALS = E("-n --namespace --context --cluster --kubeconfig -s --server --user --token --as --as-group "
+                  "--request-timeout --certificate-authority --client-certificate --client-key -v")
+"""kubectl's global options, accepted before and after the subcommand."""
 _add("kubectl oc k3s-kubectl microk8s-kubectl", Spec(
     operands="none", network=True,
-    value_opts=E("-n --namespace --context --cluster --kubeconfig -s --server --user --token --as --as-group "
-                 "--request-timeout --certificate-authority --client-certificate --client-key -v"),
+    value_opts=_KUBE_GLOBALS,
+    flags=E("--insecure-skip-tls-verify --help -h"),
     subcommands=subs({}, ("get describe logs explain version api-resources api-versions cluster-info top "
                           "diff events wait", ro(category=NET_READ, operands="none", network=True, handler="kubectl_read",
-                                                 value_opts=E("-o --output -l --selector -c --container --tail "
+                                                 value_opts=_KUBE_GLOBALS | E("-o --output -l --selector -c --container --tail "
                                                               "--since -f --filename --field-selector --sort-by "
-                                                              "--template"))),
+                                                              "--template --for --timeout --since-time -L "
+                                                              "--label-columns --chunk-size --limit-bytes "
+                                                              "--max-log-requests --show-kind --subresource"),
+                                                 flags=E("-A --all-namespaces -w --watch --watch-only --show-labels "
+                                                         "--no-headers -p --previous --timestamps --prefix "
+                                                         "--all-containers --ignore-not-found --recursive -R "
+                                                         "--show-events --containers --short --client --help -h "
+                                                         "--use-protocol-buffers --sort-by-cpu --sum -i --ignore-errors"))),
                      ("config", Spec(operands="none", handler="kubectl_config", does="changes kubectl configuration")),
                      ("auth", ro(category=NET_READ, operands="none", network=True)),
                      ("", ro(operands="none")),
@@ -50,27 +65,40 @@ _add("kubectl oc k3s-kubectl microk8s-kubectl", Spec(
     examples=(("kubectl get pods -n prod", "readonly safe"), ("kubectl delete pod x", "mutates notsafe"),
               ("kubectl exec -it web -- sh", "notsafe"), ("kubectl config view", "readonly safe"),
               ("kubectl config use-context prod", "mutates notsafe"), ("kubectl get secret db -o yaml", "notsafe"))))
-_add("helm", Spec(operands="none", network=True, value_opts=E("-n --namespace --kube-context --kubeconfig"),
+_HELM_GLOBALS = E("-n --namespace --kube-context --kubeconfig --kube-apiserver --kube-token --registry-config "
+                  "--repository-cache --repository-config --burst-limit")
+_add("helm", Spec(operands="none", network=True, value_opts=_HELM_GLOBALS, flags=E("--debug --help -h"),
                   subcommands=subs({}, ("list ls status get history show template lint search version env verify",
                                         ro(category=NET_READ, operands="none", network=True,
-                                           value_opts=E("-f --values --set -o --output --version"))),
+                                           value_opts=_HELM_GLOBALS | E("-f --values --set -o --output --version --revision "
+                                                        "--max --offset --filter --set-string --kube-version"),
+                                           flags=E("-A --all-namespaces -a --all --deployed --failed --pending "
+                                                   "--uninstalled --superseded -q --short --date -r --reverse "
+                                                   "--debug --help -h --devel --regexp --show-only --strict "
+                                                   "--with-subcharts"))),
                                    ("", ro(operands="none")),
                                    ("*", mut("changes cluster releases", operands="none", network=True))),
                   examples=(("helm list -A", "readonly safe"), ("helm uninstall web", "mutates notsafe"))))
 _add("terraform tofu terragrunt", Spec(
     operands="none", value_opts=E("-chdir"), whole=E("-chdir"),
     subcommands=subs({}, ("validate show output version providers graph console-version get metadata",
-                          ro(operands="none", whole=E("-json -no-color -raw -state"))),
+                          ro(operands="none", whole=E("-json -no-color -raw -state"),
+                             flags=E("-json -no-color -raw -help -h -v -version"))),
                      ("plan", ro(category=NET_READ, operands="none", network=True,
                                  value_opts=E("-var -var-file -target -out -state -parallelism -lock-timeout"),
                                  whole=E("-var -var-file -target -out -state -parallelism -lock-timeout -destroy "
                                          "-refresh-only -input -lock -detailed-exitcode"),
+                                 flags=E("-destroy -refresh-only -detailed-exitcode -no-color -compact-warnings "
+                                         "-json -help"),
                                  write_flags=E("-out"))),
                      ("fmt", Spec(category=LINT_FORMAT, operands="read", inplace=True,
                                   readonly_flags=E("-check -diff -list=true"), whole=E("-check -diff -recursive"),
+                                  flags=E("-check -diff -recursive -no-color -write=false -list=false"),
                                   default_operand=".")),
                      ("init get", Spec(category=PKG_INSTALL, operands="none", network=True, does="downloads providers",
                                        whole=E("-upgrade -backend-config -reconfigure -migrate-state"),
+                                       flags=E("-upgrade -reconfigure -migrate-state -input=false -no-color "
+                                               "-backend=false -get=false -json -help"),
                                        value_opts=E("-backend-config -plugin-dir"))),
                      ("state workspace", Spec(operands="none", handler="tf_state", does="changes state")),
                      ("", ro(operands="none")),
@@ -99,6 +127,8 @@ _add("apt apt-get aptitude dnf yum zypper pacman apk brew port snap flatpak pkg 
                     ("gem install x", "notsafe"), ("rpm -qa", "readonly safe"))))
 _add("apt-cache dpkg-query apt-file rpmquery rpmverify rpmdb",
      ro(operands="none", value_opts=E("-f --showformat -W -c -o"),
+        flags=E("-l --list -s --status -L --listfiles -S --search -p --print-avail -q -a -i --all --installed "
+                "--names-only --full -n --help --version"),
         exec_flags=E("--eval -E --define -D --macros --pipe --rcfile --predefine --load -o --option -c --config-file"),
         examples=(("apt-cache policy curl", "readonly safe"),
                   ("rpmquery --eval '%(/bin/sh 1>&2)'", "executes notsafe"))))

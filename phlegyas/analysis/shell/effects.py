@@ -20,7 +20,7 @@ from phlegyas.analysis.shell.handlers.base import Call, urls
 from phlegyas.analysis.shell.handlers.find import FIND_EXEC, find_exec_end, find_start_dirs
 from phlegyas.analysis.shell.handlers.git import GIT_CODE_KEYS, git_config_key
 from phlegyas.analysis.shell.handlers.registry import HANDLERS, check_handlers
-from phlegyas.analysis.shell.options import Parsed, parse_options
+from phlegyas.analysis.shell.options import Parsed, may_be_option, parse_options
 from phlegyas.analysis.shell.parse import Word
 
 # -- the generic rules -----------------------------------------------------------------------------
@@ -64,6 +64,14 @@ def unknown_option(spec: P.Spec, parsed: Parsed) -> str | None:
     return None
 
 
+def option_risky(spec: P.Spec) -> bool:
+    """Whether an option that a file name could spell would make ``spec``'s program run, write, delete, load,
+    rewrite, send or change something (the programs a wildcard injection works on)."""
+    return bool(spec.handler or spec.exec_flags or spec.write_flags or spec.load_flags or spec.delete_flags
+                or spec.source_flags or spec.inplace_flags or spec.mutate_flags or spec.upload_flags
+                or spec.data_flags or spec.target_opts)
+
+
 def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parsed:
     """Apply the table's generic rules for ``spec`` to ``args``; returns the parsed options."""
     values, notable, known = _option_sets(spec)
@@ -72,6 +80,11 @@ def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parse
         odd = unknown_option(spec, parsed)
         if odd is not None:
             eff.blockers.append(f"{name} {odd} is an option phlegyas does not know for {name}")
+        if option_risky(spec):
+            for word in parsed.operands:
+                if may_be_option(word):
+                    eff.blockers.append(f"{word.text} may match a file named like an option of {name}")
+                    break
     readonly_mode = bool(spec.readonly_flags) and parsed.has(spec.readonly_flags)
     inplace = spec.inplace and not readonly_mode
     if spec.network:
@@ -250,7 +263,7 @@ def program_effects(name: str, args: list[Word], eff: Effects) -> None:
     spec, sub_args, path, top = resolve(spec, args, eff, name)
     if eff.unknown is not None:
         return
-    parsed = apply_spec(spec, sub_args, eff, name)
+    parsed = apply_spec(spec, sub_args, eff, " ".join([name, *path]) if path else name)
     if eff.category is None:
         eff.category = spec.category if spec.category is not None else (P.READ_ONLY if spec.readonly else None)
     call = None

@@ -32,6 +32,13 @@ class Parsed:
         return [v for n, v in self.opts if n in names and v is not None]
 
 
+def may_be_option(word: Word) -> bool:
+    """An unquoted glob that starts with a glob character (``*``, ``*.txt``, ``?x``, ``[a-z]*``): it can match
+    a file whose name starts with ``-``, so bash may hand the program an option (``tar cf x.tar *`` with a
+    file named ``--checkpoint-action=exec=sh x.sh``). ``./*`` and ``src/*`` cannot."""
+    return word.glob and not word.dynamic and word.text[:1] in "*?["
+
+
 def _sub(word: Word, text: str) -> Word:
     return Word(text, word.dynamic, word.glob, word.quoted)
 

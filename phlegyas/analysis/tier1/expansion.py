@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.options import may_be_option
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.core.analysis import AnalysisEnv
@@ -50,6 +51,11 @@ def is_unknown(word: Word) -> bool:
         return computed(word)
     # a brace word left as written: one ``shell.braces`` could not expand (quotes inside it, or too large)
     return word.glob and "{" in word.text and ("," in word.text or ".." in word.text)
+
+
+_GLOB_OPTION_RUNS = frozenset({"tar", "find", "zip", "rsync_like"})
+"""Handlers whose programs have options that run a command (``tar --to-command``, ``find -exec``,
+``zip -TT``): a glob that may spell such an option is a Tier 1 question, not only a Tier 2 doubt."""
 
 
 def _consequential(spec: P.Spec) -> frozenset[str]:
@@ -103,3 +109,9 @@ def detect_unknown_words(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "shell.unknown_word", inv,
             f"{inv.program} gets {shown}, which bash decides only when it runs: it may vanish, split into "
             f"several words or become an option of {inv.program}")
+    elif spec.exec_flags or spec.handler in _GLOB_OPTION_RUNS:
+        globs = [w for w in inv.args if may_be_option(w)]
+        if globs:
+            add(out, "shell.unknown_word", inv,
+                f"{inv.program} gets {globs[0].text}, which may match a file named like an option of "
+                f"{inv.program} (one that runs a command): name the files, or write ./{globs[0].text}")
