@@ -240,6 +240,8 @@ def _note(key: str, value: str, eff: Effects, run: Run) -> None:
         eff.blockers.append(f"runs as another user ({value})")
     elif key == "assigns":
         assignment_effects([(value, Word(""))], eff)
+    elif key == "blocks":
+        eff.blockers.append(value)
     elif key == "pure":
         eff.category = P.READ_ONLY
 

@@ -120,6 +120,8 @@ class Wrapper:
     """A program that runs another program given in its arguments (``sudo``, ``timeout`` …)."""
 
     value_opts: frozenset[str] = EMPTY
+    flags: frozenset[str] = EMPTY  # its options without a value; any option in no set is not understood
+    read_opts: frozenset[str] = EMPTY  # options whose value is a file it reads (``xargs -a FILE``)
     leading: int = 0  # operands before the command (timeout DURATION, chroot DIR, flock FILE)
     code_opts: frozenset[str] = EMPTY  # options whose value is shell code (``su -c``, ``flock -c``)
     split_opts: frozenset[str] = EMPTY  # options whose value is a command line to split (``env -S``)

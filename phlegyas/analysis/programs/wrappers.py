@@ -25,28 +25,39 @@ _wrap("sudo", Wrapper(value_opts=E("-u --user -g --group -h --host -p --prompt -
 _wrap("doas pkexec run0 ksu", Wrapper(value_opts=E("-u -C --user"), shell_opts=E("-s"), privileged=True, alone="shell",
                                   examples=(("doas rm -rf /", "deletes notsafe"),)))
 _wrap("env", Wrapper(value_opts=E("-u --unset -C --chdir -S --split-string"), split_opts=E("-S --split-string"),
+                     flags=E("-i --ignore-environment -0 --null -v --debug --help --version"),
                      assignments=True, alone="readonly",
                      examples=(("env", "readonly notsafe"), ("env FOO=1 ls", "readonly safe"),
                                ("env -S 'rm -rf /x'", "deletes notsafe"), ("env -i /bin/sh", "executes notsafe"))))
 _wrap("timeout", Wrapper(value_opts=E("-s --signal -k --kill-after"), leading=1,
-                         examples=(("timeout 5 ls", "readonly safe"), ("timeout -s KILL 5 rm -rf x", "deletes notsafe"))))
-_wrap("nice", Wrapper(value_opts=E("-n --adjustment"), examples=(("nice -n 10 make test", "safe"),)))
+                         flags=E("--preserve-status --foreground -v --verbose --help --version"),
+                         examples=(("timeout 5 ls", "readonly safe"), ("timeout -s KILL 5 rm -rf x", "deletes notsafe"),
+                                   ("timeout --preserve-status 5 ls", "readonly safe"),
+                                   ("timeout --frobnicate 5 ls", "notsafe"))))
+_wrap("nice", Wrapper(value_opts=E("-n --adjustment"), flags=E("--help --version"), examples=(("nice -n 10 make test", "safe"),)))
 _wrap("nohup setsid unbuffer chronic catchsegv eatmydata fakeroot nocache tini dumb-init torify torsocks tsocks "
       "proxychains proxychains4 firejail rlwrap aoss padsp pasuspender xvfb-run dbus-launch dbus-run-session "
       "linux32 linux64 setarch sem winpty caffeinate grc runcon cgexec run-one",
-      Wrapper(value_opts=E("-f -q -a -s -n -w -p -g --profile --server-args"), alone="none",
+      Wrapper(value_opts=E("-n --server-num -s --server-args -f --auth-file -e --error-file -p --xauth-protocol -w "
+                           "--wait -g --profile -q"),
+              flags=E("-a --auto-servernum -l --listen-tcp -c -f --fork -w --wait --help --version --quiet"),
+              alone="none",
               examples=(("nohup ls &", "readonly safe"),)))
 _wrap("time", Wrapper(value_opts=E("-f --format -o --output"), write_opts=E("-o --output"),
+                      flags=E("-p --portability -v --verbose -a --append -q --quiet --help --version"),
                       examples=(("time make test", "safe"), ("time -o /etc/x ls", "notsafe"))))
-_wrap("command builtin", Wrapper(query_opts=E("-v -V"), alone="none",
+_wrap("command builtin", Wrapper(query_opts=E("-v -V"), flags=E("-p"), alone="none",
                                  examples=(("command -v rm", "readonly safe"), ("command rm -rf x", "deletes notsafe"))))
-_wrap("exec", Wrapper(value_opts=E("-a"), alone="readonly",
+_wrap("exec", Wrapper(value_opts=E("-a"), flags=E("-c -l"), alone="readonly",
                       examples=(("exec ls", "readonly safe"), ("exec sh -c 'rm -rf x'", "deletes notsafe"))))
-_wrap("stdbuf", Wrapper(value_opts=E("-i --input -o --output -e --error"),
+_wrap("stdbuf", Wrapper(value_opts=E("-i --input -o --output -e --error"), flags=E("--help --version"),
                         examples=(("stdbuf -oL tail -f a.log", "readonly safe"),)))
 _wrap("ionice", Wrapper(value_opts=E("-c --class -n --classdata -p --pid -P --pgid -u --uid"),
+                        flags=E("-t --ignore --help --version"),
                         examples=(("ionice -c3 du -sh .", "readonly safe"),)))
-_wrap("watch", Wrapper(value_opts=E("-n --interval -d --differences -q --equexit -s --shell"),
+_wrap("watch", Wrapper(value_opts=E("-n --interval -q --equexit -s --shell"),
+                       flags=E("-d --differences -t --no-title -b --beep -e --errexit -g --chgexit -c --color -C "
+                               "--no-color -x --exec -p --precise -w --no-wrap -r --no-rerun --help --version"),
                        rest_is_code=True, alone="none",
                        examples=(("watch -n 1 ls", "readonly safe"), ("watch 'rm -rf x'", "deletes notsafe"))))
 _wrap("nsenter", Wrapper(value_opts=E("-t --target -S --setuid -G --setgid -r --root -w --wd -W --wdns"),
@@ -55,6 +66,8 @@ _wrap("nsenter", Wrapper(value_opts=E("-t --target -S --setuid -G --setgid -r --
 _wrap("chroot", Wrapper(value_opts=E("--userspec --groups"), leading=1, privileged=True, alone="shell",
                         examples=(("chroot / sh", "executes notsafe"),)))
 _wrap("flock", Wrapper(value_opts=E("-w --timeout -E --conflict-exit-code"), leading=1, leading_writes=True,
+                       flags=E("-s --shared -x -e --exclusive -u --unlock -n --nb --nonblock -o --close -F "
+                               "--no-fork --verbose --help --version"),
                        code_opts=E("-c --command"), alone="none",
                        examples=(("flock /tmp/l -c 'rm -rf x'", "deletes notsafe"), ("flock /tmp/l ls", "safe"))))
 _wrap("strace ltrace", Wrapper(value_opts=E("-e -o -p -s -u -E -P -S -a -b -I -X -O --output --attach --user"),
@@ -77,7 +90,8 @@ _wrap("script", Wrapper(value_opts=E("-T --log-timing -I --log-in -O --log-out -
                                      "--logging-format"),
                         code_opts=E("-c --command"), alone="shell",
                         examples=(("script -q -c 'id' /dev/null", "notsafe"),)))
-_wrap("taskset", Wrapper(value_opts=E("-c --cpu-list -p --pid"), leading=1,
+_wrap("taskset", Wrapper(value_opts=E("-p --pid"), flags=E("-c --cpu-list -a --all-tasks --help --version"),
+                         leading=1,
                          examples=(("taskset 0x1 ls", "readonly safe"),)))
 _wrap("numactl prlimit cpulimit choom chrt unshare softlimit setlock pexec aa-exec capsh genie logsave openvt",
       Wrapper(value_opts=E("-N -m -C -p --cpunodebind --membind --physcpubind --pid -l -n --limit"),
@@ -96,15 +110,22 @@ _wrap("ssh", Wrapper(value_opts=SSH_VALUES, rest_is_code=True, leading=1, remote
                      exec_opts=E("-o"), alone="shell",
                      examples=(("ssh host uptime", "network notsafe"), ("ssh host 'rm -rf /'", "deletes notsafe"),
                                ("ssh -o ProxyCommand='sh -c id' h", "executes notsafe"))))
-_wrap("xargs", Wrapper(value_opts=E("-I -i -n --max-args -P --max-procs -L --max-lines -s --max-chars -E --eof -e "
-                                    "-d --delimiter -a --arg-file --process-slot-var"), alone="readonly",
+_wrap("xargs", Wrapper(value_opts=E("-I -n --max-args -P --max-procs -L --max-lines -s --max-chars -E --eof "
+                                    "-d --delimiter -a --arg-file --process-slot-var"),
+                       flags=E("-0 --null -r --no-run-if-empty -t --verbose -p --interactive -x --exit -o --open-tty "
+                               "-i -e --show-limits --help --version"),
+                       read_opts=E("-a --arg-file"), alone="readonly",
                        examples=(("xargs rm -f", "deletes notsafe"), ("xargs grep -l foo", "readonly safe"),
-                                 ("xargs", "readonly safe"), ("xargs -I{} sh -c 'echo {}'", "executes notsafe"))))
+                                 ("xargs", "readonly safe"), ("xargs -I{} sh -c 'echo {}'", "executes notsafe"),
+                                 ("xargs -0 -r grep -l foo", "readonly safe"),
+                                 ("xargs -a ~/.ssh/id_rsa echo", "reads notsafe"),
+                                 ("xargs --frobnicate grep foo", "notsafe"))))
 _wrap("parallel", Wrapper(value_opts=E("-j --jobs -S --sshlogin --results --joblog -a --arg-file --delay "
                                        "--timeout -N -n --max-args --colsep -d --delimiter -I"),
                           rest_is_code=True, alone="none",
                           examples=(("parallel gzip ::: a b", "writes notsafe"), ("parallel rm ::: a b", "deletes notsafe"),)))
-_wrap("entr", Wrapper(value_opts=E("-s"), code_opts=E("-s"), alone="none", examples=(("entr make test", "safe"),)))
+_wrap("entr", Wrapper(value_opts=E("-s"), code_opts=E("-s"), flags=E("-a -c -d -n -p -r -z"), alone="none",
+                      examples=(("entr make test", "safe"),)))
 _wrap("hyperfine", Wrapper(value_opts=E("-w --warmup -r --runs -m --min-runs -M --max-runs -p --prepare -c "
                                         "--cleanup --export-json --export-markdown -s --setup -n --command-name"),
                            code_opts=E("-p --prepare -c --cleanup -s --setup"), rest_is_code=True, alone="none",

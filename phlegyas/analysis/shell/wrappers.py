@@ -27,7 +27,12 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
     notes: list[tuple[str, str]] = []
     code: list[str] = []
     interactive = False
+    odd = _unknown_option(w, parsed.opts)
+    if odd is not None:
+        notes.append(("blocks", f"{name} {odd} is an option phlegyas does not know for {name}"))
     for opt, value in parsed.opts:
+        if opt in w.read_opts and value is not None:
+            notes.append(("reads", value.text))
         if opt in w.query_opts:
             run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, "query"))
             if run is not None and w.privileged:
@@ -98,6 +103,15 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
         ex.invoke(cmd, rest, inner_via, depth, remote_inner)
 
 
+def _unknown_option(w: P.Wrapper, opts: list[tuple[str, Word | None]]) -> str | None:
+    """The first of a wrapper's own options that its entry does not list (issue 11: not understood)."""
+    for opt, _ in opts:
+        if not (opt in w.flags or opt in w.value_opts or opt in w.code_opts or opt in w.split_opts
+                or opt in w.write_opts or opt in w.query_opts or opt in w.shell_opts or opt in w.exec_opts):
+            return opt
+    return None
+
+
 def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
     """``xargs CMD``: CMD runs with input items as arguments (``-I {}``: in place of the placeholder)."""
     w = P.WRAPPERS["xargs"]
@@ -109,6 +123,14 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
         elif opt == "-i":
             replace = "{}"
     rest = args[parsed.rest:] if parsed.rest >= 0 else [literal("echo")]
+    notes = [("reads", v.text) for o, v in parsed.opts if o in w.read_opts and v is not None]
+    odd = _unknown_option(w, parsed.opts)
+    if odd is not None:
+        notes.append(("blocks", f"xargs {odd} is an option phlegyas does not know for xargs"))
+    if notes:
+        carrier = ex.add(ex.new_run(cmd, "xargs", args, via, depth, remote, "xargs", "builtin"))
+        if carrier is not None:
+            carrier.notes.extend(notes)
     start = len(ex.out.runs)
     injected = False
     if replace and runs_code(rest) and replace in text_of(rest[1:]):
