@@ -76,6 +76,8 @@ def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parse
     """Apply the table's generic rules for ``spec`` to ``args``; returns the parsed options."""
     values, notable, known = _option_sets(spec)
     parsed = parse_options(args, values, spec.whole, spec.posix, spec.numeric)
+    if spec.posix and parsed.rest >= 0:  # options ended at the first operand: the rest are all operands
+        parsed.operands.extend(args[parsed.rest:])
     if known is not None:
         odd = unknown_option(spec, parsed)
         if odd is not None:
