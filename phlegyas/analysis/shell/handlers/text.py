@@ -39,6 +39,26 @@ def sed(c: Call) -> None:
     if inplace:
         ops = c.parsed.operands if c.parsed.has(c.spec.pattern_opts) else c.parsed.operands[1:]
         c.eff.writes.extend(ops)
+        _sed_suffix(c)
+
+
+def _sed_suffix(c: Call) -> None:
+    """``-i.bak``/``-ni~``: the letters after ``-i`` are a backup suffix, not flags; when every other option
+    word is known, the "does not know" blockers that the suffix's letters caused are dropped."""
+    spec = c.spec
+    known = (spec.flags or frozenset()) | spec.value_opts | spec.pattern_opts | spec.inplace_flags
+    for w in c.args:
+        t = w.text
+        if t == "--":
+            break
+        if not t.startswith("-") or t.startswith("--") or len(t) < 2:
+            continue
+        head = t[1:].split("i", 1)[0]
+        letters = head if "i" in t[1:] else t[1:]
+        if any("-" + ch not in known for ch in letters):
+            return
+    own = f"is an option phlegyas does not know for {c.name}"
+    c.eff.blockers[:] = [b for b in c.eff.blockers if not b.endswith(own)]
 
 
 def awk(c: Call) -> None:
