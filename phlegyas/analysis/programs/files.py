@@ -171,7 +171,8 @@ _add("tar gtar bsdtar", Spec(operands="read", handler="tar", category=PROJECT_ED
                                        ("tar xf a.tar --to-command='sh -c id'", "executes notsafe"),
                                        ("tar -xf a.tar -C /etc", "notsafe"))))
 _add("zip", Spec(operands="read", handler="zip", category=PROJECT_EDIT, numeric=True,
-                 value_opts=E("-b -n -t -tt -x -i -P --password -Z -s -sp"), write_flags=E("-O --output-file"),
+                 value_opts=E("-b -n -t -tt -x -i -P --password -Z -s -sp --split-size"),
+                 write_flags=E("-O --output-file"),
                  flags=_flags("-r --recurse-paths -R -q --quiet -v --verbose -j --junk-paths -J -m --move -u --update "
                               "-f --freshen -d --delete -e --encrypt -y --symlinks -D --no-dir-entries -X -T --test "
                               "-l -ll -o -F -FF -A -k -L -h -g --grow -S -@ -c -z -0 -9 --latest-time"),
@@ -194,7 +195,7 @@ _add("gzip gunzip bzip2 bunzip2 xz unxz lzma unlzma zstd unzstd lz4 unlz4 compre
                     ("gzip -9 build/a.log", "writes safe"), ("gunzip -k logs/a.gz", "writes safe"))))
 _add("7z 7za 7zr unrar rar", Spec(operands="read", handler="archive_generic", category=PROJECT_EDIT,
                                   value_opts=E("-o -p -t -m -x -i -w -v -a -b"), flags=_flags("-y -r"),
-                                  whole=E("-slt -bd -ssc -ssc- -o+ -o- -inul -idq"),
+                                  whole=E("-slt -bd -ssc -ssc- -o+ -o- -inul -idq -so"),
                                   examples=(("7z l a.7z", "readonly"), ("7z x a.7z", "writes"),
                                             ("7z x a.7z -obuild -y", "writes"))))
 _add("cpio", Spec(operands="read", handler="archive_generic", category=PROJECT_EDIT,

@@ -157,7 +157,7 @@ _add("head", _r("-q --quiet --silent -v --verbose -z --zero-terminated", "-n --l
                 examples=(("head -n 20 src/app.py", "readonly safe reads"), ("head -5 /etc/shadow", "notsafe"),
                           ("head -20 a.txt", "readonly safe"), ("head -n 5 ~/.aws/credentials", "notsafe reads"),
                           ("head -c 100 a.bin", "readonly safe"))))
-_add("tail", _r("-f --follow -F -q --quiet --silent --retry -v --verbose -z --zero-terminated",
+_add("tail", _r("-f --follow -F -q --quiet --silent --retry -v --verbose -z --zero-terminated -r",
                 "-n --lines -c --bytes --pid -s --sleep-interval --max-unchanged-stats", numeric=True,
                 examples=(("tail -f logs/app.log", "readonly safe"), ("tail -n +3 a.csv", "readonly safe"),
                           ("tail -50 app.log", "readonly safe"), ("tail -n 1 ~/.ssh/id_rsa", "notsafe"))))
@@ -177,7 +177,7 @@ _add("wc", _r("-c --bytes -m --chars -l --lines -L --max-line-length -w --words 
               examples=(("wc -l src/*.py", "readonly safe"), ("wc --files0-from=~/.ssh/id_rsa", "notsafe reads"))))
 
 # Facts about files: names and metadata, not contents.
-_add("file", _r("-v -z --uncompress -Z --uncompress-noreport -b --brief -c --checking-printout -i --mime --apple "
+_add("file", _r("-v -z --uncompress -Z --uncompress-noreport -b --brief -c --checking-printout -i -I --mime --apple "
                 "--extension --mime-type --mime-encoding -k --keep-going -l --list -L --dereference -h --no-dereference "
                 "-n --no-buffer -N --no-pad -0 --print0 -p --preserve-date -r --raw -s --special-files -S --no-sandbox "
                 "-d --debug", "-e --exclude --exclude-quiet -F --separator -P --parameter", operands="list",
@@ -232,7 +232,7 @@ _add("du", _r("-0 --null -a --all --apparent-size -b --bytes -c --total -D --der
               examples=(("du -sh node_modules", "readonly safe"), ("du -h -d 1 .", "readonly safe"))))
 
 # Facts about the machine, the user and the processes: no operand is a path.
-_add("df", _r("-a --all -h --human-readable -H --si -i --inodes -k -l --local --no-sync --output -P --portability "
+_add("df", _r("-a --all -h --human-readable -H --si -i --inodes -k -m -g -l --local --no-sync --output -P --portability "
               "--sync --total -T --print-type -v", "-B --block-size -t --type -x --exclude-type", operands="none",
               examples=(("df -h", "readonly safe"), ("df -hT .", "readonly safe"))))
 _add("free", _r("-b --bytes --kilo --mega --giga --tera --peta -k --kibi -m --mebi -g --gibi --tebi --pebi -h --human "
@@ -311,15 +311,15 @@ _add("pidstat", _r("-d -h -H -I -l -r -R -s -t -U -u -v -w --human", "-p -G -C -
                    exec_flags=E("-e"),
                    examples=(("pidstat 1 3", "readonly safe"), ("pidstat -e /bin/sh", "executes notsafe"))))
 _add("ps", _r("-A -e -a -d -N --deselect -T -r -x -f -F -l -j -y -w -H -L -m -M -Z -c -V --forest --headers "
-              "--no-headers --cumulative --context --info -s -X -v", " ".join(sorted(PS_VALUES)), operands="none",
+              "--no-headers --no-heading --no-header --cumulative --context --info -s -X -v", " ".join(sorted(PS_VALUES)), operands="none",
               examples=(("ps aux", "readonly safe"), ("ps -ef", "readonly safe"), ("ps -o pid,cmd -p 1", "readonly safe"))))
 _add("top htop btop atop", _r("-b -c -H -i -S -1 -e -E -C -M -t --tree --no-color --no-mouse --no-unicode --readonly "
                               "--batch --utf-force --low-color -a",
-                              "-n -d -p -u -U -o -O -s --delay --pid --user --sort-key --max-iterations",
+                              "-n -d -p -u -U -o -O -s -l --delay --pid --user --sort-key --max-iterations",
                               operands="none", write_flags=E("-w"),
                               examples=(("top -b -n 1", "readonly safe"), ("htop -u me", "readonly safe"))))
-_add("date", _r("--debug -I --iso-8601 --resolution -R --rfc-email -u --utc --universal", "-d --date --rfc-3339 "
-                "-r --reference -I -s --set", operands="none", read_flags=E("-f --file"), mutate_flags=E("-s --set"),
+_add("date", _r("--debug -I --iso-8601 --resolution -R --rfc-email -u --utc --universal -j -n", "-d --date "
+                "--rfc-3339 -r --reference -I -s --set -v", operands="none", read_flags=E("-f --file"), mutate_flags=E("-s --set"),
                 examples=(("date +%s", "readonly safe"), ("date -s '2020-01-01'", "mutates notsafe"),
                           ("date -u +%Y-%m-%dT%H:%M:%SZ", "readonly safe"), ("date -d yesterday +%F", "readonly safe"),
                           ("date -f ~/.aws/credentials", "notsafe reads"), ("date -Iseconds", "readonly safe"))))
@@ -400,8 +400,8 @@ _add("ag", _r("-a --all-types -i --ignore-case -s --case-sensitive -S --smart-ca
               "-u --unrestricted -U --skip-vcs-ignores -t --all-text -f --follow --hidden --nocolor --color "
               "--noheading --heading --column --numbers --nonumbers --vimgrep --ackmate --silent --stats "
               "-z --search-zip -0 --null --print0 --nogroup --group --one-device --filename --nofilename "
-              "--print-long-lines --passthrough --nobreak --break --no-numbers -h -V",
-              "-G --file-search-regex -g -A --after -B --before -C --context --ignore --ignore-dir -m --max-count "
+              "--print-long-lines --passthrough --nobreak --break --no-numbers -h -V --list-file-types",
+              "-G --file-search-regex -g --filename-pattern -A --after -B --before -C --context --ignore --ignore-dir -m --max-count "
               "--depth -W --width --color-match --color-path --color-line-number --pager",
               operands="pattern", read_flags=E("-p --path-to-ignore"), exec_flags=E("--pager"),
               examples=(("ag TODO", "readonly safe"), ("ag --pager 'sh -c id' x", "executes notsafe"))))
@@ -457,7 +457,7 @@ _add("icdiff", _r("-H --highlight -N --line-numbers --no-bold --show-all-spaces 
                   "--output-encoding", examples=(("icdiff a.py b.py", "readonly safe"),)))
 _add("delta", _r("-s --side-by-side -n --line-numbers --light --dark --navigate --hyperlinks --no-gitconfig --raw "
                  "--color-only --keep-plus-minus-markers --relative-paths --show-config --list-syntax-themes "
-                 "--show-syntax-themes --show-themes --diff-highlight --diff-so-fancy -h -V",
+                 "--show-syntax-themes --show-themes --diff-highlight --diff-so-fancy -h -V --list-languages",
                  "-w --width --syntax-theme --features --tabs --wrap-max-lines --max-line-length --diff-args "
                  "--line-fill-method", load_flags=E("--config"), exec_flags=E("--pager"),
                  examples=(("delta a.py b.py", "readonly safe"), ("delta --pager 'sh -c id' a b", "executes notsafe"))))
