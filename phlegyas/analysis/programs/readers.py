@@ -176,7 +176,8 @@ _add("less", _r("-a -A -B -c -C -d -e -E -f -F -g -G -i -I -J -K -L -m -M -n -N 
 _add("wc", _r("-c --bytes -m --chars -l --lines -L --max-line-length -w --words --total", read_flags=E("--files0-from"),
               examples=(("wc -l src/*.py", "readonly safe"), ("wc --files0-from=~/.ssh/id_rsa", "notsafe reads"))))
 
-# Facts about files: names and metadata, not contents.
+# Facts about files: names and metadata, not contents. realpath and readlink only print a path (no option of
+# theirs opens a file), so their operands are words: ``readlink -f "$0"`` is safe whatever ``$0`` holds.
 _add("file", _r("-v -z --uncompress -Z --uncompress-noreport -b --brief -c --checking-printout -i -I --mime --apple "
                 "--extension --mime-type --mime-encoding -k --keep-going -l --list -L --dereference -h --no-dereference "
                 "-n --no-buffer -N --no-pad -0 --print0 -p --preserve-date -r --raw -s --special-files -S --no-sandbox "
@@ -186,10 +187,10 @@ _add("file", _r("-v -z --uncompress -Z --uncompress-noreport -b --brief -c --che
 _add("stat", _r("-L --dereference -f --file-system -t --terse --cached", "-c --format --printf", operands="list",
                 examples=(("stat -c %s a.txt", "readonly safe"), ("stat ~/.ssh/id_rsa", "readonly safe"))))
 _add("realpath", _r("-e --canonicalize-existing -m --canonicalize-missing -L --logical -P --physical -q --quiet "
-                    "-s --strip --no-symlinks -z --zero", "--relative-to --relative-base", operands="list",
+                    "-s --strip --no-symlinks -z --zero", "--relative-to --relative-base", operands="none",
                     examples=(("realpath --relative-to=. src", "readonly safe"),)))
 _add("readlink", _r("-f --canonicalize -e --canonicalize-existing -m --canonicalize-missing -n --no-newline "
-                    "-q --quiet -s --silent -v --verbose -z --zero", operands="list",
+                    "-q --quiet -s --silent -v --verbose -z --zero", operands="none",
                     examples=(("readlink -f build/link", "readonly safe"),)))
 _add("namei", _r("-x --mountpoints -m --modes -o --owners -l --long -n --nosymlinks -v --vertical -Z --context -h -V",
                  operands="list", examples=(("namei -l src/a.py", "readonly safe"),)))
@@ -313,11 +314,12 @@ _add("pidstat", _r("-d -h -H -I -l -r -R -s -t -U -u -v -w --human", "-p -G -C -
 _add("ps", _r("-A -e -a -d -N --deselect -T -r -x -f -F -l -j -y -w -H -L -m -M -Z -c -V --forest --headers "
               "--no-headers --no-heading --no-header --cumulative --context --info -s -X -v", " ".join(sorted(PS_VALUES)), operands="none",
               examples=(("ps aux", "readonly safe"), ("ps -ef", "readonly safe"), ("ps -o pid,cmd -p 1", "readonly safe"))))
-_add("top htop btop atop", _r("-b -c -H -i -S -1 -e -E -C -M -t --tree --no-color --no-mouse --no-unicode --readonly "
-                              "--batch --utf-force --low-color -a",
-                              "-n -d -p -u -U -o -O -s -l --delay --pid --user --sort-key --max-iterations",
-                              operands="none", write_flags=E("-w"),
-                              examples=(("top -b -n 1", "readonly safe"), ("htop -u me", "readonly safe"))))
+_add("top htop btop", _r("-b -c -H -i -S -1 -e -E -C -M -t --tree --no-color --no-mouse --no-unicode --readonly "
+                         "--batch --utf-force --low-color -a -w",
+                         "-n -d -p -u -U -o -O -s -l --delay --pid --user --sort-key --max-iterations",
+                         operands="none", examples=(("top -b -n 1", "readonly safe"), ("htop -u me", "readonly safe"))))
+_add("atop", _r("-a -1 -c -g -m -d -n -s -v -C -M -D -N -A -f -F -G -x -y -L", "-r -b -e -S -P", operands="none",
+                write_flags=E("-w"), examples=(("atop 1 3", "readonly safe"), ("atop -w /tmp/raw 1", "writes"))))
 _add("date", _r("--debug -I --iso-8601 --resolution -R --rfc-email -u --utc --universal -j -n", "-d --date "
                 "--rfc-3339 -r --reference -I -s --set -v", operands="none", read_flags=E("-f --file"), mutate_flags=E("-s --set"),
                 examples=(("date +%s", "readonly safe"), ("date -s '2020-01-01'", "mutates notsafe"),
