@@ -150,9 +150,9 @@ _add("split csplit", Spec(category=PROJECT_EDIT, operands="read", handler="split
                           examples=(("split -l 100 big.txt part_", "writes"),
                                     ("split --filter='sh -c id' a", "executes notsafe"))))
 _add("patch", Spec(category=PROJECT_EDIT, operands="write",
-                   value_opts=E("-p --strip -B --prefix -Y --basename-prefix -z --suffix -V --version-control -D "
+                   value_opts=E("-p --strip -Y --basename-prefix -z --suffix -V --version-control -D "
                                 "--ifdef -F --fuzz -g --get --merge --read-only --quoting-style --reject-format -x"),
-                   read_flags=E("-i --input"), write_flags=E("-o --output -r --reject-file -d --directory"),
+                   read_flags=E("-i --input"), write_flags=E("-o --output -r --reject-file -d --directory -B --prefix"),
                    flags=_flags("-b --backup -c --context -e --ed -E --remove-empty-files -f --force -l "
                                 "--ignore-whitespace -n --normal -N --forward -R --reverse -s --silent --quiet -t "
                                 "--batch -T --set-time -u --unified --verbose --dry-run --posix -Z --set-utc "
@@ -161,11 +161,12 @@ _add("patch", Spec(category=PROJECT_EDIT, operands="write",
                    examples=(("patch -p1 < fix.diff", "writes safe"), ("patch -p1 -i fix.diff", "writes safe"),
                              ("patch -d /etc -p1 < fix.diff", "writes notsafe"))))
 _add("tar gtar bsdtar", Spec(operands="read", handler="tar", category=PROJECT_EDIT, value_opts=TAR_VALUES,
-                             flags=TAR_FLAGS,
+                             flags=TAR_FLAGS, write_flags=E("--index-file -g --listed-incremental --volno-file"),
                              examples=(("tar -tzf a.tgz", "readonly safe"), ("tar -xzf a.tgz -C build", "writes safe"),
                                        ("tar czf out.tgz src", "writes safe"),
                                        ("tar -czf out.tgz --exclude=node_modules src", "writes safe"),
                                        ("tar -xPf a.tar", "notsafe"),
+                                       ("tar -czf b.tgz -g /home/u/.bashrc src", "notsafe"),
                                        ("tar -cf /dev/null x --checkpoint=1 --checkpoint-action=exec=sh",
                                         "executes notsafe"),
                                        ("tar xf a.tar --to-command='sh -c id'", "executes notsafe"),
@@ -198,16 +199,17 @@ _add("7z 7za 7zr unrar rar", Spec(operands="read", handler="archive_generic", ca
                                   whole=E("-slt -bd -ssc -ssc- -o+ -o- -inul -idq -so"),
                                   examples=(("7z l a.7z", "readonly"), ("7z x a.7z", "writes"),
                                             ("7z x a.7z -obuild -y", "writes"))))
+# cpio -i keeps absolute and ``..`` member names unless told not to, so its extraction stays not understood.
 _add("cpio", Spec(operands="read", handler="archive_generic", category=PROJECT_EDIT,
                   value_opts=E("-F --file -O -I -H --format -E --pattern-file -D --directory -M --message -R --owner "
                                "-C --io-size"),
-                  flags=_flags("-i --extract -o --create -p --pass-through -d --make-directories -m "
+                  flags=_flags("-o --create -p --pass-through -d --make-directories -m "
                                "--preserve-modification-time -u --unconditional -v --verbose -t --list -B -c -V --dot "
                                "-0 --null -a --reset-access-time -b --swap -f --nonmatching -l --link -L --dereference "
                                "-n --numeric-uid-gid -r --rename -s --swap-bytes -S --swap-halfwords "
                                "--no-absolute-filenames --quiet --sparse"),
                   exec_flags=E("--rsh-command"),
-                  examples=(("cpio -t < a.cpio", "readonly"),
+                  examples=(("cpio -t < a.cpio", "readonly"), ("cpio -idv < a.cpio", "notsafe"),
                             ("cpio -o --rsh-command /bin/sh -F h:", "executes notsafe"))))
 _add("ar", Spec(operands="read", handler="archive_generic", category=PROJECT_EDIT, value_opts=E("--target --output"),
                 flags=_flags("-r -c -s -t -x -p -d -q -m -u -v -D -U -T"), load_flags=E("--plugin"),
@@ -272,4 +274,6 @@ _add("awk gawk mawk nawk", Spec(readonly=True, category=READ_ONLY, operands="pat
                                           ("awk '{print > \"/tmp/o\"}' a", "writes"),
                                           ("awk 'BEGIN{while((getline l < \"/home/u/.netrc\")>0) print l}'", "notsafe"),
                                           ("awk -o x.out '{print}' a", "notsafe"),
+                                          ("awk -W version", "readonly safe"),
+                                          ("mawk -W exec prog.awk a", "notsafe"),
                                           ("awk '{print | \"sh\"}' a", "executes notsafe"))))

@@ -364,7 +364,7 @@ _add("apropos whatis", _r("-d --debug -v --verbose -r --regex -w --wildcard -e -
                           "-s --sections --section -m --systems -M --manpath -L --locale", operands="none",
                           load_flags=E("-C --config-file"), examples=(("apropos -s 1 copy", "readonly safe"),)))
 _add("info", _r("-a --all -k --apropos -w --where --show-options --vi-keys --strict-node-location",
-                "-d --directory -n --node -O --index-search --init-file", operands="none",
+                "-d --directory -n --node -O --index-search --init-file", operands="read",
                 write_flags=E("-o --output --dribble"), read_flags=E("-f --file --restore"),
                 examples=(("info coreutils", "readonly safe"), ("info -o ~/.bashrc ls", "writes notsafe"))))
 _add("tldr", _r("-l --list -v --verbose -u --update -h -V -r --raw -q --quiet -c --color", "-p --platform -L --language",
@@ -373,10 +373,14 @@ _add("man", _r("-a --all -f --whatis -k --apropos -K --global-apropos -w --where
                "-d --debug -D --default -u --update -i --ignore-case -I --match-case --regex --wildcard --names-only "
                "--no-subpages --no-hyphenation --no-justification -7 --ascii -Z --ditroff -t --troff",
                "-M --manpath -S -s --sections -L --locale -m --systems -E --encoding -R --recode -e --extension "
-               "-p --preprocessor -T --troff-device", load_flags=E("-C --config-file"), operands="none",
+               "-p --preprocessor -T --troff-device", load_flags=E("-C --config-file"), operands="read",
                exec_flags=E("-P --pager -H --html -X --gxditview -B"),
                examples=(("man tar", "readonly safe"), ("man -P 'sh -c id' ls", "executes notsafe"),
-                         ("man -k compress", "readonly safe"), ("man -l ~/.ssh/id_rsa", "notsafe"))))
+                         ("man -k compress", "readonly safe"), ("man -l ~/.ssh/id_rsa", "notsafe"),
+                         ("man 5 crontab", "readonly safe"), ("man ~/.ssh/id_rsa", "notsafe"))))
+
+# man and info show a local file when a name has a slash (``man ./x.1``): their operands are taken as reads, which
+# for a plain page name (``man tar``) is a harmless name in the project.
 
 # Searchers: the first operand is the pattern (unless an option gives it), the rest are read.
 _add("grep egrep fgrep rgrep", _r(GREP_FLAGS, " ".join(sorted(GREP_VALUES - E("-f --file --exclude-from"))),

@@ -73,7 +73,15 @@ def awk(c: Call) -> None:
                 c.eff.runs.append(f"loads awk code ({value.text})")
         elif opt in ("-l", "--load"):
             c.eff.runs.append("loads an awk extension")
+        elif opt == "-W" and value is not None and value.text.split("=", 1)[0] not in _AWK_W_HARMLESS:
+            c.eff.blockers.append(f"{c.name} -W {value.text} is an option phlegyas does not know for {c.name}")
     c.eff.reads[:] = [r for r in c.eff.reads if "=" not in r.text or r.text.startswith(("/", "."))]
+
+
+_AWK_W_HARMLESS = frozenset({"version", "V", "help", "usage", "copyright", "posix", "traditional", "compat",
+                             "sandbox", "lint", "interactive", "re-interval", "characters-as-bytes"})
+"""``awk -W NAME``: the long options this spells that only change how awk reads its program. The others
+(``-W exec file``, ``-W source=…``, ``-W dump-variables``, ``-W profile``) run or write something."""
 
 
 def editor(c: Call) -> None:
