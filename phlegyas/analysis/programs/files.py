@@ -24,7 +24,8 @@ CP_FLAGS = _flags("-a --archive --attributes-only --backup -b --copy-contents -d
                   "--keep-directory-symlink")
 MV_FLAGS = _flags("--backup -b -f --force -i --interactive -n --no-clobber --strip-trailing-slashes -T "
                   "--no-target-directory -u --update -v --verbose -Z --context --debug --exchange --no-copy")
-INSTALL_VALUES = E("-t --target-directory -m --mode -o --owner -g --group -S --suffix -Z --context")
+INSTALL_VALUES = E("-t --target-directory -m --mode -o --owner -g --group -S --suffix")
+"""``-Z``/``--context`` take no value (a value would swallow the source: ``install -Z ~/.ssh/id_rsa k``)."""
 SED_VALUES = E("-e --expression -f --file -l --line-length")
 """Only these take a value: ``-E``, ``-s``, ``-z`` are flags (as values they would swallow the script)."""
 AWK_VALUES = E("-F --field-separator -v --assign -f --file -i --include -l --load -E --exec -W")
@@ -35,7 +36,7 @@ TAR_VALUES = E("-f --file -C --directory -T --files-from -X --exclude-from -b --
                "--index-file --strip-components --suffix --newer-mtime --hole-detection --occurrence "
                "--quoting-style --sort --warning --record-size --level --exclude-tag --exclude-tag-under "
                "--exclude-tag-all --exclude-ignore --exclude-ignore-recursive --owner-map --group-map --pax-option "
-               "--sparse-version --volno-file --atime-preserve")
+               "--sparse-version --volno-file")
 TAR_FLAGS = _flags("-A --catenate --concatenate -c --create -d --diff --compare --delete -r --append -t --list "
                    "--test-label -u --update -x --extract --get --check-device --no-check-device --ignore-failed-read "
                    "--ignore-command-error --no-ignore-command-error -k --keep-old-files --keep-newer-files "
@@ -53,7 +54,7 @@ TAR_FLAGS = _flags("-A --catenate --concatenate -c --create -d --diff --compare 
                    "-R --block-number --checkpoint --no-xattrs --xattrs --no-acls --acls --no-selinux --selinux -S "
                    "--sparse -G --incremental -n --seek --no-seek -i --ignore-zeros --read-full-records -B "
                    "--force-local --no-ignore-zeros --posix -o --old-archive --portability --usage -m --touch "
-                   "--remove-files --backup --restrict --no-restrict")
+                   "--remove-files --backup --restrict --no-restrict --atime-preserve")
 """GNU tar's options without a value, except ``-P``/``--absolute-names`` (extraction outside the target
 directory) and the interactive ``-w``: those stay not understood."""
 UNPACK = _flags("-c --stdout --to-stdout -d --decompress --uncompress -f --force -k --keep -l --list -n --no-name "
@@ -103,9 +104,10 @@ _add("ln link", Spec(operands="target", value_opts=CP_VALUES, target_opts=E("-t 
 _add("install", Spec(category=PROJECT_EDIT, operands="target", value_opts=INSTALL_VALUES,
                      target_opts=E("-t --target-directory"), exec_flags=E("--strip-program"),
                      flags=_flags("--backup -b -c -C --compare -d --directory -D -p --preserve-timestamps -s --strip "
-                                  "-T --no-target-directory -v --verbose --preserve-context --debug"),
+                                  "-T --no-target-directory -v --verbose --preserve-context --debug -Z --context"),
                      examples=(("install -m 755 a build/a", "writes safe"), ("install a /usr/local/bin/a", "notsafe"),
-                               ("install -D -m 644 a build/x/a", "writes safe"))))
+                               ("install -D -m 644 a build/x/a", "writes safe"),
+                               ("install -Z ~/.ssh/id_rsa build/k", "notsafe"))))
 _add("truncate", Spec(category=PROJECT_EDIT, operands="write", value_opts=E("-s --size -r --reference"),
                       flags=_flags("-c --no-create -o --io-blocks"),
                       examples=(("truncate -s 0 build/log", "writes safe"), ("truncate -s 0 ~/.bashrc", "notsafe"))))
@@ -151,12 +153,12 @@ _add("split csplit", Spec(category=PROJECT_EDIT, operands="read", handler="split
                                     ("split --filter='sh -c id' a", "executes notsafe"))))
 _add("patch", Spec(category=PROJECT_EDIT, operands="write",
                    value_opts=E("-p --strip -Y --basename-prefix -z --suffix -V --version-control -D "
-                                "--ifdef -F --fuzz -g --get --merge --read-only --quoting-style --reject-format -x"),
+                                "--ifdef -F --fuzz -g --get --read-only --quoting-style --reject-format -x"),
                    read_flags=E("-i --input"), write_flags=E("-o --output -r --reject-file -d --directory -B --prefix"),
                    flags=_flags("-b --backup -c --context -e --ed -E --remove-empty-files -f --force -l "
                                 "--ignore-whitespace -n --normal -N --forward -R --reverse -s --silent --quiet -t "
                                 "--batch -T --set-time -u --unified --verbose --dry-run --posix -Z --set-utc "
-                                "--backup-if-mismatch --no-backup-if-mismatch --binary --follow-symlinks"),
+                                "--backup-if-mismatch --no-backup-if-mismatch --binary --follow-symlinks --merge"),
                    default_operand=".", readonly_flags=E("--dry-run"),
                    examples=(("patch -p1 < fix.diff", "writes safe"), ("patch -p1 -i fix.diff", "writes safe"),
                              ("patch -d /etc -p1 < fix.diff", "writes notsafe"))))
@@ -172,7 +174,7 @@ _add("tar gtar bsdtar", Spec(operands="read", handler="tar", category=PROJECT_ED
                                        ("tar xf a.tar --to-command='sh -c id'", "executes notsafe"),
                                        ("tar -xf a.tar -C /etc", "notsafe"))))
 _add("zip", Spec(operands="read", handler="zip", category=PROJECT_EDIT, numeric=True,
-                 value_opts=E("-b -n -t -tt -x -i -P --password -Z -s -sp --split-size"),
+                 value_opts=E("-b -n -t -tt -x -i -P --password -Z -s --split-size"),
                  write_flags=E("-O --output-file"),
                  flags=_flags("-r --recurse-paths -R -q --quiet -v --verbose -j --junk-paths -J -m --move -u --update "
                               "-f --freshen -d --delete -e --encrypt -y --symlinks -D --no-dir-entries -X -T --test "
@@ -211,7 +213,8 @@ _add("cpio", Spec(operands="read", handler="archive_generic", category=PROJECT_E
                   exec_flags=E("--rsh-command"),
                   examples=(("cpio -t < a.cpio", "readonly"), ("cpio -idv < a.cpio", "notsafe"),
                             ("cpio -o --rsh-command /bin/sh -F h:", "executes notsafe"))))
-_add("ar", Spec(operands="read", handler="archive_generic", category=PROJECT_EDIT, value_opts=E("--target --output"),
+_add("ar", Spec(operands="read", handler="archive_generic", category=PROJECT_EDIT, value_opts=E("--target"),
+                write_flags=E("--output"),
                 flags=_flags("-r -c -s -t -x -p -d -q -m -u -v -D -U -T"), load_flags=E("--plugin"),
                 examples=(("ar t lib.a", "readonly"), ("ar --plugin /tmp/x.so t lib.a", "notsafe"))))
 

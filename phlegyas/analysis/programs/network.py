@@ -197,7 +197,8 @@ _add("nslookup", _net(_NSLOOKUP_FLAGS, _NSLOOKUP_VALUES, whole=E(_NSLOOKUP_FLAGS
                       examples=(("nslookup -type=mx example.com", "readonly safe network"),)))
 _add("host", _net("-a -A -C -d -l -r -s -T -U -v -V -4 -6 -i -n", "-c -m -N -R -t -W",
                   examples=(("host example.com", "readonly safe"), ("host -t mx example.com", "readonly safe"))))
-_add("drill", _net("-4 -6 -D -T -S -v -V -d -x -t -u -o -a -Q -h", "-p -y -r -w -c -s -i -b -q", read_flags=E("-k"),
+_add("drill", _net("-4 -6 -D -T -S -v -V -d -x -t -u -o -a -Q -h", "-p -y -r -c -s -i -b -q", read_flags=E("-k"),
+                   write_flags=E("-w"),
                    examples=(("drill example.com", "readonly safe network"),)))
 _add("arping", _net("-b -D -f -q -V -0 -h", "-c -w -I -s -i -T",
                     examples=(("arping -c 1 10.0.0.1", "readonly safe network"), ("arping -U 10.0.0.1", "notsafe"))))

@@ -406,8 +406,9 @@ _add("ag", _r("-a --all-types -i --ignore-case -s --case-sensitive -S --smart-ca
               "-u --unrestricted -U --skip-vcs-ignores -t --all-text -f --follow --hidden --nocolor --color "
               "--noheading --heading --column --numbers --nonumbers --vimgrep --ackmate --silent --stats "
               "-z --search-zip -0 --null --print0 --nogroup --group --one-device --filename --nofilename "
-              "--print-long-lines --passthrough --nobreak --break --no-numbers -h -V --list-file-types",
-              "-G --file-search-regex -g --filename-pattern -A --after -B --before -C --context --ignore --ignore-dir -m --max-count "
+              "--print-long-lines --passthrough --nobreak --break --no-numbers -h -V --list-file-types --after --before "
+              "--context",
+              "-G --file-search-regex -g --filename-pattern -A -B -C --ignore --ignore-dir -m --max-count "
               "--depth -W --width --color-match --color-path --color-line-number --pager",
               operands="pattern", read_flags=E("-p --path-to-ignore"), exec_flags=E("--pager"),
               examples=(("ag TODO", "readonly safe"), ("ag --pager 'sh -c id' x", "executes notsafe"))))
