@@ -45,7 +45,8 @@ CASES = [
     ("sort $X notes.txt", Verdict.ASK, Verdict.ASK),  # sort -o writes
     ("dd if=/dev/zero $OUT", Verdict.ASK, Verdict.ASK),
     # an unknown path read: may be a secret, so not automatic (a person, or bypass, decides)
-    ('cat "$f"', Verdict.ASK, Verdict.ASK),  # cat's table entry lists an option that runs a program
+    ('cat "$f"', Verdict.ASK, Verdict.ALLOW),  # like wc: cat has no option that runs, writes or sends
+    ('bat "$f"', Verdict.ASK, Verdict.ASK),  # bat's --pager runs a program: "$f" could be that option
     ("wc -l $FILE", Verdict.ASK, Verdict.ALLOW),
     ("head -n 5 $LOG", Verdict.ASK, Verdict.ALLOW),
     # what stays automatic

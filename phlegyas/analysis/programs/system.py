@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from phlegyas.analysis.programs.spec import NAVIGATION, READ_ONLY, E, Spec, add, mut, ro, subs
 
+SYSTEMCTL_VALUES = E("-H --host -M --machine -t --type --state -p --property -n --lines -o --output --signal -s "
+                     "--root --kill-whom --job-mode --what --timestamp --image --drop-in --when --check-inhibitors")
+SYSTEMCTL_FLAGS = E("--no-pager -a --all -l --full --user --system --global -q --quiet --no-legend --plain --failed "
+                    "-r --recursive --reverse --after --before --show-types --value --no-ask-password --no-block "
+                    "--no-wall --no-reload --now --runtime --force -f --with-dependencies --legend --firmware-setup "
+                    "-i --ignore-inhibitors --help --version -h")
+"""systemctl's options; the changing subcommands are not Tier-2 safe whatever their options."""
+
 SYSTEM_TOOLS: dict[str, Spec] = {}
 """Editors, terminals, system programs and shell builtins, in the order of the program table."""
 
@@ -46,37 +54,44 @@ _add("crontab", Spec(operands="none", does="installs scheduled jobs", readonly_f
                      examples=(("crontab -l", "readonly"), ("crontab jobs.txt", "mutates notsafe"))))
 _add("at batch", Spec(operands="none", does="schedules commands", handler="stdin_code",
                       examples=(("echo id | at now", "mutates notsafe"),)))
-_add("systemctl", Spec(operands="none", value_opts=E("-H --host -M --machine -t --type --state -p --property "
-                                                     "-n --lines -o --output --signal -s --root --kill-whom"),
+_add("systemctl", Spec(operands="none", value_opts=SYSTEMCTL_VALUES, flags=SYSTEMCTL_FLAGS,
                        subcommands=subs({}, (
                            "status show cat is-active is-enabled is-failed is-system-running list-units "
                            "list-unit-files list-timers list-sockets list-dependencies list-jobs list-machines "
-                           "get-default help show-environment", ro(operands="none")),
-                           ("", ro(operands="none")),
+                           "get-default help show-environment",
+                           ro(operands="none", value_opts=SYSTEMCTL_VALUES, flags=SYSTEMCTL_FLAGS)),
+                           ("", ro(operands="none", value_opts=SYSTEMCTL_VALUES, flags=SYSTEMCTL_FLAGS)),
                            ("*", mut("changes system services", operands="none")),
                            ("edit", mut("edits a service", operands="none", handler="editor"))),
                        examples=(("systemctl status nginx", "readonly safe"),
+                                 ("systemctl --no-pager status nginx -l", "readonly safe"),
+                                 ("systemctl list-units --failed --no-legend", "readonly safe"),
                                  ("systemctl restart nginx", "mutates notsafe"))))
 _add("service", Spec(operands="none", handler="service", does="changes system services",
                      examples=(("service nginx status", "readonly"), ("service nginx stop", "mutates notsafe"))))
 
 # Shell builtins that only affect this shell.
-_add("cd pushd popd", Spec(readonly=True, category=NAVIGATION, operands="none",
+_add("cd pushd popd", Spec(readonly=True, category=NAVIGATION, operands="none", flags=E("-L -P -e -@ -n"),
                            examples=(("cd src", "readonly safe"), ("cd /tmp && ls", "readonly safe"))))
 _add("set shopt unset export declare typeset local readonly let break continue return exit logout "
      "caller disown bg fg setopt unsetopt autoload emulate zmodload-list",
-     Spec(readonly=True, category=NAVIGATION, operands="none", handler="shell_state",
+     Spec(readonly=True, category=NAVIGATION, operands="none", handler="shell_state", value_opts=E("-o"),
+          flags=E("-a -b -e -f -h -k -m -n -p -t -u -v -x -B -C -E -H -P -T -s -q -A -F -g -i -I -l -r -L -R -U -z "
+                  "-X -d"), numeric=True,
           examples=(("set -euo pipefail", "readonly safe"), ("export FOO=1", "readonly safe"),
                     ("export LD_PRELOAD=/tmp/x.so", "executes notsafe"),
                     ("export PATH=/tmp/evil:$PATH", "notsafe"))))
 _add("alias unalias", Spec(operands="none", does="defines aliases", examples=(("alias ls='rm -rf ~'", "notsafe"),)))
-_add("trap", Spec(operands="none", handler="trap", readonly=True, category=NAVIGATION,
+_add("trap", Spec(operands="none", handler="trap", readonly=True, category=NAVIGATION, flags=E("-l -p"),
                   examples=(("trap 'rm -rf build' EXIT", "deletes notsafe"), ("trap - EXIT", "readonly safe"),
                             ("trap 'rm -f /tmp/x' EXIT", "deletes safe"))))
 _add("enable", Spec(operands="none", does="loads shell builtins", exec_flags=E("-f"),
                     examples=(("enable -f ./lib.so x", "executes notsafe"),)))
 _add("history fc", Spec(operands="none", handler="history", readonly=True, category=READ_ONLY,
-                        examples=(("history", "readonly safe"), ("fc -s", "executes notsafe"))))
-_add("deactivate", Spec(readonly=True, category=NAVIGATION, operands="none", examples=(("deactivate", "safe"),)))
-_add("mapfile readarray", ro(operands="none", value_opts=E("-d -n -O -s -u -C -c"),
+                        flags=E("-c -a -n -r -w -p -s -l"), value_opts=E("-d"), exec_flags=E("-e"), numeric=True,
+                        examples=(("history", "readonly safe"), ("history 20", "readonly safe"),
+                                  ("fc -l -10", "readonly safe"), ("history -c", "mutates notsafe"),
+                                  ("fc -s", "executes notsafe"))))
+_add("deactivate", Spec(readonly=True, category=NAVIGATION, operands="none", flags=E(""), examples=(("deactivate", "safe"),)))
+_add("mapfile readarray", ro(operands="none", value_opts=E("-d -n -O -s -u -C -c"), flags=E("-t"),
                              exec_flags=E("-C"), examples=(("mapfile -t lines < a.txt", "readonly safe"),)))

@@ -30,6 +30,8 @@ from phlegyas.core.analysis import AnalysisEnv
 
 _HOME = ("$HOME", "${HOME}")
 MOVES_CWD = frozenset({"cd", "pushd"})
+INERT_HANDLER = "words_only"
+"""The handler of ``echo`` and ``test``: it only says that their words are text, so it runs nothing."""
 """An unknown directory here makes every relative path after it unknown (``cd $X && cat id_rsa``)."""
 
 
@@ -82,7 +84,7 @@ def unknown_words(spec: P.Spec | None, args: list[Word]) -> list[Word]:
 
 def option_sensitive(spec: P.Spec) -> bool:
     """Whether some option or syntax of the program runs, writes, deletes, mutates or sends something."""
-    return bool(spec.handler or spec.subcommands or spec.exec_flags or spec.write_flags or spec.inplace_flags
+    return bool(spec.handler not in (None, INERT_HANDLER) or spec.subcommands or spec.exec_flags or spec.write_flags or spec.inplace_flags
                 or spec.inplace or spec.mutate_flags or spec.upload_flags or spec.data_flags
                 or spec.operands in ("write", "delete", "mode", "move", "in_out", "target", "urls"))
 

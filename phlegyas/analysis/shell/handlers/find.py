@@ -9,16 +9,19 @@ _FIND_VALUES = frozenset({
     "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname",
     "-type", "-xtype", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-anewer",
     "-cnewer", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-maxdepth", "-mindepth",
-    "-samefile", "-used", "-fstype", "-context", "-printf", "-regextype", "-files0-from", "-D", "-O",
-    "-newerXY", "-newermt", "-newerct", "-newerat", "-newermm", "-since",
+    "-samefile", "-used", "-fstype", "-context", "-printf", "-regextype", "-D", "-O",
+    "-newerXY", "-newermt", "-newerct", "-newerat", "-newermm", "-since", "-Bmin", "-Btime", "-Bnewer", "-mnewer",
+    "-flags", "-xattrname", "-depth-n",
 })
+_FIND_READS = frozenset({"-files0-from"})
+"""Primaries whose value is a file ``find`` reads (the start points, NUL-separated)."""
 _FIND_WRITES = {"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2}
 FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FIND_FLAGS = frozenset({
     "-print", "-print0", "-ls", "-delete", "-prune", "-quit", "-true", "-false", "-empty", "-readable",
     "-writable", "-executable", "-nouser", "-nogroup", "-depth", "-mount", "-xdev", "-noleaf", "-daystart",
     "-follow", "-ignore_readdir_race", "-noignore_readdir_race", "-a", "-and", "-o", "-or", "-not", "-warn",
-    "-nowarn", "-help", "--help", "-version", "--version",
+    "-nowarn", "-help", "--help", "-version", "--version", "-xattr", "-acl", "-d", "-x", "-s", "-E", "-X",
 })
 """The primaries and operators without a value; with ``_FIND_VALUES``, ``_FIND_WRITES`` and ``FIND_EXEC``
 they are find's option spec: any other ``-word`` in the expression is not understood."""
@@ -68,6 +71,10 @@ def find(c: Call) -> None:
             if i + 1 < n:
                 eff.writes.append(args[i + 1])
             i += _FIND_WRITES[t]
+        elif t in _FIND_READS:
+            if i + 1 < n:
+                eff.reads.append(args[i + 1])
+            i += 1
         elif t in _FIND_VALUES or t.startswith("-newer"):
             i += 1
         elif t.startswith("-") and t not in _FIND_FLAGS and not args[i].dynamic:

@@ -1,8 +1,12 @@
 """Text tools whose arguments can carry code: ``less +!cmd``, ``sed -i``/``-f``, awk programs and
-``-i inplace``, TeX's shell escapes, and editors or terminal sessions (which can run commands)."""
+``-i inplace``, TeX's shell escapes, editors or terminal sessions (which can run commands), jq's and yq's
+two-word options and filters, and the words ``echo`` and ``test`` print or compare."""
 from __future__ import annotations
 
+import re
+
 from phlegyas.analysis.shell.handlers.base import Call
+from phlegyas.analysis.shell.parse import Word
 
 
 def plus_command(c: Call) -> None:
@@ -35,6 +39,26 @@ def sed(c: Call) -> None:
     if inplace:
         ops = c.parsed.operands if c.parsed.has(c.spec.pattern_opts) else c.parsed.operands[1:]
         c.eff.writes.extend(ops)
+        _sed_suffix(c)
+
+
+def _sed_suffix(c: Call) -> None:
+    """``-i.bak``/``-ni~``: the letters after ``-i`` are a backup suffix, not flags; when every other option
+    word is known, the "does not know" blockers that the suffix's letters caused are dropped."""
+    spec = c.spec
+    known = (spec.flags or frozenset()) | spec.value_opts | spec.pattern_opts | spec.inplace_flags
+    for w in c.args:
+        t = w.text
+        if t == "--":
+            break
+        if not t.startswith("-") or t.startswith("--") or len(t) < 2:
+            continue
+        head = t[1:].split("i", 1)[0]
+        letters = head if "i" in t[1:] else t[1:]
+        if any("-" + ch not in known for ch in letters):
+            return
+    own = f"is an option phlegyas does not know for {c.name}"
+    c.eff.blockers[:] = [b for b in c.eff.blockers if not b.endswith(own)]
 
 
 def awk(c: Call) -> None:
@@ -49,7 +73,15 @@ def awk(c: Call) -> None:
                 c.eff.runs.append(f"loads awk code ({value.text})")
         elif opt in ("-l", "--load"):
             c.eff.runs.append("loads an awk extension")
+        elif opt == "-W" and value is not None and value.text.split("=", 1)[0] not in _AWK_W_HARMLESS:
+            c.eff.blockers.append(f"{c.name} -W {value.text} is an option phlegyas does not know for {c.name}")
     c.eff.reads[:] = [r for r in c.eff.reads if "=" not in r.text or r.text.startswith(("/", "."))]
+
+
+_AWK_W_HARMLESS = frozenset({"version", "V", "help", "usage", "copyright", "posix", "traditional", "compat",
+                             "sandbox", "lint", "interactive", "re-interval", "characters-as-bytes"})
+"""``awk -W NAME``: the long options this spells that only change how awk reads its program. The others
+(``-W exec file``, ``-W source=…``, ``-W dump-variables``, ``-W profile``) run or write something."""
 
 
 def editor(c: Call) -> None:
@@ -71,3 +103,89 @@ def tex(c: Call) -> None:
         if op.text.startswith("\\") or "\\" in op.text:
             c.eff.reads.remove(op)
             c.eff.runs.append("executes code (inline TeX, which can write files or run commands)")
+
+
+def words_only(c: Call) -> None:
+    """``echo`` and ``test`` obey only the options they know and print or compare every other word
+    (``echo --- done``, ``[ "$a" = --help ]``): an unlisted option is text to them, not something phlegyas
+    fails to understand."""
+    own = f"is an option phlegyas does not know for {c.name}"
+    c.eff.blockers[:] = [b for b in c.eff.blockers if not b.endswith(own)]
+
+
+_JQ_TWO = frozenset({"--arg", "--argjson", "--rawfile", "--slurpfile"})
+"""jq options that take two words: a name, then a value (``--arg``) or a file it reads (``--rawfile``)."""
+_JQ_FILES = frozenset({"--rawfile", "--slurpfile"})
+_JQ_ENV = re.compile(r"\$ENV\b|(?<![\w$.])env\b|\b(?:str)?env\s*\(|\benvsubst\b")
+_JQ_MODULES = re.compile(r"(?:^|[\s;|(])(?:import|include)\s+\"")
+_YQ_LOAD = re.compile(r"\bload(?:_str|_xml|_props|_base64|_yaml|_json)?\s*\(\s*(\"[^\"]*\")?")
+
+
+def jq(c: Call) -> None:
+    """jq, gojq, jaq and yq: ``--rawfile NAME FILE`` takes two words, which a one-value parse gets wrong,
+    so the files read are worked out here from the raw words: the ``--rawfile``/``--slurpfile`` files, a
+    ``-f`` program, and the inputs after the filter (none after ``--args``, whose words are strings). A
+    filter that reads the environment (``env``, ``$ENV``, yq's ``strenv()``) shows secrets; one that
+    loads other files (``import``, yq's ``load()``) reads them."""
+    spec = c.spec
+    one = (spec.value_opts | spec.read_flags | spec.load_flags | spec.pattern_opts) - _JQ_TWO
+    args, eff = c.args, c.eff
+    reads: list[Word] = []
+    positional: list[Word] = []
+    from_file = strings = False
+    i, n = 0, len(args)
+    while i < n:
+        t = args[i].text
+        if t == "--":
+            positional.extend(args[i + 1:])
+            break
+        if t in _JQ_TWO:
+            if t in _JQ_FILES and i + 2 < n:
+                reads.append(args[i + 2])
+            i += 3
+            continue
+        if t in ("--args", "--jsonargs"):
+            strings = True
+        elif t.startswith("--"):
+            name, eq, value = t.partition("=")
+            if name in spec.pattern_opts:
+                from_file = True
+            if not eq and name in one and i + 1 < n:
+                if name in spec.pattern_opts or name in spec.read_flags:
+                    reads.append(args[i + 1])
+                i += 1
+        elif t.startswith("-") and len(t) > 1:
+            for j, ch in enumerate(t[1:], 1):
+                name = "-" + ch
+                if name in one:
+                    if name in spec.pattern_opts:
+                        from_file = True
+                    if j == len(t) - 1 and i + 1 < n:
+                        i += 1
+                        if name in spec.pattern_opts or name in spec.read_flags:
+                            reads.append(args[i])
+                    break
+        else:
+            positional.append(args[i])
+        i += 1
+    program = None
+    if not from_file and positional:
+        program, positional = positional[0], positional[1:]
+    eff.reads[:] = reads + ([] if strings else positional)
+    if program is not None:
+        _jq_program(c, program)
+
+
+def _jq_program(c: Call, program: Word) -> None:
+    eff, text = c.eff, program.text
+    if program.dynamic:
+        eff.blockers.append(f"{c.name} with a computed filter")
+    if _JQ_ENV.search(text):
+        eff.secrets.append(f"the environment ({c.name} env / $ENV: API keys and tokens included)")
+    if _JQ_MODULES.search(text):
+        eff.blockers.append(f"{c.name} import/include loads other files")
+    for m in _YQ_LOAD.finditer(text):
+        if m.group(1) and len(m.group(1)) > 2:
+            eff.reads.append(Word(m.group(1)[1:-1], program.dynamic))
+        else:
+            eff.blockers.append(f"{c.name} load() of a computed path")

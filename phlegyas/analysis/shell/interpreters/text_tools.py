@@ -114,9 +114,12 @@ def analyze_awk(prog: str) -> CodeReport:
                     report.notes.append(("writes", nxt[1]))
             else:
                 report.notes.append(("writes", "?"))
-        elif kind == "o" and text == "<" and i > 0 and toks[i - 1] == ("w", "getline"):
+        elif kind == "o" and text == "<" and i > 0 and (toks[i - 1] == ("w", "getline") or (
+                i > 1 and toks[i - 2] == ("w", "getline") and toks[i - 1][0] == "w")):  # getline [var] < file
             if nxt[0] == "s":
                 report.notes.append(("reads", nxt[1]))
+            else:
+                report.notes.append(("executes", "awk getline from a computed file name"))
         elif kind == "w" and text.startswith("@load"):
             report.notes.append(("executes", "awk extension"))
         elif kind == "o" and text == "@" and nxt in (("w", "load"), ("w", "include")):
