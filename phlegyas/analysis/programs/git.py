@@ -208,7 +208,7 @@ _PICK_VALUES = "--cleanup -m --mainline --strategy -X --strategy-option"
 _CHERRY_PICK = _local("applies commits to the current branch",
                       _PICK_FLAGS + " -x --ff --keep-redundant-commits --empty", _PICK_VALUES)
 _REVERT = _local("commits the reverse of earlier commits", _PICK_FLAGS + " --reference", _PICK_VALUES)
-_APPLY_OPTS = "--whitespace --exclude --include --directory"
+_APPLY_OPTS = "--whitespace --exclude --include"
 _AM = _local("applies mailed patches as commits",
              "-s --signoff -k --keep --keep-non-patch --keep-cr --no-keep-cr -c --scissors --no-scissors -q --quiet "
              "-u --utf8 --no-utf8 -3 --3way --no-3way --rerere-autoupdate --no-rerere-autoupdate "
@@ -224,7 +224,8 @@ _APPLY = _local("applies a patch to the working tree",
                 _APPLY_OPTS + " -C -p", operands="read", readonly_flags=E("--stat --numstat --summary --check"),
                 write_flags=E("--build-fake-ancestor"))
 """git apply and am refuse paths with ``..`` or ``.git`` in them and paths behind a symbolic link, so a
-patch changes files of the work tree only (``--unsafe-paths`` is not listed)."""
+patch changes files of the work tree only (``--unsafe-paths`` and ``--directory ROOT``, which moves
+where the patch lands, are not listed)."""
 _PATHSPEC_FILE = {"read_flags": E("--pathspec-from-file")}
 _ADD = _local("stages changes",
               "-n --dry-run -v --verbose -f --force -i --interactive -p --patch -e --edit -u --update -A --all "
@@ -351,6 +352,17 @@ _SUBMODULE = Spec(
 """``submodule update`` follows ``submodule.NAME.update`` only from the user's own configuration (git
 ignores a ``!command`` there that comes from ``.gitmodules``); ``-f`` would throw away submodule changes."""
 
+_BISECT_STEP = _local("checks out the next commit to test", "")
+_BISECT = Spec(
+    readonly=True, category=GIT_READ, operands="none",
+    subcommands=subs({}, ("start", _local("starts a bisection", "--no-checkout --first-parent",
+                                          "--term-new --term-bad --term-old --term-good")),
+                     ("good bad new old skip", _BISECT_STEP), ("reset", _local("ends the bisection", "")),
+                     ("log terms", _read("--term-good --term-bad --term-new --term-old")),
+                     ("replay", _local("replays a bisection log", "", operands="read")),
+                     ("run visualize view", mut("runs a program on every step", operands="none"))))
+"""``bisect run CMD`` runs CMD, ``visualize`` starts gitk; the steps only check out commits."""
+
 GIT = Spec(
     operands="none", handler="git",
     flags=E("-p --paginate -P --no-pager --bare --no-replace-objects --no-lazy-fetch --no-optional-locks "
@@ -372,7 +384,8 @@ GIT = Spec(
                      ("config", _CONFIG), ("worktree", _WORKTREE), ("restore", _RESTORE), ("reset", _RESET),
                      ("rm", _RM), ("merge", _MERGE), ("rebase", _REBASE), ("cherry-pick", _CHERRY_PICK),
                      ("revert", _REVERT), ("am", _AM), ("apply", _APPLY), ("reflog", _REFLOG),
-                     ("submodule", _SUBMODULE), ("format-patch", _FORMAT_PATCH), ("archive", _ARCHIVE),
+                     ("submodule", _SUBMODULE), ("bisect", _BISECT), ("format-patch", _FORMAT_PATCH),
+                     ("archive", _ARCHIVE),
                      ("clean", Spec(operands="none", handler="git_clean", does="deletes untracked files",
                                     value_opts=E("-e --exclude"))),
                      ("push", Spec(operands="none", network=True, does="publishes commits to a remote",
@@ -381,7 +394,7 @@ GIT = Spec(
                                     exec_flags=E("-u --upload-pack"), load_flags=E("--template"),
                                     value_opts=E("-b --branch --depth -o --origin --reference --separate-git-dir "
                                                  "-j --jobs --filter -c --config"))),
-                     ("bisect notes gc prune repack replace update-index update-ref symbolic-ref filter-branch "
+                     ("notes gc prune repack replace update-index update-ref symbolic-ref filter-branch "
                       "filter-repo maintenance sparse-checkout lfs bundle checkout-index request-pull",
                       Spec(operands="none", does="rewrites repository state",
                            value_opts=E("-m --message -s --strategy -X --strategy-option --onto"))),
@@ -401,7 +414,8 @@ GIT = Spec(
               ("git remote add x u", "notsafe"), ("git config --get user.name", "readonly safe"),
               ("git config core.hooksPath .h", "mutates notsafe"), ("git push origin feat", "notsafe network"),
               ("git -c core.pager='sh -c id' log", "executes notsafe"), ("git -c alias.x='!sh' x", "executes notsafe"),
-              ("git -c color.ui=always status", "readonly safe"), ("git fetch --upload-pack='sh -c id' o", "executes notsafe"),
+              ("git -c color.ui=always status", "readonly safe"),
+              ("git fetch --upload-pack='sh -c id' o", "executes notsafe"),
               ("git reset --hard", "mutates notsafe"), ("git clean -fdx", "notsafe"), ("git tag -l", "readonly safe"),
               ("git frobnicate", "unknown notsafe"), ("git restore --staged a.py", "safe"),
               ("git grep -O'sh -c id' x", "executes notsafe"),
@@ -418,7 +432,9 @@ GIT = Spec(
               ("git revert --no-edit HEAD", "safe"), ("git reset --soft HEAD~1", "safe"),
               ("git reset --mixed HEAD~1", "safe"), ("git reset --keep HEAD~1", "mutates notsafe"),
               ("git rm --cached a.py", "safe"), ("git rm src/old.py", "safe"), ("git rm -f a.py", "notsafe"),
-              ("git mv a.py b.py", "safe"), ("git apply fix.patch", "reads safe"), ("git apply --check x.patch", "safe"),
+              ("git mv a.py b.py", "safe"), ("git apply fix.patch", "reads safe"),
+              ("git apply --check x.patch", "safe"), ("git apply --directory=.. x.patch", "notsafe"),
+              ("git bisect start", "safe"), ("git bisect good v1.0", "safe"), ("git bisect run make", "notsafe"),
               ("git am 0001-fix.patch", "safe"), ("git reflog", "readonly safe"), ("git reflog -n 5", "readonly safe"),
               ("git reflog expire --expire=now --all", "mutates notsafe"), ("git stash pop", "safe"),
               ("git stash -u", "safe"), ("git stash show -p stash@{1}", "readonly safe"),
@@ -436,19 +452,24 @@ GIT = Spec(
               ("git archive --exec=x --remote=. HEAD", "executes notsafe")))
 _add("git", GIT)
 
+_GH_VALUES = ("-R --repo -L --limit -s --state -a --assignee -A --author -l --label -B --base -H --head -q --jq "
+              "-t --template --json -b --branch -u --user -e --event -c --commit -j --job")
 _gh_read = ro(category=WEB_READ, operands="none", network=True,
-              value_opts=E("-R --repo -L --limit -s --state -a --assignee -A --author -l --label -B --base "
-                           "-H --head -q --jq -t --template --json -w --web -b --branch -u --user -e --event "
-                           "-c --commit -j --job"))
-_add("gh", Spec(operands="none", network=True, handler="gh",
+              flags=E("--archived --include-prs -n --no-browser -p --projects -r --releases --settings --wiki"),
+              value_opts=E(_GH_VALUES + " --owner --language --sort --order --created --updated --match --topic "
+                           "--stars --visibility --org -o --exclude --app --commenter --involves --mentions "
+                           "--milestone --review --reviewed-by --review-requested --checks --merged-at --closed"))
+"""gh search, status and browse: ``--web`` (opens a browser on the results) is not listed."""
+_add("gh", Spec(operands="none", network=True, handler="gh", flags=E("--version --help -h"),
                 value_opts=E("-R --repo --hostname"),
                 subcommands=subs({}, (
                     "pr issue run workflow release repo gist label cache ruleset secret variable project "
                     "codespace ssh-key gpg-key org attestation",
                     Spec(operands="none", network=True, handler="gh_noun", does="changes GitHub state",
-                         value_opts=_gh_read.value_opts)),
+                         value_opts=E(_GH_VALUES + " -w --web"))),
                     ("search status browse", _gh_read),
                     ("api", Spec(readonly=True, category=WEB_READ, operands="none", network=True, handler="gh_api",
+                                 flags=E("--paginate --slurp -i --include --silent --verbose"),
                                  value_opts=E("-X --method -f --raw-field -F --field -H --header --input -q --jq "
                                               "-t --template --hostname -p --preview --cache"))),
                     ("auth", Spec(operands="none", network=True, handler="gh_auth", does="changes GitHub login")),
@@ -458,4 +479,7 @@ _add("gh", Spec(operands="none", network=True, handler="gh",
                           ("gh pr create -t x -b y", "mutates notsafe"), ("gh api repos/o/r/pulls", "readonly safe"),
                           ("gh api -X POST repos/o/r/issues -f title=x", "mutates notsafe"),
                           ("gh auth status", "readonly safe"), ("gh auth token", "notsafe"),
-                          ("gh run list", "readonly safe"), ("gh gist create secret.txt", "notsafe"))))
+                          ("gh run list", "readonly safe"), ("gh gist create secret.txt", "notsafe"),
+                          ("gh api --paginate repos/o/r/issues", "readonly safe"), ("gh --version", "readonly safe"),
+                          ("gh search repos x --language go --limit 5", "readonly safe"),
+                          ("gh search repos x --web", "notsafe"), ("gh api --frob repos/o/r", "notsafe"))))
