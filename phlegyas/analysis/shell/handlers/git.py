@@ -109,7 +109,8 @@ def git_not_main(c: Call) -> None:
             c.eff.blockers.append(f"git {c.path[-1]} with a computed ref")
 
 
-_REF_WORD = re.compile(r"((HEAD|@|[0-9a-f]{7,40})([~^][0-9]*)*|@\{-[0-9]+\}|-)$")
+_REF_WORD = re.compile(r"((HEAD|@|[0-9a-f]{7,40})([~^][0-9]*)*|@\{-[0-9]+\}|-|[A-Za-z0-9]+(-[A-Za-z0-9]+)+"
+                       r"|v[0-9]+(\.[0-9]+)*(-[A-Za-z0-9.]+)?)$")
 _BRANCH_PREFIXES = ("feature/", "feat/", "fix/", "bugfix/", "hotfix/", "release/", "chore/", "refactor/", "topic/",
                     "wip/", "dependabot/", "renovate/")
 _BRANCH_NAMES = frozenset({"develop", "development", "staging", "trunk", "gh-pages"})
@@ -117,8 +118,10 @@ _BRANCH_NAMES = frozenset({"develop", "development", "staging", "trunk", "gh-pag
 
 def _surely_a_ref(text: str) -> bool:
     """``git checkout NAME`` switches to branch NAME, but overwrites the file or directory NAME (throwing
-    away its uncommitted edits) when no such branch exists: only names no file is likely to have count as
-    refs: ``HEAD~2``, ``@{-1}``, ``-``, an abbreviated commit id, ``feature/…`` and the like."""
+    away its uncommitted edits) when no such branch exists: only names no tracked file is likely to have
+    count as refs: ``HEAD~2``, ``@{-1}``, ``-``, an abbreviated commit id, a version tag (``v1.2.0``),
+    words joined by dashes (``fix-login``: a module or package directory has no dash in Python and rarely
+    at the top of a project), ``feature/…`` and the like. ``src``, ``docs``, ``a.py``, ``my_pkg`` ask."""
     return bool(_REF_WORD.match(text)) or text in _BRANCH_NAMES or (
         text.startswith(_BRANCH_PREFIXES) and "." not in text.rsplit("/", 1)[-1])
 
