@@ -449,7 +449,8 @@ GIT = Spec(
               ("git -C ../other status", "notsafe"), ("git -C sub log", "readonly safe"),
               ("git init --template=/tmp/t", "notsafe"), ("git format-patch -3 -o out", "safe"),
               ("git format-patch -1 -o ~/.ssh", "notsafe"), ("git pull --rebase origin feat", "safe"),
-              ("git archive --exec=x --remote=. HEAD", "executes notsafe")))
+              ("git archive --exec=x --remote=. HEAD", "executes notsafe"),
+              ("git clone -c core.fsmonitor='sh -c id' https://x.example/r", "executes notsafe")))
 _add("git", GIT)
 
 _GH_VALUES = ("-R --repo -L --limit -s --state -a --assignee -A --author -l --label -B --base -H --head -q --jq "

@@ -63,6 +63,15 @@ def _remote_words(c: Call) -> None:
             c.eff.runs.append(f"executes code (git {c.path[0]} {op.text}: a transport that runs a program)")
 
 
+def _clone(c: Call) -> None:
+    """``git clone -c KEY=VALUE`` stores KEY in the new repository before its checkout runs."""
+    _remote_words(c)
+    for value in c.parsed.values(("-c", "--config")):
+        key = git_config_key(value.text)
+        if value.dynamic or not key.startswith(P.GIT_HARMLESS_CONFIG):
+            c.eff.runs.append(f"executes code (git clone -c {key})")
+
+
 def _fetching(c: Call) -> None:
     _remote_words(c)
     if c.path[0] == "pull":
@@ -89,7 +98,8 @@ def _grep(c: Call) -> None:
 
 
 _BY_SUBCOMMAND = {"merge": _strategy, "rebase": _strategy, "cherry-pick": _strategy, "revert": _strategy,
-                  "fetch": _fetching, "pull": _fetching, "ls-remote": _remote_words, "diff": _diff, "grep": _grep}
+                  "fetch": _fetching, "pull": _fetching, "ls-remote": _remote_words, "clone": _clone, "diff": _diff,
+                  "grep": _grep}
 
 
 def _is_main(text: str) -> bool:
