@@ -73,7 +73,11 @@ def _clone(c: Call) -> None:
 
 
 def _fetching(c: Call) -> None:
+    """``+SRC:DST`` force-updates the local ref DST, dropping the commits only it had."""
     _remote_words(c)
+    for op in c.parsed.operands[1:]:
+        if op.text.startswith("+") and ":" in op.text and op.text.rsplit(":", 1)[1]:
+            c.eff.blockers.append(f"git {c.path[0]} {op.text} force-updates a local branch")
     if c.path[0] == "pull":
         _strategy(c)
 
