@@ -2,8 +2,12 @@
 branches, tags, stashes, remotes, configuration, worktrees or the working tree, or touch main/master."""
 from __future__ import annotations
 
+import re
+
 from phlegyas.analysis import programs as P
-from phlegyas.analysis.shell.handlers.base import Call, mutate, operand_texts, read_only
+from phlegyas.analysis.programs.git import GIT_SETTABLE_CONFIG
+from phlegyas.analysis.shell.effect_types import literal
+from phlegyas.analysis.shell.handlers.base import Call, mutate, read_only
 
 MAIN_BRANCHES = frozenset({"main", "master", "origin/main", "origin/master", "upstream/main", "upstream/master"})
 GIT_CODE_KEYS = ("core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "core.hookspath",
@@ -16,18 +20,90 @@ def git_config_key(text: str) -> str:
 
 
 def git(c: Call) -> None:
+    """The global options, then what a subcommand's operands are beyond the option table's words."""
     top = c.top
-    if top is None:
+    if top is not None:
+        for opt, value in top.opts:
+            if opt == "-c" and value is not None:
+                key = git_config_key(value.text)
+                if value.dynamic or not key.startswith(P.GIT_HARMLESS_CONFIG):
+                    c.eff.runs.append(f"executes code (git -c {key})")
+            elif opt == "--config-env" and value is not None:
+                c.eff.runs.append(f"executes code (git {opt})")
+            elif opt == "--exec-path" and value is not None:  # bare --exec-path only prints the directory
+                c.eff.runs.append("executes code (git --exec-path: runs git's programs from that directory)")
+            elif opt in ("--git-dir", "--work-tree", "-C") and value is not None:
+                c.eff.loads.append(value)  # the repository's configuration there may name programs to run
+    check = _BY_SUBCOMMAND.get(c.path[0]) if c.path else None
+    if check is not None:
+        check(c)
+
+
+_BUILTIN_STRATEGIES = frozenset({"ort", "recursive", "resolve", "octopus", "ours", "subtree"})
+
+
+def _strategy(c: Call) -> None:
+    """``-s NAME`` other than git's own strategies runs the program ``git-merge-NAME`` from PATH."""
+    for value in c.parsed.values(("-s", "--strategy")):
+        if value.dynamic or value.text not in _BUILTIN_STRATEGIES:
+            c.eff.blockers.append(f"git {c.path[0]} -s {value.text} runs the program git-merge-{value.text}")
+
+
+def _remote_helper(text: str) -> bool:
+    """``ext::CMD`` and other ``X::`` transports hand the URL to a helper program; ``fd::`` reads a pipe."""
+    head, sep, _ = text.partition("::")
+    return bool(sep) and "/" not in head
+
+
+def _remote_words(c: Call) -> None:
+    for op in c.parsed.operands:
+        if op.dynamic:
+            c.eff.blockers.append(f"git {c.path[0]} with a computed remote or ref")
+        elif _remote_helper(op.text) or op.text.startswith("-"):
+            c.eff.runs.append(f"executes code (git {c.path[0]} {op.text}: a transport that runs a program)")
+
+
+def _clone(c: Call) -> None:
+    """``git clone -c KEY=VALUE`` stores KEY in the new repository before its checkout runs."""
+    _remote_words(c)
+    for value in c.parsed.values(("-c", "--config")):
+        key = git_config_key(value.text)
+        if value.dynamic or not key.startswith(P.GIT_HARMLESS_CONFIG):
+            c.eff.runs.append(f"executes code (git clone -c {key})")
+
+
+def _fetching(c: Call) -> None:
+    """``+SRC:DST`` force-updates the local ref DST, dropping the commits only it had."""
+    _remote_words(c)
+    for op in c.parsed.operands[1:]:
+        if op.text.startswith("+") and ":" in op.text and op.text.rsplit(":", 1)[1]:
+            c.eff.blockers.append(f"git {c.path[0]} {op.text} force-updates a local branch")
+    if c.path[0] == "pull":
+        _strategy(c)
+
+
+def _diff(c: Call) -> None:
+    """``git diff --no-index A B`` compares two files of the disk, and git implies ``--no-index`` when a
+    path lies outside the work tree: such operands are files read."""
+    outside = c.parsed.has(("--no-index",))
+    for op in c.parsed.operands:
+        if outside or op.dynamic or op.text.startswith(("/", "~", "../", "$")) or op.text == "..":
+            c.eff.reads.append(op)
+
+
+def _grep(c: Call) -> None:
+    """``git grep --no-index`` searches the files named, as grep does."""
+    if not c.parsed.has(("--no-index",)):
         return
-    for opt, value in top.opts:
-        if opt == "-c" and value is not None:
-            key = git_config_key(value.text)
-            if value.dynamic or not key.startswith(P.GIT_HARMLESS_CONFIG):
-                c.eff.runs.append(f"executes code (git -c {key})")
-        elif opt in ("--config-env", "--exec-path") and value is not None:
-            c.eff.runs.append(f"executes code (git {opt})")
-        elif opt in ("--git-dir", "--work-tree", "-C") and value is not None and value.dynamic:
-            c.eff.blockers.append(f"git {opt} with a computed path")
+    ops = c.parsed.operands
+    if not c.parsed.has(("-e", "-f")):
+        ops = ops[1:]
+    c.eff.reads.extend(ops or [literal(".")])
+
+
+_BY_SUBCOMMAND = {"merge": _strategy, "rebase": _strategy, "cherry-pick": _strategy, "revert": _strategy,
+                  "fetch": _fetching, "pull": _fetching, "ls-remote": _remote_words, "clone": _clone, "diff": _diff,
+                  "grep": _grep}
 
 
 def _is_main(text: str) -> bool:
@@ -47,6 +123,23 @@ def git_not_main(c: Call) -> None:
             c.eff.blockers.append(f"git {c.path[-1]} with a computed ref")
 
 
+_REF_WORD = re.compile(r"((HEAD|@|[0-9a-f]{7,40})([~^][0-9]*)*|@\{-[0-9]+\}|-|[A-Za-z0-9]+(-[A-Za-z0-9]+)+"
+                       r"|v[0-9]+(\.[0-9]+)*(-[A-Za-z0-9.]+)?)$")
+_BRANCH_PREFIXES = ("feature/", "feat/", "fix/", "bugfix/", "hotfix/", "release/", "chore/", "refactor/", "topic/",
+                    "wip/", "dependabot/", "renovate/")
+_BRANCH_NAMES = frozenset({"develop", "development", "staging", "trunk", "gh-pages"})
+
+
+def _surely_a_ref(text: str) -> bool:
+    """``git checkout NAME`` switches to branch NAME, but overwrites the file or directory NAME (throwing
+    away its uncommitted edits) when no such branch exists: only names no tracked file is likely to have
+    count as refs: ``HEAD~2``, ``@{-1}``, ``-``, an abbreviated commit id, a version tag (``v1.2.0``),
+    words joined by dashes (``fix-login``: a module or package directory has no dash in Python and rarely
+    at the top of a project), ``feature/…`` and the like. ``src``, ``docs``, ``a.py``, ``my_pkg`` ask."""
+    return bool(_REF_WORD.match(text)) or text in _BRANCH_NAMES or (
+        text.startswith(_BRANCH_PREFIXES) and "." not in text.rsplit("/", 1)[-1])
+
+
 def git_checkout(c: Call) -> None:
     new = c.parsed.values(("-b", "-B", "--orphan"))
     ops = c.parsed.operands
@@ -55,12 +148,13 @@ def git_checkout(c: Call) -> None:
     elif new:
         if any(_is_main(n.text) or n.dynamic for n in new):
             c.eff.blockers.append("creates a main/master branch")
-    elif len(ops) == 1 and ops[0].text == "-":
-        return
-    elif ops and len(ops) == 1 and _is_main(ops[0].text):
+    elif len(ops) == 1 and _is_main(ops[0].text):
         c.eff.blockers.append(f"checks out {ops[0].text}")
+    elif len(ops) == 1 and not ops[0].dynamic and (
+            _surely_a_ref(ops[0].text) or c.parsed.has(("-t", "--track", "-d", "--detach"))):
+        return  # -t takes a remote branch and --detach a commit: neither is a path
     else:
-        mutate(c, "checks out a branch or paths (may discard working-tree changes)")
+        mutate(c, "checks out a branch or paths (may discard working-tree changes; git switch names only branches)")
 
 
 def git_switch(c: Call) -> None:
@@ -100,24 +194,25 @@ def git_tag(c: Call) -> None:
         mutate(c, "creates or deletes tags")
 
 
-def git_stash(c: Call) -> None:
-    ops = operand_texts(c)
-    verb = ops[0] if ops else "push"
-    if verb in ("list", "show"):
-        return
-    if verb in ("drop", "clear"):
-        mutate(c, "deletes stashed changes")
-    else:
-        c.eff.changes.append("stashes or applies changes")
-        c.eff.category = P.GIT_LOCAL
+_URL_SCHEMES = ("https://", "http://", "ssh://", "git://")
+
+
+def _network_url(text: str) -> bool:
+    """``https://host/o/r.git``, ``ssh://…``, ``git@host:o/r.git``: a remote on another host, not a
+    program (``ext::sh -c …``) nor a path on this machine."""
+    if text.startswith(_URL_SCHEMES):
+        return len(text.split("://", 1)[1]) > 0
+    user_host, colon, path = text.partition(":")
+    return bool(colon) and "@" in user_host and "/" not in user_host and bool(path) and not path.startswith(":")
 
 
 def git_remote(c: Call) -> None:
-    ops = operand_texts(c)
-    if ops and ops[0] not in ("show", "get-url"):
-        mutate(c, "changes git remotes")
-        if ops[0] in ("update", "prune"):
-            c.eff.network = True
+    """``git remote add NAME URL``: a plain name for a URL of another host."""
+    ops = c.parsed.operands
+    if len(ops) != 2 or ops[0].dynamic or ops[1].dynamic or ops[0].text.startswith("-"):
+        c.eff.blockers.append("git remote add with other than a name and a URL")
+    elif not _network_url(ops[1].text):
+        c.eff.blockers.append(f"git remote add of {ops[1].text}, which is not an https or ssh URL")
 
 
 _CONFIG_READ = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch", "--get-color",
@@ -127,29 +222,40 @@ _CONFIG_WRITE = frozenset({"--unset", "--unset-all", "--add", "--replace-all", "
 
 
 def git_config(c: Call) -> None:
-    ops = operand_texts(c)
-    if c.parsed.has(("-e", "--edit")) or ops[:1] == ["edit"]:
+    """Reading is safe; setting a key of ``GIT_SETTABLE_CONFIG`` (user.name, pull.rebase …) in the
+    repository's or the user's file is a local change; any other key may name a program to run."""
+    ops = c.parsed.operands
+    texts = [w.text for w in ops]
+    if c.parsed.has(("-e", "--edit")) or texts[:1] == ["edit"]:
         c.eff.runs.append("opens an editor")
         return
-    if c.parsed.has(_CONFIG_WRITE):
-        mutate(c, "changes git configuration")
-    elif ops[:1] in (["get"], ["list"]) or c.parsed.has(_CONFIG_READ) or len(ops) <= 1:
+    verb = texts[0] if texts and texts[0] in ("get", "list", "set", "unset", "rename-section", "remove-section") \
+        else None
+    if verb in ("get", "list") or c.parsed.has(_CONFIG_READ) or (verb is None and len(ops) <= 1
+                                                                 and not c.parsed.has(_CONFIG_WRITE)):
         return
-    else:
+    words = ops[1:] if verb else ops
+    if (verb not in (None, "set") or c.parsed.has(_CONFIG_SECTIONS) or c.parsed.has(("--system", "--blob"))
+            or not words or words[0].dynamic or not git_config_key(words[0].text).startswith(GIT_SETTABLE_CONFIG)):
         mutate(c, "changes git configuration")
+        return
+    c.eff.changes.append(f"sets git configuration ({git_config_key(words[0].text)})")
+    c.eff.category = P.GIT_LOCAL
+    c.eff.writes.extend(c.parsed.values(("-f", "--file")))
+
+
+_CONFIG_SECTIONS = frozenset({"--rename-section", "--remove-section", "-e", "--edit"})
 
 
 def git_worktree(c: Call) -> None:
+    """``git worktree add PATH``: creates PATH (git refuses one that exists and is not empty)."""
     ops = c.parsed.operands
-    verb = ops[0].text if ops else "list"
-    if verb == "list":
+    if not ops:
+        c.eff.blockers.append("git worktree add without a path")
         return
-    if verb == "add" and len(ops) > 1:
-        c.eff.writes.append(ops[1])
-        c.eff.changes.append("adds a worktree")
-        c.eff.category = P.GIT_LOCAL
-        return
-    mutate(c, "changes worktrees")
+    c.eff.writes.append(ops[0])
+    if any(_is_main(n.text) or n.dynamic for n in c.parsed.values(("-b", "-B"))):
+        c.eff.blockers.append("creates a main/master branch")
 
 
 def git_restore(c: Call) -> None:
@@ -158,32 +264,17 @@ def git_restore(c: Call) -> None:
 
 
 def git_reset(c: Call) -> None:
-    ops = operand_texts(c)
+    """--soft and --mixed (the default) keep the work tree, and the old commit stays in the reflog."""
     if c.parsed.has(("--hard", "--merge", "--keep")):
-        mutate(c, "discards changes (git reset --hard)")
-    elif ops and ops[0] not in ("HEAD", "--") and not c.parsed.has(("-q", "--quiet")) or (
-            ops and ops[0] not in ("HEAD", "--")):
-        mutate(c, "moves the branch")
+        mutate(c, "discards changes (git reset --hard, --merge or --keep)")
 
 
 def git_rm(c: Call) -> None:
-    if not c.parsed.has(("--cached",)):
-        mutate(c, "deletes tracked files")
+    if c.parsed.has(("-f", "--force")):
+        mutate(c, "removes files with uncommitted changes (git rm -f)")
 
 
 def git_clean(c: Call) -> None:
     if c.parsed.has(("-n", "--dry-run")) and not c.parsed.has(("-f", "--force")):
         read_only(c)
         c.eff.category = P.GIT_READ
-
-
-def git_submodule(c: Call) -> None:
-    ops = operand_texts(c)
-    verb = ops[0] if ops else "status"
-    if verb in ("status", "summary"):
-        read_only(c)
-        c.eff.category = P.GIT_READ
-    elif verb == "foreach":
-        c.eff.runs.append("runs a command in every submodule")
-    else:
-        c.eff.network = True

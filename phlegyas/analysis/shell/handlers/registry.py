@@ -18,8 +18,6 @@ from phlegyas.analysis.shell.handlers.git import (
     git_reset,
     git_restore,
     git_rm,
-    git_stash,
-    git_submodule,
     git_switch,
     git_tag,
     git_worktree,
@@ -61,9 +59,9 @@ HANDLERS: dict[str, Handler] = {
     "gh": gh, "gh_noun": gh_noun, "gh_api": gh_api, "gh_auth": gh_auth,
     # git
     "git": git, "git_not_main": git_not_main, "git_checkout": git_checkout, "git_switch": git_switch,
-    "git_branch": git_branch, "git_tag": git_tag, "git_stash": git_stash, "git_remote": git_remote,
+    "git_branch": git_branch, "git_tag": git_tag, "git_remote": git_remote,
     "git_config": git_config, "git_worktree": git_worktree, "git_restore": git_restore, "git_reset": git_reset,
-    "git_rm": git_rm, "git_clean": git_clean, "git_submodule": git_submodule,
+    "git_rm": git_rm, "git_clean": git_clean,
     # infra
     "docker_group": docker_group, "docker_compose_top": docker_compose_top, "docker": docker,
     "kubectl_read": kubectl_read, "kubectl_config": kubectl_config, "tf_state": tf_state, "cloud": cloud,
