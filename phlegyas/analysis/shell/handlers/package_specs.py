@@ -110,3 +110,15 @@ def npm_spec(text: str) -> Verdict:
     if _JS_RANGE.fullmatch(version):
         return NAME
     return Verdict("other", why=f"installs {text} from a source other than the registry")
+
+
+_NAME_END = re.compile(r"[@=<>!~\[;\s]")
+
+
+def package_name(text: str) -> str:
+    """The package a spec names, without its version or extras (``@scope/x@1`` → ``@scope/x``,
+    ``ruff==0.5`` → ``ruff``), lower-cased and with ``_``/``.`` as ``-``, as both indexes compare names."""
+    scoped = text.startswith("@")
+    body = text[1:] if scoped else text
+    name = _NAME_END.split(body, 1)[0]
+    return (("@" if scoped else "") + name).lower().replace("_", "-").replace(".", "-")
