@@ -38,6 +38,7 @@ _PY_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
 _PY_EXTRAS = r"(?:\[\s*(?:[A-Za-z0-9][A-Za-z0-9._-]*\s*(?:,\s*[A-Za-z0-9][A-Za-z0-9._-]*\s*)*)?\])?"
 _PY_CLAUSE = r"(?:===|==|!=|~=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+"
 _PY_REQ = re.compile(rf"{_PY_NAME}\s*{_PY_EXTRAS}\s*(?:\(?\s*{_PY_CLAUSE}(?:\s*,\s*{_PY_CLAUSE})*\s*\)?)?")
+_EXTRAS_AT_END = re.compile(r"\[[A-Za-z0-9._,\s-]*\]$")
 _POETRY_VERSION = re.compile(r"[\^~]?[<>=!~^]*\s*[0-9A-Za-z.*+_-]+(?:\s*,\s*[<>=!~^]*\s*[0-9A-Za-z.*+_-]+)*")
 
 
@@ -64,8 +65,9 @@ def pip_spec(text: str, *, at_versions: bool = False) -> Verdict:
         if at_versions and _POETRY_VERSION.fullmatch(rest.strip()):
             return NAME if _PY_REQ.fullmatch(name.strip()) else _odd(text)
         return Verdict("other", why=f"installs {text} from a direct reference, not the index")
-    if _looks_like_path(text) or _archive(text):
-        return _local(text)
+    base = _EXTRAS_AT_END.sub("", text)
+    if _looks_like_path(base) or _archive(base):
+        return _local(base)  # ``.[dev,test]``: the project with its extras
     if _PY_REQ.fullmatch(text.strip()):
         return NAME
     return _odd(text)
