@@ -108,6 +108,7 @@ NPM = Spec(
                                   value_opts=E(f"{_NPM_COMMON_VALUES} --audit-level"))),
                      ("config c", Spec(operands="none", handler="pip_config", does="changes npm configuration")),
                      ("cache", Spec(operands="none", handler="npm_cache", does="changes the npm cache")),
+                     ("pkg", Spec(operands="none", handler="pip_config", does="changes package.json")),
                      ("init create innit", Spec(category=PROJECT_EDIT, operands="none", does="creates package.json",
                                                 handler="npm_init", flags=E(f"{_NPM_COMMON} --init-private"),
                                                 value_opts=E(f"{_NPM_COMMON_VALUES} --scope --init-author-name "

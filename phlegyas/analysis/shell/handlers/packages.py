@@ -84,8 +84,24 @@ def system_pkg(c: Call) -> None:
     project = _PKG_PROJECT.get(c.name, ())
     if verb in project:
         read_only(c)
+        _project_sources(c)
         eff.category = P.TEST_BUILD if verb in _PKG_BUILD else P.PKG_INSTALL
         eff.changes.append("installs project dependencies" if eff.category == P.PKG_INSTALL else "builds the project")
+
+
+_SOURCE_OPTIONS = frozenset({"--git", "--github", "--source", "--path", "--branch", "--ref", "--glob", "--repository",
+                             "--repository-url", "--registry", "--index", "--index-url", "--gemfile"})
+
+
+def _project_sources(c: Call) -> None:
+    """``bundle add x --git URL``, ``composer require x --repository URL``: a project install that names
+    its own source is not from the default registry (issue 11, item 4)."""
+    for name, _ in c.parsed.opts:
+        if name in _SOURCE_OPTIONS:
+            c.eff.blockers.append(f"{c.name} {name}: packages from a source other than the default registry")
+    for word in c.parsed.operands[1:]:
+        if word.dynamic or "://" in word.text or word.text.startswith(("git@", "git+")):
+            c.eff.blockers.append(f"{c.name} installs {word.text}, not a plain registry name")
 
 
 def pip_config(c: Call) -> None:
