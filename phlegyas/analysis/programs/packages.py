@@ -85,7 +85,7 @@ _NPM_READ_VALUES = f"{_NPM_COMMON_VALUES} --depth --min-release-age-exclude --ex
 _npm_read = _reader(_NPM_READ_FLAGS, _NPM_READ_VALUES, load_flags=E("--prefix -C --userconfig --globalconfig"))
 _NPM_SCRIPT_FLAGS = f"{_NPM_COMMON} --if-present --no-if-present"
 _npm_test = Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS), value_opts=E(_NPM_COMMON_VALUES),
-                 does="runs project scripts", passthrough=True, **_NPM_DANGER)
+                 does="runs project scripts", passthrough=True, handler="npm_script", **_NPM_DANGER)
 _npm_run = Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS), value_opts=E(_NPM_COMMON_VALUES),
                 handler="npm_run", does="runs a project script", passthrough=True, **_NPM_DANGER)
 NPM = Spec(
@@ -98,7 +98,7 @@ NPM = Spec(
                      ("test t tst install-test it", _npm_test), ("run run-script rum urn", _npm_run),
                      ("start", Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS),
                                     value_opts=E(_NPM_COMMON_VALUES), does="runs the project's start script",
-                                    passthrough=True, **_NPM_DANGER)),
+                                    passthrough=True, handler="npm_script", **_NPM_DANGER)),
                      ("ls list ll la view v info show outdated help config-get why explain search fund doctor "
                       "root bin prefix -v --version version-show pkg-get query audit-signatures bugs docs home repo "
                       "find-dupes help-search completion sbom diff", _npm_read),
@@ -150,7 +150,8 @@ _YARN_INSTALL = (f"{_YARN_COMMON} --frozen-lockfile --pure-lockfile --immutable 
 _YARN_VALUES = "--network-timeout --network-concurrency --mode --mutex --scope --pattern"
 _yarn_install = _install(_YARN_INSTALL, _YARN_VALUES, handler="npm_install", **_YARN_DANGER)
 _yarn_script = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_YARN_COMMON} {_RUNNER_PASS}"),
-                    value_opts=E(_RUNNER_PASS_VALUES), does="runs project scripts", passthrough=True, **_YARN_DANGER)
+                    value_opts=E(_RUNNER_PASS_VALUES), does="runs project scripts", passthrough=True,
+                    handler="npm_script", **_YARN_DANGER)
 _yarn_run = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_YARN_COMMON} {_RUNNER_PASS}"),
                  value_opts=E(_RUNNER_PASS_VALUES), handler="npm_run", does="runs a project script",
                  passthrough=True, **_YARN_DANGER)
@@ -189,7 +190,7 @@ _pnpm_install = _install(_PNPM_INSTALL, f"{_PNPM_VALUES} --depth --network-concu
                          mutate_flags=E("-g --global"), **_PNPM_DANGER)
 _pnpm_script = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_PNPM_COMMON} {_RUNNER_PASS}"),
                     value_opts=E(f"{_PNPM_VALUES} {_RUNNER_PASS_VALUES}"), does="runs project scripts",
-                    passthrough=True, **_PNPM_DANGER)
+                    passthrough=True, handler="npm_script", **_PNPM_DANGER)
 _pnpm_run = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_PNPM_COMMON} {_RUNNER_PASS}"),
                  value_opts=E(f"{_PNPM_VALUES} {_RUNNER_PASS_VALUES}"), handler="npm_run",
                  does="runs a project script", passthrough=True, **_PNPM_DANGER)

@@ -23,6 +23,21 @@ def npm_run(c: Call) -> None:
     first = script.replace("-", ":").replace("_", ":").replace(".", ":").split(":", 1)[0].lower()
     if ops[0].dynamic or (script.lower() not in P.SAFE_SCRIPT_WORDS and first not in P.SAFE_SCRIPT_WORDS):
         c.eff.blockers.append(f"runs the project script {script!r}")
+    _script_args(c, ops[1:])
+
+
+def npm_script(c: Call) -> None:
+    """``npm test -- ARGS``, ``yarn start ARGS``: the arguments go to the project's script."""
+    _script_args(c, c.parsed.operands)
+
+
+def _script_args(c: Call, words: list[Word]) -> None:
+    """Arguments handed to a project script (``npm test -- --config /tmp/x.js``): a path outside the
+    project among them is something the script may load, so it is judged as a file loaded."""
+    for word in words:
+        text = word.text.split("=", 1)[1] if word.text.startswith("-") and "=" in word.text else word.text
+        if text.startswith(("/", "~")) or ".." in text.split("/"):
+            c.eff.loads.append(Word(text, word.dynamic, word.glob, word.quoted))
 
 
 def npm_audit(c: Call) -> None:
