@@ -170,3 +170,6 @@ class Runner:
     code_opts: frozenset[str] = EMPTY
     fetches: bool = False
     as_python: bool = False  # ``coverage run ARGS`` runs ``python ARGS``
+    flags: frozenset[str] | None = None  # its options without a value (None: its options are not checked)
+    package_opts: frozenset[str] = EMPTY  # options whose value is a package it installs (``npx -p``, ``uvx --from``)
+    load_opts: frozenset[str] = EMPTY  # options whose value is a file or directory it loads (``uv run --env-file``)

@@ -134,6 +134,9 @@ _wrap("trickle chpst", Wrapper(value_opts=E("-u -d -s"), alone="none", examples=
 
 
 # -- package runners -------------------------------------------------------------------------------
+# A runner's options are checked when it lists its ``flags``: an option it does not list is not understood,
+# ``package_opts`` name a package it installs first (judged like an install's argument), ``load_opts`` a
+# file or directory it loads (safe only as a plain path inside the project).
 
 RUNNERS: dict[str, Runner] = {}
 
@@ -143,12 +146,41 @@ def _runner(keys: str, r: Runner) -> None:
         RUNNERS[key.strip()] = r
 
 
-_runner("npx, pnpx, bunx, npm exec, npm x, pnpm dlx, yarn dlx, bun x, pipx run, uv tool run, uvx",
-        Runner(value_opts=E("-p --package -c --call --from --with -w --workspace --python --spec"),
-               code_opts=E("-c --call"), fetches=True))
-_runner("pnpm exec, yarn exec, yarn run-bin, uv run, poetry run, pdm run, hatch run, rye run, pipenv run, "
-        "bundle exec, bundler exec, conda run, mamba run, micromamba run, direnv exec, dotenv, nix-shell-run",
-        Runner(value_opts=E("--with --python -p --package --extra --group --env-file --directory --project -n "
-                            "--name --prefix -e --env --only-group --no-group --index")))
+_runner("npx, pnpx, bunx, npm exec, npm x, pnpm dlx, yarn dlx, bun x",
+        Runner(flags=E("-y --yes --no --no-install -q --quiet --silent -s --prefer-offline --offline --prefer-online "
+                       "--ignore-existing --no-color --workspaces --include-workspace-root --verbose -d --bun -b"),
+               value_opts=E("--loglevel -w --workspace"), code_opts=E("-c --call"), package_opts=E("-p --package"),
+               fetches=True))
+_runner("pipx run, uv tool run, uvx",
+        Runner(flags=E("-q --quiet -v --verbose --offline --no-offline -n --no-cache --isolated --managed-python "
+                       "--no-managed-python --no-progress --native-tls --no-python-downloads --system-site-packages "
+                       "--preview -U --upgrade --refresh --reinstall --no-build-isolation --no-sources --no-config "
+                       "--lock -h --help"),
+               value_opts=E("--color --python-preference"), package_opts=E("--from --with --spec"),
+               load_opts=E("-p --python --with-editable --with-requirements"), fetches=True))
+_runner("uv run",
+        Runner(flags=E("-q --quiet -v --verbose --offline --no-offline -n --no-cache --isolated --no-project "
+                       "--all-packages --no-sync --locked --frozen --no-dev --only-dev --dev --all-extras --all-groups "
+                       "--no-default-groups --exact --inexact --active --no-active --no-editable --script -m --module "
+                       "-s --gui-script --no-env-file --managed-python --no-managed-python --no-progress "
+                       "--native-tls --no-python-downloads --no-config --preview --compile-bytecode --refresh "
+                       "--reinstall -U --upgrade --no-build-isolation --no-sources"),
+               value_opts=E("--extra --no-extra --group --no-group --only-group --package --color --python-preference "
+                            "--link-mode"),
+               package_opts=E("--with"),
+               load_opts=E("-p --python --env-file --with-editable --with-requirements --directory --project")))
+_runner("poetry run, pdm run, hatch run, rye run, pipenv run",
+        Runner(flags=E("-q --quiet -v -vv -vvv --verbose -n --no-interaction --ansi --no-ansi --no-plugins --no-cache "
+                       "-s --site-packages --recreate"),
+               load_opts=E("-C --directory -P --project -p")))
+_runner("pnpm exec, yarn exec, yarn run-bin",
+        Runner(flags=E("-r --recursive --parallel --no-bail --report-summary --silent -s --no-reporter-hide-prefix"),
+               value_opts=E("-F --filter --workspace-concurrency --resume-from"), load_opts=E("-C --dir")))
+_runner("bundle exec, bundler exec", Runner(flags=E("--keep-file-descriptors --verbose"), load_opts=E("--gemfile")))
+_runner("conda run, mamba run, micromamba run",
+        Runner(flags=E("--no-capture-output --live-stream -v --verbose -q --quiet --debug-wrapper-scripts "
+                       "--dev --no-banner"),
+               value_opts=E("-n --name"), load_opts=E("-p --prefix --cwd")))
+_runner("direnv exec, dotenv, nix-shell-run", Runner(value_opts=E("-e --env -f --file")))
 _runner("coverage run", Runner(value_opts=E("--rcfile --source --include --omit --data-file --concurrency "
                                             "--context"), as_python=True))

@@ -32,8 +32,27 @@ _PROJECT_PATH_VARS = frozenset({"PYTHONPATH", "NODE_PATH", "GOPATH", "MANPATH", 
                                 "PERL5LIB", "CLASSPATH", "GEM_PATH"})
 
 
+_PACKAGE_TOOLS = ("PIP_", "UV_", "NPM_CONFIG_", "YARN_", "PNPM_", "BUN_CONFIG_", "POETRY_", "PDM_", "PIPENV_",
+                  "CARGO_REGISTR", "BUNDLE_MIRROR", "CONDA_", "COMPOSER_")
+_PACKAGE_SOURCE_WORDS = ("INDEX", "REGISTR", "FIND_LINKS", "TRUSTED_HOST", "INSECURE", "CONFIG", "MIRROR",
+                         "REPOSITOR", "SOURCE", "CHANNEL", "PROXY", "SCRIPT_SHELL", "RCFILE", "_RC", "CERT", "CAFILE")
+_GO_SOURCES = frozenset({"GOPROXY", "GOSUMDB", "GONOSUMDB", "GONOSUMCHECK", "GOINSECURE", "GOPRIVATE", "GONOPROXY"})
+
+
+def _package_source(name: str) -> bool:
+    """``PIP_INDEX_URL=…``, ``npm_config_registry=…``, ``GOPROXY=…``: a package manager's index, registry or
+    configuration given on the line, which an install's options would have shown (issue 11, item 4)."""
+    upper = name.upper()
+    if upper in _GO_SOURCES:
+        return True
+    return upper.startswith(_PACKAGE_TOOLS) and any(w in upper for w in _PACKAGE_SOURCE_WORDS)
+
+
 def check_assignment(name: str, eff: Effects, value: Word | None = None) -> None:
     if name in _HARMLESS_VARS or name.startswith(("LC_",)):
+        return
+    if _package_source(name):
+        eff.blockers.append(f"sets {name}, which names where packages come from or configures the package manager")
         return
     if name in _PROJECT_PATH_VARS:
         if value is None or not _project_relative(value):

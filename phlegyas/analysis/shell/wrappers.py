@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.expansion import Walk, literal, quote, runs_code, text_of
+from phlegyas.analysis.shell.handlers.package_specs import npm_spec, package_name, pip_spec
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 
@@ -175,7 +176,7 @@ def runner(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[
            remote: bool) -> None:
     """A runner of ``programs.RUNNERS`` (``npx``, ``uv run`` …): its code option, or the tool it runs."""
     r = P.RUNNERS[key]
-    parsed = parse_options(args, r.value_opts | r.code_opts, stop_at_operand=True)
+    parsed = parse_options(args, r.value_opts | r.code_opts | r.package_opts | r.load_opts, stop_at_operand=True)
     inner_via = via + (key,)
     for opt, value in parsed.opts:
         if opt in r.code_opts and value is not None:
@@ -183,6 +184,12 @@ def runner(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[
             ex.nested(value.text, inner_via, depth, remote)
             return
     rest = args[parsed.rest:] if parsed.rest >= 0 else []
+    why = _runner_options(key, r, parsed.opts, rest[0] if rest and r.fetches else None)
+    if why is not None:
+        run = ex.add(ex.new_run(cmd, key.split()[0], args, via, depth, remote, kind="builtin"))
+        if run is not None:
+            run.notes.append(("executes", why))
+        return
     if r.as_python:
         ex.invoke(cmd, [literal("python"), *args], inner_via, depth, remote)
         return
@@ -203,3 +210,40 @@ def runner(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[
             return
         rest = [literal(tname), *rest[1:]]
     ex.invoke(cmd, rest, inner_via, depth, remote)
+
+
+_PYTHON_RUNNERS = ("uvx", "uv ", "pipx ", "poetry ", "pdm ", "hatch ", "rye ", "pipenv ")
+
+
+def _runner_options(key: str, r: P.Runner, opts: list[tuple[str, Word | None]], tool: Word | None) -> str | None:
+    """Why the runner's own options (or the package it fetches) make the call not automatic, or None.
+
+    An option the runner does not list is not understood (``npx --registry URL``); a package option must
+    name a plain package of the default index, and the one that provides the tool must be the tool's own
+    (``npx -p other tsc`` runs the ``tsc`` of another package); a loaded file must be a plain project path."""
+    python = key.startswith(_PYTHON_RUNNERS)
+    parse = (lambda text: pip_spec(text, at_versions=True)) if python else npm_spec
+    if tool is not None:
+        if tool.dynamic:
+            return f"{key} runs a computed package {tool.text}"
+        got = parse(tool.text)
+        if got.kind != "name":
+            return f"{key} {tool.text}: {got.why or 'runs a package from a path'}"
+    if r.flags is None:
+        return None
+    for opt, value in opts:
+        if opt in r.package_opts:
+            if value is None or value.dynamic:
+                return f"{key} {opt} with a computed package"
+            got = parse(value.text)
+            if got.kind != "name":
+                return f"{key} {opt} {value.text}: {got.why or 'installs a package from a path'}"
+            if opt != "--with" and tool is not None and package_name(value.text) != package_name(tool.text):
+                return f"{key} runs {tool.text} from the package {value.text}"
+        elif opt in r.load_opts:
+            if value is not None and (value.dynamic or value.text.startswith(("/", "~"))
+                                      or ".." in value.text.split("/")):
+                return f"{key} {opt} {value.text}: loads a file or interpreter outside the project"
+        elif opt not in r.flags and opt not in r.value_opts:
+            return f"{key} {opt} is an option phlegyas does not know for {key}"
+    return None

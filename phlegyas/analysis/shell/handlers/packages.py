@@ -1,10 +1,16 @@
 """Package managers and build tools: project scripts (``npm run``), build goals (``make``, ``mvn``,
-``gradle`` …), system package managers, and the read-only forms of ``pip``/``npm``/``go``/``uv`` subcommands."""
+``gradle`` …), system package managers, the read-only forms of ``pip``/``npm``/``go``/``uv`` subcommands,
+and what an install installs: every package argument is read (``package_specs``), so only the project's
+own paths and bare names of the default index stay safe (issue 11, item 4)."""
 from __future__ import annotations
+
+from typing import Callable
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call, operand_texts, read_only
+from phlegyas.analysis.shell.handlers.package_specs import Verdict, npm_spec, pip_spec
+from phlegyas.analysis.shell.parse import Word
 
 
 def npm_run(c: Call) -> None:
@@ -17,6 +23,21 @@ def npm_run(c: Call) -> None:
     first = script.replace("-", ":").replace("_", ":").replace(".", ":").split(":", 1)[0].lower()
     if ops[0].dynamic or (script.lower() not in P.SAFE_SCRIPT_WORDS and first not in P.SAFE_SCRIPT_WORDS):
         c.eff.blockers.append(f"runs the project script {script!r}")
+    _script_args(c, ops[1:])
+
+
+def npm_script(c: Call) -> None:
+    """``npm test -- ARGS``, ``yarn start ARGS``: the arguments go to the project's script."""
+    _script_args(c, c.parsed.operands)
+
+
+def _script_args(c: Call, words: list[Word]) -> None:
+    """Arguments handed to a project script (``npm test -- --config /tmp/x.js``): a path outside the
+    project among them is something the script may load, so it is judged as a file loaded."""
+    for word in words:
+        text = word.text.split("=", 1)[1] if word.text.startswith("-") and "=" in word.text else word.text
+        if text.startswith(("/", "~")) or ".." in text.split("/"):
+            c.eff.loads.append(Word(text, word.dynamic, word.glob, word.quoted))
 
 
 def npm_audit(c: Call) -> None:
@@ -78,8 +99,24 @@ def system_pkg(c: Call) -> None:
     project = _PKG_PROJECT.get(c.name, ())
     if verb in project:
         read_only(c)
+        _project_sources(c)
         eff.category = P.TEST_BUILD if verb in _PKG_BUILD else P.PKG_INSTALL
         eff.changes.append("installs project dependencies" if eff.category == P.PKG_INSTALL else "builds the project")
+
+
+_SOURCE_OPTIONS = frozenset({"--git", "--github", "--source", "--path", "--branch", "--ref", "--glob", "--repository",
+                             "--repository-url", "--registry", "--index", "--index-url", "--gemfile"})
+
+
+def _project_sources(c: Call) -> None:
+    """``bundle add x --git URL``, ``composer require x --repository URL``: a project install that names
+    its own source is not from the default registry (issue 11, item 4)."""
+    for name, _ in c.parsed.opts:
+        if name in _SOURCE_OPTIONS:
+            c.eff.blockers.append(f"{c.name} {name}: packages from a source other than the default registry")
+    for word in c.parsed.operands[1:]:
+        if word.dynamic or "://" in word.text or word.text.startswith(("git@", "git+")):
+            c.eff.blockers.append(f"{c.name} installs {word.text}, not a plain registry name")
 
 
 def pip_config(c: Call) -> None:
@@ -115,3 +152,94 @@ def uv_python(c: Call) -> None:
     if ops[:1] in (["list"], ["find"], ["dir"], []):
         read_only(c)
         c.eff.category = P.READ_ONLY
+
+
+# -- what an install installs ----------------------------------------------------------------------
+
+def _judge(c: Call, word: Word, parse: Callable[[str], Verdict]) -> None:
+    """One package argument: a bare name is fine, a path is loaded (safe only inside the project), any
+    other source is a blocker whose reason says what it is."""
+    if word.dynamic:
+        c.eff.blockers.append(f"installs a computed package argument {word.text}")
+        return
+    got = parse(word.text)
+    if got.kind == "path":
+        c.eff.loads.append(Word(got.path, word.dynamic, word.glob, word.quoted))
+    elif got.kind == "other":
+        c.eff.blockers.append(got.why)
+
+
+def _python_request(c: Call) -> None:
+    """``-p``/``--python``: a version (``3.12``, ``pypy@3.10``) is fine; a path is an interpreter it runs."""
+    for value in c.parsed.values(("-p", "--python")):
+        text = value.text
+        if value.dynamic or "/" in text or text.startswith((".", "~")):
+            c.eff.loads.append(value)
+
+
+def npm_install(c: Call) -> None:
+    """``npm install``/``yarn add``/``pnpm add``/``bun add``: each package argument (``name@range`` is fine;
+    an alias, URL, git, GitHub shorthand or tarball is not; a path is safe only in the project)."""
+    for word in c.parsed.operands:
+        _judge(c, word, npm_spec)
+
+
+def pip_install(c: Call) -> None:
+    """``pip install``/``download``/``wheel``: each requirement and each ``-e`` value (PEP 508 names with
+    extras and versions are fine; URLs, VCS, archives and wheels are not; a path is safe only in the project)."""
+    for word in c.parsed.operands:
+        _judge(c, word, pip_spec)
+    for word in c.parsed.values(("-e", "--editable")):
+        _judge(c, word, pip_spec)
+
+
+def uv_packages(c: Call) -> None:
+    """A uv subcommand: its ``--python`` request, and the package arguments of ``add``/``pip install``."""
+    _python_request(c)
+    if c.path[-1:] in (["add"], ["install"], ["remove"], ["uninstall"]):
+        for word in c.parsed.operands:
+            _judge(c, word, pip_spec)
+    for word in c.parsed.values(("-e", "--editable", "--with", "--with-editable")):
+        _judge(c, word, pip_spec)
+
+
+def uv_pip_sync(c: Call) -> None:
+    """``uv pip sync FILE…``: its operands are requirement files it installs exactly."""
+    _python_request(c)
+    c.eff.loads.extend(c.parsed.operands)
+
+
+def python_project_add(c: Call) -> None:
+    """``poetry add``/``pdm add``/``pipenv install``: names with poetry's ``name@^1.2`` versions are fine."""
+    for word in [*c.parsed.operands, *c.parsed.values(("-e", "--editable"))]:
+        _judge(c, word, lambda text: pip_spec(text, at_versions=True))
+
+
+def uv_version(c: Call) -> None:
+    """``uv version``/``poetry version`` print the project's version; with a version or ``--bump`` they
+    write it into ``pyproject.toml``."""
+    if c.parsed.operands or c.parsed.has(("--bump",)):
+        if not c.parsed.has(("--dry-run",)):
+            c.eff.writes.append(literal("pyproject.toml"))
+
+
+def package_globals(c: Call) -> None:
+    """The options before the subcommand (``npm --prefix DIR ci``, ``uv --directory DIR sync``), which the
+    subcommand walk only checks are known: the directory it runs in is loaded (its manifest and scripts),
+    a registry named there is another source, a cache is written, ``-g`` changes the whole machine."""
+    top = P.spec_for(c.name) if c.top is not None else None
+    if top is None or c.top is None:
+        return
+    for opt, value in c.top.opts:
+        if opt in top.exec_flags:
+            c.eff.runs.append(f"executes code ({c.name} {opt})")
+        elif opt in top.mutate_flags:
+            c.eff.mutates.append(f"{c.name} {opt}")
+        elif value is None:
+            continue
+        elif opt in top.load_flags:
+            c.eff.loads.append(value)
+        elif opt in top.source_flags:
+            c.eff.blockers.append(f"{c.name} {opt} {value.text}: packages from a source other than the default index")
+        elif opt in top.write_flags:
+            c.eff.writes.append(value)

@@ -39,10 +39,18 @@ from phlegyas.analysis.shell.handlers.packages import (
     npm_audit,
     npm_cache,
     npm_init,
+    npm_install,
     npm_run,
+    npm_script,
+    package_globals,
     pip_config,
+    pip_install,
+    python_project_add,
     system_pkg,
+    uv_packages,
+    uv_pip_sync,
     uv_python,
+    uv_version,
 )
 from phlegyas.analysis.shell.handlers.shell import history, runs_code, shell_state, source
 from phlegyas.analysis.shell.handlers.system import assign_operand_mutates, ip, operand_mutates, service, system_config
@@ -71,6 +79,12 @@ HANDLERS: dict[str, Handler] = {
     # packages
     "npm_run": npm_run, "npm_audit": npm_audit, "build_goals": build_goals, "system_pkg": system_pkg,
     "pip_config": pip_config, "npm_cache": npm_cache, "npm_init": npm_init, "go_mod": go_mod, "uv_python": uv_python,
+    "npm_install": npm_install, "npm_script": npm_script, "pip_install": pip_install, "uv_packages": uv_packages,
+    "uv_pip_sync": uv_pip_sync,
+    "python_project_add": python_project_add, "uv_version": uv_version, "package_globals": package_globals,
+    # the top level of yarn, pnpm and bun: the walk falls back to a project script there, and its options
+    # before the subcommand are read like npm's
+    "yarn_script": package_globals,
     # shell
     "shell_state": shell_state, "history": history, "source": source, "runs_code": runs_code,
     # system
@@ -98,5 +112,5 @@ def check_handlers() -> list[str]:
 
 
 _EXPANSION_HANDLERS = frozenset({"trap", "stdin_code", "npx", "uv_run", "uv_tool", "coverage_run", "interp_here",
-                                 "yarn_script", "yarn_workspace", "formatter", "cmake", "openssl", "openssl_in"})
+                                 "yarn_workspace", "formatter", "cmake", "openssl", "openssl_in"})
 """Handlers that ``shell.analyze`` implements (they expand into other invocations) or that need nothing."""
