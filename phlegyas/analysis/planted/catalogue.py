@@ -28,12 +28,12 @@ class PlantedKind:
 
 _KINDS = (
     PlantedKind("git_hook", "a git hook", "git commit, checkout, merge or push", "sh",
-                (".git/hooks/pre-commit", ".husky/pre-commit", ".husky/commit-msg", ".githooks/pre-push")),
+                (".husky/pre-commit", ".husky/commit-msg", ".githooks/pre-push", ".git/hooks/pre-commit")),
     PlantedKind("pre_commit", "the pre-commit configuration", "git commit (through pre-commit)", "yaml:entry",
                 (".pre-commit-config.yaml", ".pre-commit-hooks.yaml")),
     PlantedKind("lefthook", "the lefthook configuration", "git commit (through lefthook)", "yaml:run",
                 ("lefthook.yml", ".lefthook.yml", "lefthook-local.yaml")),
-    PlantedKind("npm_scripts", "package.json (its scripts)", "npm install, npm test or npm run", "npm",
+    PlantedKind("npm_scripts", "npm scripts", "npm install, npm test or npm run", "npm",
                 ("package.json", "web/package.json")),
     PlantedKind("makefile", "a Makefile", "make", "make", ("Makefile", "makefile", "GNUmakefile", "rules.mk")),
     PlantedKind("justfile", "a justfile", "just", "just", ("justfile", ".justfile", "Justfile")),
@@ -46,7 +46,7 @@ _KINDS = (
     PlantedKind("pth", "a .pth file", "every python start-up", "pth", ("venv.pth", "lib/site-packages/x.pth")),
     PlantedKind("python_build", "a Python build or session file", "pip install . or nox", "py",
                 ("setup.py", "noxfile.py")),
-    PlantedKind("envrc", "a direnv .envrc", "entering the directory (direnv)", "sh", (".envrc",)),
+    PlantedKind("envrc", "a direnv .envrc", "entering the directory (direnv)", "envrc", (".envrc",)),
     PlantedKind("ci", "a CI workflow", "the next push (CI)", "yaml:run",
                 (".github/workflows/ci.yml", ".github/workflows/release.yaml", ".gitlab-ci.yml")),
     PlantedKind("vscode_tasks", "the editor's tasks", "the editor (tasks.json)", "tasks", (".vscode/tasks.json",)),

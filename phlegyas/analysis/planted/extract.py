@@ -27,6 +27,8 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
     out = Content()
     if language == "sh":
         out.snippets.append(("sh", _hook_text(text, run_dir)))
+    elif language == "envrc":
+        out.snippets.append(("sh", _DIRENV.sub(_direnv_line, text)))
     elif language.startswith("yaml:"):
         keys = _YAML_KEYS[language[5:]]
         out.snippets.extend(("sh", _ci_text(s)) for s in yaml_values(text, keys))
@@ -65,6 +67,24 @@ def _hook_text(text: str, run_dir: str) -> str:
     passes (the commit message file of ``commitlint --edit "$1"``)."""
     text = _DIRNAME_0.sub(lambda m: run_dir, text)
     return _POSITIONAL.sub(" hook-argument ", text)
+
+
+_DIRENV = re.compile(r"^(?P<indent>[ \t]*)(?P<fn>[A-Za-z_]+)\b(?P<rest>.*)$", re.M)
+_DIRENV_ENV_ONLY = frozenset({"PATH_add", "path_add", "MANPATH_add", "dotenv", "dotenv_if_exists", "watch_file",
+                              "watch_dir", "strict_env", "unstrict_env", "log_status", "log_error", "layout", "use",
+                              "env_vars_required", "expand_path", "has", "direnv_version", "export_alias"})
+
+
+def _direnv_line(m: re.Match[str]) -> str:
+    """direnv's own functions in an .envrc: those that only set the environment (``PATH_add bin``,
+    ``dotenv``, ``layout python``, ``use flake``) become ``true``; ``source_env f`` sources ``f``; the
+    ones that download (``source_url``, ``fetchurl``) stay unknown programs, so they ask."""
+    fn = m.group("fn")
+    if fn in _DIRENV_ENV_ONLY:  # the arguments stay: `dotenv; curl … | sh` must still show the curl
+        return m.group("indent") + "true" + m.group("rest")
+    if fn in ("source_env", "source_env_if_exists"):
+        return m.group("indent") + "." + m.group("rest")
+    return m.group(0)
 
 
 _CI_EXPR = re.compile(r"\$\{\{.*?\}\}")
@@ -193,18 +213,42 @@ def npm_scripts(text: str, whole: bool) -> list[str]:
     region = text[at:] if at >= 0 else text
     out = []
     for m in _PAIR.finditer(region):
-        key = m.group("key")
-        if at >= 0 or key in _LIFECYCLE or ":" in key:
-            out.append(_json_unescape(m.group("value")))
+        key, value = m.group("key"), _json_unescape(m.group("value"))
+        if at >= 0 or key in _LIFECYCLE and key != "version" or (
+                key not in _NPM_FIELDS and not _VERSIONISH.match(value)):
+            out.append(value)
     return out
 
 
+_NPM_FIELDS = frozenset({
+    "name", "version", "description", "main", "module", "types", "typings", "license", "author", "homepage", "url",
+    "email", "type", "private", "browser", "packageManager", "sideEffects", "funding", "unpkg", "jsdelivr",
+    "source", "style", "sass", "exports", "import", "require", "default", "node", "npm", "registry", "access",
+    "directory", "umd:main", "react-native", "title", "displayName", "publisher", "icon", "engines",
+})
+"""package.json fields whose string values are data, not commands (in a fragment the judge cannot see
+which object a pair belongs to; a script's key is free, so every other key is read as one)."""
+_VERSIONISH = re.compile(r"^(?:[\^~<>=*]|\d|v\d|x$|latest$|next$|beta$|canary$|workspace:|npm:|file:|link:|"
+                         r"portal:|patch:|catalog:|git[+:]|github:|gitlab:|bitbucket:|https?://|\.{0,2}/)")
+"""Dependency versions, ranges, tags, protocols and paths (``^1.2.0``, ``workspace:*``, ``./lib``)."""
+
+
+_ARGS = re.compile(r'\s*,?\s*"args"\s*:\s*\[(?P<items>[^\]]*)\]')
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
 def _json_strings(text: str, keys: tuple[str, ...]) -> list[str]:
-    """``command`` (and its ``args``) of tasks.json, by regular expression so fragments work too."""
+    """``command`` and the ``args`` that follow it in tasks.json (``"command": "bash", "args": ["-c",
+    …]``), by regular expression so fragments and JSON with comments work too."""
     out = []
     for m in _PAIR.finditer(text):
-        if m.group("key") in keys:
-            out.append(_json_unescape(m.group("value")))
+        if m.group("key") not in keys:
+            continue
+        words = [_json_unescape(m.group("value"))]
+        args = _ARGS.match(text, m.end())
+        if args is not None:
+            words.extend(_shell_quote(_json_unescape(a)) for a in _JSON_STRING.findall(args.group("items")))
+        out.append(" ".join(words))
     return out
 
 
@@ -215,6 +259,7 @@ _MAKE_REF = re.compile(r"\$[({](?P<name>[A-Za-z_][\w.-]*)[)}]")
 _MAKE_AUTO = re.compile(r"\$(?:[@<^?*+|%]|[({][@<^?*%][DF]?[)}])")
 _MAKE_SHELL = re.compile(r"\$[({]shell[ \t]+(?P<body>[^)}]*)[)}]")
 _MAKE_FUNC = re.compile(r"\$[({][a-z-]+[ \t][^)}]*[)}]")
+_MAKE_RULE_RECIPE = re.compile(r"^[^\t#=:][^=;]*?::?(?!=)[^=;]*;(?P<recipe>.*)$")  # `all: deps ; recipe`
 _SHELLS = ("/bin/sh", "/bin/bash", "/usr/bin/env bash", "/usr/bin/bash", "sh", "bash", "/usr/bin/sh")
 
 
@@ -232,11 +277,14 @@ def _make(text: str, out: Content) -> None:
         out.doubts.append(f"it sets make's SHELL to {shell.strip()[:40]!r}, which then runs every recipe")
     for m in _MAKE_SHELL.finditer(text):
         out.snippets.append(("sh", _make_words(m.group("body"), values)))
+    if ".RECIPEPREFIX" in text:
+        out.doubts.append("it changes make's recipe prefix, so recipes hide in lines that do not start with a tab")
     for line in text.splitlines():
-        if line.startswith("\t"):
-            body = line[1:].lstrip(" \t@+-")
-            if body and not body.startswith("#"):
-                out.snippets.append(("sh", _make_words(body, values)))
+        same_line = _MAKE_RULE_RECIPE.match(line) if not line.startswith("\t") else None
+        body = line[1:] if line.startswith("\t") else same_line.group("recipe") if same_line else ""
+        body = body.lstrip(" \t@+-")
+        if body and not body.startswith("#"):
+            out.snippets.append(("sh", _make_words(body, values)))
 
 
 def _make_words(text: str, values: dict[str, str], depth: int = 0) -> str:

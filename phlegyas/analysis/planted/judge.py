@@ -33,6 +33,7 @@ from phlegyas.analysis.shell.effect_types import Effects
 from phlegyas.analysis.shell.interpreters import analyze_python
 from phlegyas.core.analysis import Analysis, AnalysisEnv
 from phlegyas.core.model import Finding, Verdict
+from phlegyas.core.redact import redact
 
 DENY, ASK = Verdict.DENY, Verdict.ASK
 PLANTS_CODE = "write.plants_code"
@@ -167,8 +168,14 @@ def _inside(target: str, env: AnalysisEnv) -> bool:
 
 
 def _short(text: str) -> str:
-    line = " ".join(text.split())
+    """The snippet as a person reads it in a reason: one line, cut short, secrets blanked (the reason
+    is shown and logged; a token in the content must not be)."""
+    line = redact(" ".join(text.split()))
     return repr(line if len(line) <= 60 else line[:57] + "...")
+
+
+def _unparsed(problems: list[str]) -> bool:
+    return any("does not parse" in p or "too deeply" in p for p in problems)
 
 
 # -- Python -----------------------------------------------------------------------------------------
@@ -183,14 +190,16 @@ def judge_python(code: str, env: AnalysisEnv, tools: ShellTools, whole: bool) ->
     network, computed code and writes outside the project ask. A fragment that does not parse alone (an
     Edit of a function's body) is read for the calls that would matter."""
     report = analyze_python(code)
-    if report.problems:
+    if _unparsed(report.problems):
         dedented = textwrap.dedent(code)
         report = analyze_python(dedented) if dedented != code else report
-    if report.problems:
+    if _unparsed(report.problems):
         if whole:
             return ASK, f"its Python is not understood ({report.problems[0]})"
         sink = _PY_SINKS.search(code)
         return (ASK, f"it calls {sink.group(0).strip('( ')} in Python phlegyas cannot parse") if sink else None
+    if report.problems:
+        return ASK, report.problems[0]
     worst: Judgement | None = None
     commands = [*report.shell, *(shlex.join(argv) for argv in report.argvs)]
     for command in commands:

@@ -44,7 +44,7 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
             continue
         content = _redirected_content(run) if redirected else _argument_content(run)
         shown = _shown(path, env)
-        out.extend(content_findings(path, kind, content, whole or run.program == "sed", env, tools,
+        out.extend(content_findings(path, kind, content, whole and run.program != "sed", env, tools,
                                     run.program or "the command", shown))
     return out
 
