@@ -82,6 +82,8 @@ def _direnv_line(m: re.Match[str]) -> str:
     fn = m.group("fn")
     if fn in _DIRENV_ENV_ONLY:  # the arguments stay: `dotenv; curl … | sh` must still show the curl
         return m.group("indent") + "true" + m.group("rest")
+    if fn == "export" and re.match(r"[ \t]+[A-Za-z_]\w*=", m.group("rest")):
+        return m.group("indent") + m.group("rest").lstrip()  # an assignment: its value is not a word of a command
     if fn in ("source_env", "source_env_if_exists"):
         return m.group("indent") + "." + m.group("rest")
     return m.group(0)
@@ -215,7 +217,7 @@ def npm_scripts(text: str, whole: bool) -> list[str]:
     for m in _PAIR.finditer(region):
         key, value = m.group("key"), _json_unescape(m.group("value"))
         if at >= 0 or key in _LIFECYCLE and key != "version" or (
-                key not in _NPM_FIELDS and not _VERSIONISH.match(value)):
+                key not in _NPM_FIELDS and " " in value.strip() and not _VERSIONISH.match(value)):
             out.append(value)
     return out
 
@@ -227,7 +229,8 @@ _NPM_FIELDS = frozenset({
     "directory", "umd:main", "react-native", "title", "displayName", "publisher", "icon", "engines",
 })
 """package.json fields whose string values are data, not commands (in a fragment the judge cannot see
-which object a pair belongs to; a script's key is free, so every other key is read as one)."""
+which object a pair belongs to; a script's key is free, so every other key with a value of several
+words is read as one: ``"testEnvironment": "node"`` is configuration, ``"x": "curl … | sh"`` is not)."""
 _VERSIONISH = re.compile(r"^(?:[\^~<>=*]|\d|v\d|x$|latest$|next$|beta$|canary$|workspace:|npm:|file:|link:|"
                          r"portal:|patch:|catalog:|git[+:]|github:|gitlab:|bitbucket:|https?://|\.{0,2}/)")
 """Dependency versions, ranges, tags, protocols and paths (``^1.2.0``, ``workspace:*``, ``./lib``)."""
@@ -258,7 +261,7 @@ _MAKE_VAR = re.compile(r"^(?P<name>[A-Za-z_][\w.-]*)[ \t]*(?:::=|:=|\?=|\+=|!=|=
 _MAKE_REF = re.compile(r"\$[({](?P<name>[A-Za-z_][\w.-]*)[)}]")
 _MAKE_AUTO = re.compile(r"\$(?:[@<^?*+|%]|[({][@<^?*%][DF]?[)}])")
 _MAKE_SHELL = re.compile(r"\$[({]shell[ \t]+(?P<body>[^)}]*)[)}]")
-_MAKE_FUNC = re.compile(r"\$[({][a-z-]+[ \t][^)}]*[)}]")
+_MAKE_FUNC = re.compile(r"\$[({](?:[a-z-]+[ \t]|[A-Za-z_][\w.-]*:)[^)}]*[)}]")  # $(wildcard …), $(SRC:.c=.o)
 _MAKE_RULE_RECIPE = re.compile(r"^[^\t#=:][^=;]*?::?(?!=)[^=;]*;(?P<recipe>.*)$")  # `all: deps ; recipe`
 _SHELLS = ("/bin/sh", "/bin/bash", "/usr/bin/env bash", "/usr/bin/bash", "sh", "bash", "/usr/bin/sh")
 

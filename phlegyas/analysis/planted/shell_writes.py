@@ -6,6 +6,7 @@ written there is content the gate cannot see: a person reads it.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from phlegyas.analysis import paths
 from phlegyas.analysis.planted.catalogue import planted_kind
@@ -43,12 +44,15 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
         if kind is None:
             continue
         content = _redirected_content(run) if redirected else _argument_content(run)
+        if run.program == "sed" and not redirected and kind.language in _COMMAND_LINES:
+            kind = replace(kind, language="sh")  # a replacement lands inside a recipe line: read it as a command
         shown = _shown(path, env)
         out.extend(content_findings(path, kind, content, whole and run.program != "sed", env, tools,
                                     run.program or "the command", shown))
     return out
 
 
+_COMMAND_LINES = frozenset({"make", "just"})
 _ARG_WRITERS = frozenset({"tee", "sed", "cp", "mv", "install", "ln", "rsync", "dd", "curl", "wget"})
 
 
@@ -101,7 +105,7 @@ def _printf(words: list[str]) -> str | None:
 
 
 _SED_S = re.compile(r"s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)(?P=d)")
-_SED_TEXT = re.compile(r"(?:^|;|\n)\s*(?:\d+|/[^/]*/|\$)?\s*[aic]\\?\s*(?P<text>[^;\n]*)")
+_SED_TEXT = re.compile(r"(?:^|;|\n)\s*(?:\d+|/[^/]*/|\$)?\s*[aic](?:\\(?=\s|$))?\s*(?P<text>[^;\n]*)")
 
 
 def _sed_text(run: Run) -> str | None:
@@ -125,7 +129,7 @@ def _sed_text(run: Run) -> str | None:
         i += 1
     if any("$" in s or "`" in s for s in scripts):
         return None
-    parts = [m.group("new") for s in scripts for m in _SED_S.finditer(s)]
+    parts = [m.group("new").replace("\\" + m.group("d"), m.group("d")) for s in scripts for m in _SED_S.finditer(s)]
     parts += [m.group("text") for s in scripts for m in _SED_TEXT.finditer(s) if not _SED_S.match(s.strip())]
     return "\n".join(_unescape(p) for p in parts)
 
