@@ -145,8 +145,13 @@ def _new_texts(call: ToolCall) -> list[tuple[str, bool]] | None:
     edits = data.get("edits")
     if not isinstance(edits, list):
         return None
-    out = [(e.get("new_string"), False) for e in edits if isinstance(e, dict)]
-    return None if any(not isinstance(text, str) for text, _ in out) else out  # type: ignore[misc]
+    out: list[tuple[str, bool]] = []
+    for edit in edits:
+        text = edit.get("new_string") if isinstance(edit, dict) else None
+        if not isinstance(text, str):
+            return None
+        out.append((text, False))
+    return out
 
 
 def _planted(call: ToolCall, path: str, env: AnalysisEnv) -> list[Finding]:
