@@ -205,3 +205,15 @@ def test_reasons_do_not_show_a_secret_from_the_content():
 def test_agent_and_gate_configuration_ask():
     for path in (".mcp.json", ".claude/settings.json", ".phlegyas.toml"):
         assert str(write(path, "{}").verdict) == "ask", path
+
+
+@pytest.mark.parametrize("path, old, new, verdict", [
+    (".github/workflows/ci.yml", "  npm test", "  npm test\n  " + CURL, "deny"),
+    (".github/workflows/ci.yml", "  - main", "  - main\n  - release/v2", "allow"),
+    (".gitlab-ci.yml", "  - pytest", "  - pytest\n  - mystery-tool", "allow"),
+    ("package.json", "jest", "jest && " + CURL, "deny"),
+    ("tox.ini", "    pytest", "    pytest\n    " + CURL, "deny"),
+])
+def test_fragment_lines_out_of_context_count_only_when_they_deny(path, old, new, verdict):
+    decision = decide("Edit", {"file_path": f"{ROOT}/{path}", "old_string": old, "new_string": new})
+    assert str(decision.verdict) == verdict, decision.reason

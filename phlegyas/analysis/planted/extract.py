@@ -15,6 +15,11 @@ import textwrap
 from dataclasses import dataclass, field
 
 
+LOOSE = "sh?"
+"""A snippet that may or may not be a command (a line of an Edit's fragment read out of its context: a
+line of a ``run: |`` block, or a branch name of a list): only a deny in it counts."""
+
+
 @dataclass
 class Content:
     snippets: list[tuple[str, str]] = field(default_factory=list)  # ("sh" | "py", text)
@@ -32,8 +37,12 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
     elif language.startswith("yaml:"):
         keys = _YAML_KEYS[language[5:]]
         out.snippets.extend(("sh", _ci_text(s)) for s in yaml_values(text, keys))
+        if not whole:
+            out.snippets.extend((LOOSE, _ci_text(s)) for s in _loose_yaml(text))
     elif language == "npm":
         out.snippets.extend(("sh", s) for s in npm_scripts(text, whole))
+        if not whole and '"' not in text and not _VERSIONISH.match(text.strip()):
+            out.snippets.append((LOOSE, text.strip()))  # a script's value edited alone: `jest` → `jest && …`
     elif language == "make":
         _make(text, out)
     elif language == "just":
@@ -43,7 +52,7 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
     elif language == "pth":
         out.snippets.extend(("py", line) for line in text.splitlines() if re.match(r"import[ \t]", line))
     elif language == "ini":
-        _ini(text, out)
+        _ini(text, out, whole)
     elif language == "tasks":
         out.snippets.extend(("sh", s) for s in _json_strings(text, ("command",)))
     elif language == "cargo":
@@ -170,6 +179,18 @@ def yaml_values(text: str, keys: tuple[str, ...]) -> list[str]:
                 elif not _YAML_LINE.match(lines[i - 1].replace("-", " ", 1)):
                     out.append(_unquote(v))
     return [v for v in out if v.strip()]
+
+
+def _loose_yaml(text: str) -> list[str]:
+    """The lines of a YAML fragment that are neither ``key:`` lines nor comments: list items and the
+    lines of a block scalar whose key the fragment does not show."""
+    out = []
+    for line in text.splitlines():
+        body = line.strip()
+        if not body or body.startswith("#") or body in ("---", "...") or _YAML_LINE.match(line):
+            continue
+        out.append(_unquote(body[2:] if body.startswith("- ") else body))
+    return out
 
 
 def _flow_items(value: str) -> list[str]:
@@ -385,9 +406,16 @@ def _quoted_items(text: str) -> list[str]:
     return [a if a else b for a, b in _QUOTED.findall(text)]
 
 
-def _ini(text: str, out: Content) -> None:
+def _ini(text: str, out: Content, whole: bool = True) -> None:
     """pytest's ``addopts`` (read as options of ``pytest``) and tox's ``commands`` (one command a line);
-    tox's ``{posargs}`` and friends are filled in by tox from the user's own arguments, so they go."""
+    tox's ``{posargs}`` and friends are filled in by tox from the user's own arguments, so they go. In
+    a fragment, indented lines before any key may continue a ``commands`` the fragment does not show."""
+    if not whole:
+        for line in text.splitlines():
+            if line[:1] in (" ", "\t") and line.strip():
+                out.snippets.append((LOOSE, _TOX_PLACEHOLDER.sub("", line.strip()).lstrip("-").strip()))
+            elif line.strip() and not line.lstrip().startswith(("#", ";")):
+                break
     for key, value in _ini_entries(text):
         if key == "addopts":
             args = " ".join(_toml_value_commands(value)) if value.startswith(("[", "'", '"')) else " ".join(
@@ -445,4 +473,4 @@ def _shell_quote(word: str) -> str:
     return word if re.fullmatch(r"[\w@%+=:,./-]+", word) else "'" + word.replace("'", "'\\''") + "'"
 
 
-__all__ = ["Content", "extract", "npm_scripts", "yaml_values"]
+__all__ = ["LOOSE", "Content", "extract", "npm_scripts", "yaml_values"]

@@ -27,7 +27,7 @@ from typing import Callable
 from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.planted.catalogue import PlantedKind, run_dir
-from phlegyas.analysis.planted.extract import extract
+from phlegyas.analysis.planted.extract import LOOSE, extract
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effect_types import Effects
 from phlegyas.analysis.shell.interpreters import analyze_python
@@ -80,8 +80,12 @@ def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv
         return ASK, "it holds too many commands to read"
     worst: Judgement | None = None
     for lang, text in found.snippets:
-        got = judge_shell(text, env, tools, kind.id == "npm_scripts") if lang == "sh" else judge_python(
-            text, env, tools, whole)
+        if lang == "py":
+            got = judge_python(text, env, tools, whole)
+        else:
+            got = judge_shell(text, env, tools, kind.id == "npm_scripts")
+            if lang == LOOSE and got is not None and got[0] < DENY:
+                got = None  # maybe not a command at all: only a deny is sure enough
         if got is not None and (worst is None or got[0] > worst[0]):
             worst = got
             if got[0] >= DENY:
