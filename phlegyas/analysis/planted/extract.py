@@ -14,7 +14,6 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 
-
 LOOSE = "sh?"
 """A snippet that may or may not be a command (a line of an Edit's fragment read out of its context: a
 line of a ``run: |`` block, or a branch name of a list): only a deny in it counts."""
