@@ -26,6 +26,8 @@ _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "r": "\r", "a"
 def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirects: bool) -> list[Finding]:
     """The planted-code findings of one run: its output redirections (``redirects``: this run is the
     one its command's redirections belong to) and the files its arguments write."""
+    if run.remote:
+        return []  # a file on another host: no command of this project runs it
     out: list[Finding] = []
     targets: list[tuple[Word | str, bool, bool]] = []  # (target, whole file?, through a redirection?)
     if redirects:
