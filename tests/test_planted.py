@@ -217,3 +217,12 @@ def test_agent_and_gate_configuration_ask():
 def test_fragment_lines_out_of_context_count_only_when_they_deny(path, old, new, verdict):
     decision = decide("Edit", {"file_path": f"{ROOT}/{path}", "old_string": old, "new_string": new})
     assert str(decision.verdict) == verdict, decision.reason
+
+
+def test_scripts_and_targets_the_content_defines_are_read_with_it():
+    found = extract("npm", json.dumps({"scripts": {"clean": "rm -f x", "build": "npm run clean"}}), True, ROOT)
+    assert found.names == {"project script clean", "project script build"}
+    assert extract("make", "all gen: x.c\n\tcc x.c\n", True, ROOT).names == {"build target all", "build target gen"}
+    shown = json.dumps({"scripts": {"clean": "rm -f x", "build": "npm run clean && tsc"}})
+    assert str(write("package.json", shown).verdict) == "allow"
+    assert str(write("package.json", json.dumps({"scripts": {"build": "npm run unseen"}})).verdict) == "ask"

@@ -23,6 +23,7 @@ line of a ``run: |`` block, or a branch name of a list): only a deny in it count
 class Content:
     snippets: list[tuple[str, str]] = field(default_factory=list)  # ("sh" | "py", text)
     doubts: list[str] = field(default_factory=list)  # why a person must read it
+    names: set[str] = field(default_factory=set)  # "project script test", "build target gen": defined here
 
 
 def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
@@ -39,7 +40,7 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         if not whole:
             out.snippets.extend((LOOSE, _ci_text(s)) for s in _loose_yaml(text))
     elif language == "npm":
-        out.snippets.extend(("sh", s) for s in npm_scripts(text, whole))
+        out.snippets.extend(("sh", s) for s in npm_scripts(text, whole, out.names))
         if not whole and '"' not in text and not _VERSIONISH.match(text.strip()):
             out.snippets.append((LOOSE, text.strip()))  # a script's value edited alone: `jest` → `jest && …`
     elif language == "make":
@@ -216,7 +217,7 @@ def _json_unescape(value: str) -> str:
         return value
 
 
-def npm_scripts(text: str, whole: bool) -> list[str]:
+def npm_scripts(text: str, whole: bool, names: set[str] | None = None) -> list[str]:
     """The script commands of package.json content: its ``scripts`` object when the text parses as
     JSON; else, in a fragment, the string values after ``"scripts"`` or of keys that name scripts
     (lifecycle names, ``test:unit``-style names). Versions and other fields are not commands."""
@@ -229,6 +230,8 @@ def npm_scripts(text: str, whole: bool) -> list[str]:
             scripts = data.get("scripts")
             if not isinstance(scripts, dict):
                 return []
+            if names is not None:
+                names.update(f"project script {k}" for k in scripts)
             return [v for v in scripts.values() if isinstance(v, str)] + (
                 [] if all(isinstance(v, str) for v in scripts.values()) else ["$NOT_A_STRING_SCRIPT"])
     at = text.find('"scripts"')
@@ -239,6 +242,8 @@ def npm_scripts(text: str, whole: bool) -> list[str]:
         if at >= 0 or key in _LIFECYCLE and key != "version" or (
                 key not in _NPM_FIELDS and " " in value.strip() and not _VERSIONISH.match(value)):
             out.append(value)
+            if names is not None:
+                names.add(f"project script {key}")
     return out
 
 
@@ -282,6 +287,7 @@ _MAKE_REF = re.compile(r"\$[({](?P<name>[A-Za-z_][\w.-]*)[)}]")
 _MAKE_AUTO = re.compile(r"\$(?:[@<^?*+|%]|[({][@<^?*%][DF]?[)}])")
 _MAKE_SHELL = re.compile(r"\$[({]shell[ \t]+(?P<body>[^)}]*)[)}]")
 _MAKE_FUNC = re.compile(r"\$[({](?:[a-z-]+[ \t]|[A-Za-z_][\w.-]*:)[^)}]*[)}]")  # $(wildcard …), $(SRC:.c=.o)
+_MAKE_TARGET = re.compile(r"^(?P<targets>[A-Za-z0-9_][\w./ -]*?)[ \t]*::?(?!=)")
 _MAKE_RULE_RECIPE = re.compile(r"^[^\t#=:][^=;]*?::?(?!=)[^=;]*;(?P<recipe>.*)$")  # `all: deps ; recipe`
 _SHELLS = ("/bin/sh", "/bin/bash", "/usr/bin/env bash", "/usr/bin/bash", "sh", "bash", "/usr/bin/sh")
 
@@ -303,6 +309,9 @@ def _make(text: str, out: Content) -> None:
     if ".RECIPEPREFIX" in text:
         out.doubts.append("it changes make's recipe prefix, so recipes hide in lines that do not start with a tab")
     for line in text.splitlines():
+        target = _MAKE_TARGET.match(line)
+        if target is not None:
+            out.names.update(f"build target {t}" for t in target.group("targets").split())
         same_line = _MAKE_RULE_RECIPE.match(line) if not line.startswith("\t") else None
         body = line[1:] if line.startswith("\t") else same_line.group("recipe") if same_line else ""
         body = body.lstrip(" \t@+-")

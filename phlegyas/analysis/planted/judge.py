@@ -83,7 +83,7 @@ def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv
         if lang == "py":
             got = judge_python(text, env, tools, whole)
         else:
-            got = judge_shell(text, env, tools, kind.id == "npm_scripts")
+            got = judge_shell(text, env, tools, kind.id == "npm_scripts", found.names)
             if lang == LOOSE and got is not None and got[0] < DENY:
                 got = None  # maybe not a command at all: only a deny is sure enough
         if got is not None and (worst is None or got[0] > worst[0]):
@@ -99,13 +99,17 @@ def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv
 
 _OPTION_GAP = "is an option phlegyas does not know for"
 _NPX_RUN = "executes code (downloads and runs the package"
+_NAMED = re.compile(r"runs the (?P<kind>project script|build target) '(?P<name>[^']*)'$")
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9][\w.@+-]*")
 
 
-def judge_shell(text: str, env: AnalysisEnv, tools: ShellTools, npm: bool = False) -> Judgement | None:
+def judge_shell(text: str, env: AnalysisEnv, tools: ShellTools, npm: bool = False,
+                names: set[str] | frozenset[str] = frozenset()) -> Judgement | None:
     """One shell snippet: a deny finding denies; any other finding, or a run the judge cannot vouch
     for, asks. ``npm``: the snippet is a package.json script, where a bare unknown name is a program of
-    node_modules/.bin (the project's own tooling, as trusted as ``npm test`` itself)."""
+    node_modules/.bin (the project's own tooling, as trusted as ``npm test`` itself). ``names``: the
+    scripts or make targets the same content defines; ``npm run clean`` or ``$(MAKE) gen`` of one of
+    them runs code this judgement reads too, so it is not the unknown script Tier 2 stops at."""
     if not text.strip():
         return None
     analysis = tools.analyze(text, env)
@@ -121,13 +125,13 @@ def judge_shell(text: str, env: AnalysisEnv, tools: ShellTools, npm: bool = Fals
     if analysis.safe is not None or analysis.script is None:
         return None
     for run in expand(analysis.script).runs:  # type: ignore[arg-type]
-        why = _run_doubt(run, tools.effects(run), env, npm)
+        why = _run_doubt(run, tools.effects(run), env, npm, names)
         if why is not None:
             return ASK, f"{_short(text)}: {why}"
     return None
 
 
-def _run_doubt(run: Run, eff: Effects, env: AnalysisEnv, npm: bool) -> str | None:
+def _run_doubt(run: Run, eff: Effects, env: AnalysisEnv, npm: bool, names: set[str] | frozenset[str]) -> str | None:
     """Why one run of planted shell code reaches beyond the project's own tooling, or None."""
     if run.kind == "dynamic":
         return "it runs a program whose name is computed"
@@ -141,6 +145,9 @@ def _run_doubt(run: Run, eff: Effects, env: AnalysisEnv, npm: bool) -> str | Non
         if items:
             return f"{run.program} {what} {items[0]}"
     for blocker in eff.blockers:
+        named = _NAMED.match(blocker)
+        if named is not None and f"{named.group('kind')} {named.group('name')}" in names:
+            continue
         if _OPTION_GAP not in blocker or eff.category is None:
             return blocker
     for note in eff.runs:
