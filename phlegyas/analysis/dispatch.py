@@ -11,7 +11,8 @@ from dataclasses import replace
 from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
-from phlegyas.analysis.report import analyze_command
+from phlegyas.analysis.planted import ShellTools, content_findings, planted_kind
+from phlegyas.analysis.report import analyze_command, effects_for
 from phlegyas.analysis.shell.parse import Script
 from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.fetch import request_findings
@@ -118,6 +119,7 @@ def _edit_tool(call: ToolCall, env: AnalysisEnv, key: str) -> Analysis:
     if why is not None:
         sub.findings.append(Finding("protected.write", Verdict.ASK, path, f"writes {path}: {why}"))
     sub.findings.extend(tier1.file_tool_findings(call, env))
+    sub.findings.extend(_planted(call, path, env))
     place = T2.write_place(path, env)
     top = max((f.severity for f in sub.findings), default=Verdict.ALLOW)
     safe = place if top < Verdict.ASK else None
@@ -126,6 +128,46 @@ def _edit_tool(call: ToolCall, env: AnalysisEnv, key: str) -> Analysis:
               and T2.sensitive(path, env) is None and top < Verdict.ASK)
     return Analysis(findings=list(sub.findings), subcommands=[sub], readonly=False, safe=safe,
                     edit_in_project=inside)
+
+
+_SHELL_TOOLS = ShellTools(analyze_command, effects_for)
+
+
+def _new_texts(call: ToolCall) -> list[tuple[str, bool]] | None:
+    """The text a file tool puts into the file, as (text, whole file?); None when it is not strings."""
+    data = call.tool_input
+    if call.tool_name == "Write":
+        value = data.get("content")
+        return [(value, True)] if isinstance(value, str) else None
+    if call.tool_name in ("Edit", "NotebookEdit"):
+        value = data.get("new_string" if call.tool_name == "Edit" else "new_source")
+        return [(value, False)] if isinstance(value, str) else None
+    edits = data.get("edits")
+    if not isinstance(edits, list):
+        return None
+    out: list[tuple[str, bool]] = []
+    for edit in edits:
+        text = edit.get("new_string") if isinstance(edit, dict) else None
+        if not isinstance(text, str):
+            return None
+        out.append((text, False))
+    return out
+
+
+def _planted(call: ToolCall, path: str, env: AnalysisEnv) -> list[Finding]:
+    """A file that a safe command runs later (a hook, package.json scripts, conftest.py …) is judged by
+    the code the tool puts in it (``analysis.planted``)."""
+    kind = planted_kind(path)
+    if kind is None:
+        return []
+    texts = _new_texts(call)
+    shown = path[len(env.project_root):].lstrip("/") if paths.is_within(path, env.project_root) else path
+    if texts is None:
+        return content_findings(path, kind, None, False, env, _SHELL_TOOLS, call.tool_name, shown)
+    out: list[Finding] = []
+    for text, whole in texts:
+        out.extend(content_findings(path, kind, text, whole, env, _SHELL_TOOLS, call.tool_name, shown))
+    return out
 
 
 __all__ = ["analyze", "analyze_tool"]

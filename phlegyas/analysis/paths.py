@@ -141,6 +141,8 @@ def protected_reason(path: str, home: str, project_root: str) -> str | None:
         return "agent configuration (.claude/)"
     if parts[-1] == ".phlegyas.toml":
         return "the gate's own project policy (.phlegyas.toml)"
+    if parts[-1] == ".mcp.json":
+        return "agent configuration (.mcp.json: the MCP servers the agent starts)"
     if is_within(path, home) and path != home:
         rel = path[len(home) + 1:]
         if rel in SHELL_RC_FILES:

@@ -14,6 +14,7 @@ from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import shown_secrets
+from phlegyas.analysis.planted import ShellTools, shell_write_findings
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
@@ -77,6 +78,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         if eff.writes and category not in _PROJECT_CODE and any(_is_project_write(w, renv) for w in eff.writes):
             writes_project = True
         found = tier1.invocation_findings(run, renv)
+        if eff.writes:  # a hook, recipe or script written here runs at the next safe command: judge its content
+            found = found + shell_write_findings(run, renv, _PLANTED_TOOLS, first_of.get(id(run.command)) is run)
         if found:
             sub.findings.extend(found)
         out.subcommands.append(sub)
@@ -473,3 +476,6 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
             seen.add(key)
             out.append(f)
     return out
+
+
+_PLANTED_TOOLS = ShellTools(analyze_command, effects_for)  # planted content is judged with this very analysis

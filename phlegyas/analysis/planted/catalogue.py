@@ -1,0 +1,122 @@
+"""Files whose content a Tier-2-safe command runs later, as data: what each one is, how its content
+is read, and which everyday command runs it.
+
+A write into one of these is not an ordinary project edit: ``git commit`` runs the hooks, ``npm
+install`` and ``npm test`` run ``package.json`` scripts, ``make`` runs recipes, ``pytest`` imports every
+``conftest.py`` and applies ``addopts``, Python imports ``sitecustomize.py`` and ``*.pth`` lines at
+start-up, ``pip install .`` runs ``setup.py``, ``cargo build`` compiles and runs ``build.rs``. Those
+commands are auto-allowed, so whatever the write puts there runs with no one asked. Each kind names the
+``language`` the judge reads its content in (see ``planted.extract``).
+
+``go generate`` directives are left out on purpose: ``go generate`` itself is never auto-allowed (it
+runs arbitrary programs), so a directive waits for a person anyway.
+"""
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PlantedKind:
+    id: str
+    what: str  # shown to people: "a git hook"
+    runs_it: str  # the everyday command that runs the content
+    language: str  # how ``planted.extract`` reads the content
+    examples: tuple[str, ...]  # project-relative paths of this kind (tests run them)
+
+
+_KINDS = (
+    PlantedKind("git_hook", "a git hook", "git commit, checkout, merge or push", "sh",
+                (".husky/pre-commit", ".husky/commit-msg", ".githooks/pre-push", ".git/hooks/pre-commit")),
+    PlantedKind("pre_commit", "the pre-commit configuration", "git commit (through pre-commit)", "yaml:entry",
+                (".pre-commit-config.yaml", ".pre-commit-hooks.yaml")),
+    PlantedKind("lefthook", "the lefthook configuration", "git commit (through lefthook)", "yaml:run",
+                ("lefthook.yml", ".lefthook.yml", "lefthook-local.yaml")),
+    PlantedKind("npm_scripts", "npm scripts", "npm install, npm test or npm run", "npm",
+                ("package.json", "web/package.json")),
+    PlantedKind("makefile", "a Makefile", "make", "make", ("Makefile", "makefile", "GNUmakefile", "rules.mk")),
+    PlantedKind("justfile", "a justfile", "just", "just", ("justfile", ".justfile", "Justfile")),
+    PlantedKind("taskfile", "a Taskfile", "task", "yaml:cmds", ("Taskfile.yml", "taskfile.yaml")),
+    PlantedKind("conftest", "a pytest conftest.py", "pytest", "py", ("conftest.py", "tests/unit/conftest.py")),
+    PlantedKind("pytest_config", "the pytest/tox configuration", "pytest or tox", "ini",
+                ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")),
+    PlantedKind("python_startup", "a Python start-up hook", "every python start-up", "py",
+                ("sitecustomize.py", "usercustomize.py", "src/sitecustomize.py")),
+    PlantedKind("pth", "a .pth file", "every python start-up", "pth", ("venv.pth", "lib/site-packages/x.pth")),
+    PlantedKind("python_build", "a Python build or session file", "pip install . or nox", "py",
+                ("setup.py", "noxfile.py")),
+    PlantedKind("envrc", "a direnv .envrc", "entering the directory (direnv)", "envrc", (".envrc",)),
+    PlantedKind("ci", "a CI workflow", "the next push (CI)", "yaml:run",
+                (".github/workflows/ci.yml", ".github/workflows/release.yaml", ".gitlab-ci.yml")),
+    PlantedKind("vscode_tasks", "the editor's tasks", "the editor (tasks.json)", "tasks", (".vscode/tasks.json",)),
+    PlantedKind("build_rs", "a Cargo build script", "cargo build, test or check", "rust", ("build.rs",)),
+    PlantedKind("cargo_config", "the Cargo configuration", "cargo build, test or run", "cargo",
+                (".cargo/config.toml", ".cargo/config")),
+    PlantedKind("ruby_build", "a Gemfile or Rakefile", "bundle install or rake", "ruby",
+                ("Gemfile", "Rakefile", "lib/tasks/db.rake")),
+)
+KINDS: dict[str, PlantedKind] = {k.id: k for k in _KINDS}
+
+_BY_NAME = {
+    ".pre-commit-config.yaml": "pre_commit", ".pre-commit-hooks.yaml": "pre_commit",
+    "lefthook.yml": "lefthook", "lefthook.yaml": "lefthook", ".lefthook.yml": "lefthook", ".lefthook.yaml": "lefthook",
+    "lefthook-local.yml": "lefthook", "lefthook-local.yaml": "lefthook",
+    "package.json": "npm_scripts", "Makefile": "makefile", "makefile": "makefile", "GNUmakefile": "makefile",
+    "justfile": "justfile", "Justfile": "justfile", ".justfile": "justfile",
+    "Taskfile.yml": "taskfile", "Taskfile.yaml": "taskfile", "taskfile.yml": "taskfile", "taskfile.yaml": "taskfile",
+    "conftest.py": "conftest", "pytest.ini": "pytest_config", "tox.ini": "pytest_config",
+    "setup.cfg": "pytest_config", "pyproject.toml": "pytest_config",
+    "sitecustomize.py": "python_startup", "usercustomize.py": "python_startup",
+    "setup.py": "python_build", "noxfile.py": "python_build", ".envrc": "envrc", ".gitlab-ci.yml": "ci",
+    "build.rs": "build_rs", "Gemfile": "ruby_build", "Rakefile": "ruby_build", "rakefile": "ruby_build",
+}
+_HOOK_DIRS = frozenset({".husky", ".githooks"})
+_VENDORED = frozenset({"node_modules", ".venv", "venv", "target", "dist", "build", "__pycache__"})
+"""Directories whose files no command of the project runs as its own: a package.json or conftest.py in
+node_modules or a build tree is data. (A .pth file in a virtualenv is the exception, matched first.)"""
+
+
+def planted_kind(path: str) -> PlantedKind | None:
+    """The kind of file ``path`` (absolute, normalized) is, when a safe command runs its content later."""
+    parts = path.split("/")
+    name = parts[-1]
+    if name.endswith(".pth"):
+        return KINDS["pth"]
+    if len(parts) >= 3 and parts[-3] == ".git" and parts[-2] == "hooks" and not name.endswith(".sample"):
+        return KINDS["git_hook"]
+    if ".git" in parts:
+        return None
+    if len(parts) >= 2 and parts[-2] in _HOOK_DIRS and not name.startswith("."):
+        return KINDS["git_hook"]
+    if len(parts) >= 3 and parts[-3] == ".husky" and parts[-2] == "_":
+        return KINDS["git_hook"]
+    if _VENDORED.intersection(parts[:-1]):
+        return None
+    if len(parts) >= 3 and parts[-3] == ".github" and parts[-2] == "workflows" and name.endswith((".yml", ".yaml")):
+        return KINDS["ci"]
+    if len(parts) >= 2 and parts[-2] == ".vscode" and name == "tasks.json":
+        return KINDS["vscode_tasks"]
+    if len(parts) >= 2 and parts[-2] == ".cargo" and name in ("config.toml", "config"):
+        return KINDS["cargo_config"]
+    kind = _BY_NAME.get(name)
+    if kind is not None:
+        return KINDS[kind]
+    if name.endswith(".mk"):
+        return KINDS["makefile"]
+    if name.endswith(".rake"):
+        return KINDS["ruby_build"]
+    return None
+
+
+def run_dir(path: str) -> str:
+    """The directory the content runs in: the work tree's top for hooks, CI and editor files (the parent
+    of ``.git``, ``.husky``, ``.github`` …), else the file's own directory."""
+    parts = path.split("/")
+    for marker in (".git", ".husky", ".githooks", ".github", ".vscode", ".cargo"):
+        if marker in parts[:-1]:
+            return "/".join(parts[:parts.index(marker)]) or "/"
+    return posixpath.dirname(path) or "/"
+
+
+__all__ = ["KINDS", "PlantedKind", "planted_kind", "run_dir"]

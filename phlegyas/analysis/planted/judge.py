@@ -1,0 +1,241 @@
+"""Judging planted code: the content a write puts into a file that a safe command runs later is
+analysed as what it is (shell for hooks, recipes and scripts; Python for conftest.py and friends).
+
+- A Tier 1 deny finding in the content (download-and-run, a catastrophic delete …) makes the write a
+  deny of its own: ``write.plants_code``. Writing ``curl … | sh`` into ``.husky/pre-commit`` is running
+  it at the next auto-allowed ``git commit``.
+- Any other finding, content that is not understood, or a command the judge cannot vouch for (an
+  unknown program, the network, a file outside the project, another user) asks:
+  ``write.plants_unchecked``.
+- Everything else is ordinary project tooling (``npm test``, ``pytest -q``, ``npx lint-staged``, a
+  script of the project, fixtures that compute) and the write stays the project edit it was.
+
+The bar is not "Tier 2 would allow it typed now": a hook exists to run the project's own tools, which
+run project code anyway, so running a file of the project or a program whose category phlegyas knows
+(with options its spec may not list yet) is fine. What the bar keeps out is what reaches beyond the
+project. The shell analysis is handed in (``ShellTools``) because it is the caller's: ``report``
+judges redirections with this module, so this module cannot import it back.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+import textwrap
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from phlegyas.analysis import paths
+from phlegyas.analysis import programs as P
+from phlegyas.analysis.planted.catalogue import PlantedKind, run_dir
+from phlegyas.analysis.planted.extract import LOOSE, extract
+from phlegyas.analysis.shell.analyze import Run, expand
+from phlegyas.analysis.shell.effect_types import Effects
+from phlegyas.analysis.shell.interpreters import analyze_python
+from phlegyas.core.analysis import Analysis, AnalysisEnv
+from phlegyas.core.model import Finding, Verdict
+from phlegyas.core.redact import redact
+
+DENY, ASK = Verdict.DENY, Verdict.ASK
+PLANTS_CODE = "write.plants_code"
+PLANTS_UNCHECKED = "write.plants_unchecked"
+_MAX_SNIPPETS = 300
+_MAX_CHARS = 200_000
+
+
+@dataclass(frozen=True)
+class ShellTools:
+    """The caller's shell analysis: a command line → ``Analysis``, and one run → its ``Effects``."""
+
+    analyze: Callable[[str, AnalysisEnv], Analysis]
+    effects: Callable[[Run], Effects]
+
+
+Judgement = tuple[Verdict, str]
+
+
+def content_findings(path: str, kind: PlantedKind, content: str | None, whole: bool, env: AnalysisEnv,
+                     tools: ShellTools, actor: str, shown: str) -> list[Finding]:
+    """The findings of writing ``content`` into ``path`` (of ``kind``); ``content`` None when the
+    command line does not show it (``cp x .husky/pre-commit``, ``gen > Makefile``)."""
+    where = f"{shown} ({kind.what}, run by {kind.runs_it})"
+    if content is None:
+        return [Finding(PLANTS_UNCHECKED, ASK, shown,
+                        f"{actor} writes {where} with content phlegyas cannot see")]
+    verdict = judge_content(kind, content, whole, replace(env, cwd=run_dir(path)), tools)
+    if verdict is None:
+        return []
+    level, why = verdict
+    if level >= DENY:
+        return [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}")]
+    return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} puts code in {where} that phlegyas cannot vouch for: {why}")]
+
+
+def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv,
+                  tools: ShellTools) -> Judgement | None:
+    """The strictest judgement over the code in ``content``, or None when it is all harmless."""
+    if len(content) > _MAX_CHARS:
+        return ASK, "it is too long to read"
+    found = extract(kind.language, content, whole, env.cwd)
+    if len(found.snippets) > _MAX_SNIPPETS:
+        return ASK, "it holds too many commands to read"
+    worst: Judgement | None = None
+    for lang, text in found.snippets:
+        if lang == "py":
+            got = judge_python(text, env, tools, whole)
+        else:
+            got = judge_shell(text, env, tools, kind.id == "npm_scripts", found.names)
+            if lang == LOOSE and got is not None and got[0] < DENY:
+                got = None  # maybe not a command at all: only a deny is sure enough
+        if got is not None and (worst is None or got[0] > worst[0]):
+            worst = got
+            if got[0] >= DENY:
+                return worst
+    if worst is None and found.doubts:
+        return ASK, found.doubts[0]
+    return worst
+
+
+# -- shell ------------------------------------------------------------------------------------------
+
+_OPTION_GAP = "is an option phlegyas does not know for"
+_NPX_RUN = "executes code (downloads and runs the package"
+_NAMED = re.compile(r"runs the (?P<kind>project script|build target) '(?P<name>[^']*)'$")
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9][\w.@+-]*")
+
+
+def judge_shell(text: str, env: AnalysisEnv, tools: ShellTools, npm: bool = False,
+                names: set[str] | frozenset[str] = frozenset()) -> Judgement | None:
+    """One shell snippet: a deny finding denies; any other finding, or a run the judge cannot vouch
+    for, asks. ``npm``: the snippet is a package.json script, where a bare unknown name is a program of
+    node_modules/.bin (the project's own tooling, as trusted as ``npm test`` itself). ``names``: the
+    scripts or make targets the same content defines; ``npm run clean`` or ``$(MAKE) gen`` of one of
+    them runs code this judgement reads too, so it is not the unknown script Tier 2 stops at."""
+    if not text.strip():
+        return None
+    analysis = tools.analyze(text, env)
+    findings = analysis.findings
+    if findings:
+        top = max(findings, key=lambda f: f.severity)
+        if top.severity >= DENY:
+            return DENY, f"would run {_short(text)}: {top.message}"
+        if top.severity >= ASK:
+            return ASK, f"{_short(text)}: {top.message}"
+    if not analysis.understood:
+        return ASK, f"{_short(text)} is not understood ({'; '.join(analysis.problems)[:80]})"
+    if analysis.safe is not None or analysis.script is None:
+        return None
+    for run in expand(analysis.script).runs:  # type: ignore[arg-type]
+        why = _run_doubt(run, tools.effects(run), env, npm, names)
+        if why is not None:
+            return ASK, f"{_short(text)}: {why}"
+    return None
+
+
+def _run_doubt(run: Run, eff: Effects, env: AnalysisEnv, npm: bool, names: set[str] | frozenset[str]) -> str | None:
+    """Why one run of planted shell code reaches beyond the project's own tooling, or None."""
+    if run.kind == "dynamic":
+        return "it runs a program whose name is computed"
+    if eff.unknown is not None and not (npm and _PLAIN_NAME.fullmatch(run.program or "")):
+        return f"{run.program or 'a program'} is a program phlegyas does not know"
+    if run.remote:
+        return f"{run.program} runs on another host"
+    if eff.network and eff.category != P.PKG_INSTALL:
+        return f"{run.program} uses the network"
+    for what, items in (("uploads", eff.uploads), ("changes", eff.mutates), ("shows", eff.secrets)):
+        if items:
+            return f"{run.program} {what} {items[0]}"
+    for blocker in eff.blockers:
+        named = _NAMED.match(blocker)
+        if named is not None and f"{named.group('kind')} {named.group('name')}" in names:
+            continue
+        if _OPTION_GAP not in blocker or eff.category is None:
+            return blocker
+    for note in eff.runs:
+        if note.startswith(_NPX_RUN):
+            continue
+        if note.startswith("runs a file: "):
+            target = note[len("runs a file: "):]
+            if _inside(target, env):
+                continue
+            return f"it runs {target}, which is not a file of the project"
+        return note
+    for word in [*eff.loads, *eff.writes, *(w for w, _ in eff.deletes)]:
+        if word.dynamic and not word.text.startswith(("$HOME", "${HOME}", "~")):
+            return f"{run.program} touches a path only known when it runs ({word.text[:40]})"
+        path = paths.normalize(word.text, env.cwd, env.home)
+        if not (paths.is_within(path, env.project_root) or paths.is_harmless_device(path)
+                or paths.is_temp_path(path) and word in eff.writes):
+            return f"{run.program} touches {path}, outside the project"
+    if eff.category is None and not eff.runs and not eff.unknown:
+        return f"phlegyas has no category for {run.program}"
+    return None
+
+
+def _inside(target: str, env: AnalysisEnv) -> bool:
+    if "$" in target or "`" in target:
+        return False
+    path = paths.normalize(target, env.cwd, env.home)
+    return env.project_root != "/" and paths.is_within(path, env.project_root) and not paths.is_temp_path(path)
+
+
+def _short(text: str) -> str:
+    """The snippet as a person reads it in a reason: one line, cut short, secrets blanked (the reason
+    is shown and logged; a token in the content must not be)."""
+    line = redact(" ".join(text.split()))
+    return repr(line if len(line) <= 60 else line[:57] + "...")
+
+
+def _unparsed(problems: list[str]) -> bool:
+    return any("does not parse" in p or "too deeply" in p for p in problems)
+
+
+# -- Python -----------------------------------------------------------------------------------------
+
+_PY_SINKS = re.compile(r"\b(?:os\.system|os\.popen|subprocess|exec\s*\(|eval\s*\(|__import__|importlib|socket|"
+                       r"urllib|requests|httpx|ctypes|pty|shutil\.rmtree|os\.remove|os\.unlink|compile\s*\()")
+_PY_EXEC_OK = ("Path.",)
+
+
+def judge_python(code: str, env: AnalysisEnv, tools: ShellTools, whole: bool) -> Judgement | None:
+    """Python that pytest, the interpreter or pip runs: the commands it runs are judged as shell, the
+    network, computed code and writes outside the project ask. A fragment that does not parse alone (an
+    Edit of a function's body) is read for the calls that would matter."""
+    report = analyze_python(code)
+    if _unparsed(report.problems):
+        dedented = textwrap.dedent(code)
+        report = analyze_python(dedented) if dedented != code else report
+    if _unparsed(report.problems):
+        if whole:
+            return ASK, f"its Python is not understood ({report.problems[0]})"
+        sink = _PY_SINKS.search(code)
+        return (ASK, f"it calls {sink.group(0).strip('( ')} in Python phlegyas cannot parse") if sink else None
+    if report.problems:
+        return ASK, report.problems[0]
+    worst: Judgement | None = None
+    commands = [*report.shell, *(shlex.join(argv) for argv in report.argvs)]
+    for command in commands:
+        got = judge_shell(command, env, tools)
+        if got is not None and (worst is None or got[0] > worst[0]):
+            worst = got
+    if worst is not None and worst[0] >= DENY:
+        return worst
+    whole_line = tools.analyze("python3 -c " + shlex.quote(code), env)
+    deny = [f for f in whole_line.findings if f.severity >= DENY]
+    if deny:
+        return DENY, f"would {deny[0].message}"
+    if worst is not None:
+        return worst
+    for kind, detail in report.notes:
+        if kind == "network":
+            return ASK, f"it uses the network ({detail})"
+        if kind == "executes" and not detail.startswith(_PY_EXEC_OK):
+            return ASK, f"it runs computed code ({detail})"
+        if kind == "writes":
+            path = paths.normalize(detail, env.cwd, env.home) if detail and detail != "?" else None
+            if path is None or not (paths.is_within(path, env.project_root) or paths.is_temp_path(path)):
+                return ASK, f"it writes {detail or 'a computed path'}"
+    return None
+
+
+__all__ = ["PLANTS_CODE", "PLANTS_UNCHECKED", "ShellTools", "content_findings", "judge_content", "judge_python",
+           "judge_shell"]

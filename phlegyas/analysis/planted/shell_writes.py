@@ -1,0 +1,146 @@
+"""Bash writes into planted files: which file a command writes, and the content, when the command
+line shows it (``echo``/``printf`` redirected, ``cat``/``tee`` fed by a heredoc, a here-string or an
+``echo`` pipe, the text ``sed -i`` puts in). A copy, a link, a download or another program's output
+written there is content the gate cannot see: a person reads it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from phlegyas.analysis import paths
+from phlegyas.analysis.planted.catalogue import planted_kind
+from phlegyas.analysis.planted.judge import ShellTools, content_findings
+from phlegyas.analysis.shell.analyze import Run
+from phlegyas.analysis.shell.parse import Word
+from phlegyas.analysis.tier1.base import piped_text
+from phlegyas.analysis.tier1.writes import program_writes
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.model import Finding
+
+_WHOLE_OPS = frozenset({">", ">|", "&>"})
+_APPEND_OPS = frozenset({">>", "&>>", "<>"})
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "r": "\r", "a": "", "e": "", "0": ""}
+
+
+def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirects: bool) -> list[Finding]:
+    """The planted-code findings of one run: its output redirections (``redirects``: this run is the
+    one its command's redirections belong to) and the files its arguments write."""
+    if run.remote:
+        return []  # a file on another host: no command of this project runs it
+    out: list[Finding] = []
+    targets: list[tuple[Word | str, bool, bool]] = []  # (target, whole file?, through a redirection?)
+    if redirects:
+        for r in run.command.redirects:
+            if r.target is not None and (r.op in _WHOLE_OPS or r.op in _APPEND_OPS):
+                targets.append((r.target, r.op in _WHOLE_OPS, True))
+    if run.program in _ARG_WRITERS:
+        append = any(w.text in ("-a", "--append") for w in run.args)
+        targets.extend((t, not append, False) for t in program_writes(run))
+    for target, whole, redirected in targets:
+        text = target.text if isinstance(target, Word) else target
+        if isinstance(target, Word) and target.dynamic or "$" in text or "`" in text:
+            continue
+        path = paths.normalize(text, env.cwd, env.home)
+        kind = planted_kind(path)
+        if kind is None:
+            continue
+        content = _redirected_content(run) if redirected else _argument_content(run)
+        if run.program == "sed" and not redirected and kind.language in _COMMAND_LINES:
+            kind = replace(kind, language="sh")  # a replacement lands inside a recipe line: read it as a command
+        shown = _shown(path, env)
+        out.extend(content_findings(path, kind, content, whole and run.program != "sed", env, tools,
+                                    run.program or "the command", shown))
+    return out
+
+
+_COMMAND_LINES = frozenset({"make", "just"})
+_ARG_WRITERS = frozenset({"tee", "sed", "cp", "mv", "install", "ln", "rsync", "dd", "curl", "wget"})
+
+
+def _redirected_content(run: Run) -> str | None:
+    """What ``run`` prints into its redirection, when the line shows it."""
+    words = [w.text for w in run.args]
+    if run.program == "echo":
+        escapes = False
+        while words and re.fullmatch(r"-[neE]+", words[0]):
+            escapes = escapes or "e" in words[0]
+            words = words[1:]
+        text = " ".join(words)
+        return _unescape(text) if escapes else text
+    if run.program == "printf":
+        return _printf(words)
+    if run.program == "cat" and not [w for w in words if w != "-"]:
+        return _piped(run)
+    if run.program == "tee":
+        return _piped(run)
+    return None
+
+
+def _argument_content(run: Run) -> str | None:
+    if run.program == "tee":
+        return _piped(run)
+    if run.program == "sed":
+        return _sed_text(run)
+    return None
+
+
+def _piped(run: Run) -> str | None:
+    texts, unknown = piped_text(run)
+    return None if unknown or not texts else "\n".join(texts)
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), "\\" + m.group(1)), text)
+
+
+def _printf(words: list[str]) -> str | None:
+    if not words:
+        return ""
+    if words[0] == "--":
+        words = words[1:]
+    fmt, args = (words[0], words[1:]) if words else ("", [])
+    fill = iter(args)
+    text = re.sub(r"%[-+ #0-9.]*([sbdiqc%])", lambda m: "%" if m.group(1) == "%" else next(fill, ""), fmt)
+    rest = list(fill)
+    return _unescape(text) + ("\n" + "\n".join(rest) if rest else "")
+
+
+_SED_S = re.compile(r"s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)(?P=d)")
+_SED_TEXT = re.compile(r"(?:^|;|\n)\s*(?:\d+|/[^/]*/|\$)?\s*[aic](?:\\(?=\s|$))?\s*(?P<text>[^;\n]*)")
+
+
+def _sed_text(run: Run) -> str | None:
+    """The text ``sed -i`` writes: the replacements of its ``s`` commands and the lines of ``a``/``i``/
+    ``c``; a script from a file or a computed one is not shown."""
+    args = run.args
+    scripts: list[str] = []
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t in ("-e", "--expression") and i + 1 < len(args):
+            scripts.append(args[i + 1].text)
+            i += 2
+            continue
+        if t.startswith("--expression="):
+            scripts.append(t.split("=", 1)[1])
+        elif t in ("-f", "--file") or t.startswith("--file="):
+            return None
+        elif not t.startswith("-") and not scripts:
+            scripts.append(t)
+        i += 1
+    if any("$" in s or "`" in s for s in scripts):
+        return None
+    parts = [m.group("new").replace("\\" + m.group("d"), m.group("d")) for s in scripts for m in _SED_S.finditer(s)]
+    parts += [m.group("text") for s in scripts for m in _SED_TEXT.finditer(s) if not _SED_S.match(s.strip())]
+    return "\n".join(_unescape(p) for p in parts)
+
+
+def _shown(path: str, env: AnalysisEnv) -> str:
+    root = env.project_root
+    if root != "/" and paths.is_within(path, root):
+        return path[len(root):].lstrip("/") or "."
+    return path
+
+
+__all__ = ["shell_write_findings"]
