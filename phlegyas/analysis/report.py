@@ -14,6 +14,7 @@ from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import shown_secrets
+from phlegyas.analysis.generated import generated_find, generated_target
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
@@ -201,7 +202,7 @@ def _via_effects(run: Run, eff: Effects) -> None:
             break
     if run.remote:
         eff.blockers.append("runs on a remote host")
-    if (eff.writes or eff.deletes) and any(v.startswith(_MASS) for v in run.via):
+    if (eff.writes or eff.deletes) and any(v.startswith(_MASS) for v in run.via) and not _cache_find(run):
         eff.blockers.append("changes every file it is given (find -exec, xargs, parallel)")
 
 
@@ -271,6 +272,35 @@ def redirect_effects(cmd: SimpleCommand, eff: Effects) -> None:
 
 def _norm(word: Word, env: AnalysisEnv) -> str:
     return paths.normalize(word.text, env.cwd, env.home)
+
+
+def _cache_find(run: Run | None) -> bool:
+    """``find . -name __pycache__ -exec rm -rf {} +`` (the find or the rm it runs): only cache names
+    inside the project are deleted (``analysis.generated``). The paths are judged against the cwd of the
+    line as given, so a ``cd`` before it (``_State``) is taken into account by the caller's env."""
+    if run is None or run.remote:
+        return False
+    words = run.command.words if run.command is not None else []
+    if not words or words[0].dynamic or words[0].text.rsplit("/", 1)[-1] != "find":
+        return False
+    if run.program != "find" and not (run.via and run.via[-1].startswith(("find -exec", "find -execdir"))):
+        return False
+    return len(run.via) <= 1 and not run.depth
+
+
+def _generated(word: Word, env: AnalysisEnv) -> bool:
+    """``rm -rf node_modules``: a generated or cache directory of the project (``analysis.generated``)."""
+    return generated_target(word.text, word.dynamic, env.cwd, env.home, env.project_root)
+
+
+def _deletes_ok(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool) -> bool:
+    """Whether the deletions of an ``rm``/``unlink``/``find`` subcommand are Tier-2 safe: named files in a
+    sticky temp directory, or generated/cache paths of the project when the cwd is known."""
+    if cwd_known and run is not None and _cache_find(run):
+        words = run.command.words
+        return generated_find([(w.text, w.dynamic) for w in words[1:]], env.cwd, env.home, env.project_root)
+    return all(_temp_file(word, recursive, env) or (cwd_known and _generated(word, env))
+               for word, recursive in eff.deletes)
 
 
 def _temp_file(word: Word, recursive: bool, env: AnalysisEnv) -> bool:
@@ -399,7 +429,7 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
         sub.effects[:] = list(dict.fromkeys(phrases))
     sub.readonly = not (eff.deletes or eff.uploads or eff.runs or eff.mutates or eff.changes
                         or eff.unknown is not None) and harmless_writes
-    category = _category(run, eff, env, safe and writes_ok, write_categories)
+    category = _category(run, eff, env, safe and writes_ok, write_categories, cwd_known)
     if category is None and run is not None and _user_allows(run, eff, env, writes_ok):
         category = T2.USER_PATTERN
     sub.safe = category
@@ -418,7 +448,7 @@ def _protected(path: str, verb: str, sub: Subcommand, env: AnalysisEnv) -> None:
 
 
 def _category(run: Run | None, eff: Effects, env: AnalysisEnv, writes_ok: bool,
-              write_categories: list[str]) -> str | None:
+              write_categories: list[str], cwd_known: bool = True) -> str | None:
     """The Tier 2 category of one subcommand, or None when something in it needs a human."""
     if eff.unknown is not None or eff.runs or eff.uploads or eff.mutates or eff.blockers or eff.secrets:
         return None
@@ -429,9 +459,11 @@ def _category(run: Run | None, eff: Effects, env: AnalysisEnv, writes_ok: bool,
         return None
     if eff.deletes:
         program = P.canonical(run.program) if run is not None else None
-        if program in ("rm", "unlink"):
-            if not all(_temp_file(word, recursive, env) for word, recursive in eff.deletes):
+        if program in ("rm", "unlink", "find"):
+            if not _deletes_ok(run, eff, env, cwd_known):
                 return None
+            if category == P.READ_ONLY:
+                category = P.SAFE_WRITE  # ``find -delete``: no longer only reading
         elif program not in ("mv", "git") or any(r for _, r in eff.deletes):
             return None
         else:

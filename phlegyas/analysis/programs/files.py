@@ -59,11 +59,18 @@ _add("chown chgrp", Spec(operands="mode", value_opts=CHMOD_VALUES, does="changes
 _add("chattr setfacl chcon setfattr", Spec(operands="mode", does="changes file attributes",
                                            value_opts=E("-m -x -M -X -n -v"),
                                            examples=(("chattr +i a", "mutates notsafe"),)))
-_add("rm unlink", Spec(operands="delete", recursive_flags=E("-r -R --recursive"), category=SAFE_WRITE,
-                       value_opts=E("--interactive"),
-                       examples=(("rm a.txt", "deletes notsafe"), ("rm -rf build", "deletes notsafe"),
-                                 ("rm -f /tmp/build.log /tmp/out.txt", "deletes safe"),
-                                 ("rm -r /tmp/cache", "deletes notsafe"), ("rm /tmp/*.log", "deletes notsafe"))))
+# ``--interactive[=WHEN]`` and ``--preserve-root[=all]`` take their value only after ``=``: flags, so that
+# ``rm --interactive a`` never swallows ``a``. Generated directories (``rm -rf build``) are safe to delete
+# (``analysis.generated``); project sources are not.
+_add("rm", Spec(operands="delete", recursive_flags=E("-r -R --recursive"), category=SAFE_WRITE,
+                flags=E("-f --force -i -I --interactive --one-file-system --no-preserve-root --preserve-root -r -R "
+                        "--recursive -d --dir -v --verbose --help --version"),
+                examples=(("rm a.txt", "deletes notsafe"), ("rm -rf build", "deletes safe"),
+                          ("rm -rf src", "deletes notsafe"), ("rm --interactive=never -r dist", "deletes safe"),
+                          ("rm -f /tmp/build.log /tmp/out.txt", "deletes safe"),
+                          ("rm -r /tmp/cache", "deletes notsafe"), ("rm /tmp/*.log", "deletes notsafe"))))
+_add("unlink", Spec(operands="delete", category=SAFE_WRITE, flags=E("--help --version"),
+                    examples=(("unlink a.txt", "deletes notsafe"), ("unlink /tmp/x.log", "deletes safe"))))
 _add("rmdir", Spec(operands="delete", examples=(("rmdir empty", "deletes notsafe"),)))
 _add("shred wipe srm", Spec(operands="delete", value_opts=E("-n --iterations -s --size --random-source"),
                             does="destroys file contents",
@@ -109,7 +116,8 @@ _add("7z 7za 7zr unrar rar cpio ar", Spec(operands="read", handler="archive_gene
 # find: an expression language of its own.
 _add("find gfind bfs", Spec(readonly=True, category=READ_ONLY, handler="find",
                             examples=(("find . -name '*.py'", "readonly safe"),
-                                      ("find . -name '*.pyc' -delete", "deletes notsafe"),
+                                      ("find . -name '*.log' -delete", "deletes notsafe"),
+                                      ("find . -name '*.pyc' -delete", "deletes safe"),
                                       ("find . -exec rm {} \\;", "deletes notsafe"),
                                       ("find . -type f -exec grep -l foo {} +", "readonly safe"),
                                       ("find / -fprint /tmp/x", "writes"),

@@ -12,12 +12,40 @@ from phlegyas.analysis.shell.expansion import Run, Walk, literal
 from phlegyas.analysis.shell.nested import run_code, stdin_code
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 
+SYNTAX_CHECKS: dict[str, frozenset[str]] = {
+    "php": frozenset({"-l", "--syntax-check"}),
+    "node": frozenset({"-c", "--check"}),
+    "nodejs": frozenset({"-c", "--check"}),
+    "ruby": frozenset({"-c", "-wc", "-cw", "-Wc", "-cW"}),
+}
+"""Options that make an interpreter only parse its script files (``php -l x.php``, ``node --check x.js``,
+``ruby -c x.rb``). Not ``perl -c``: it runs ``BEGIN`` blocks and the ``use`` imports."""
+
+
+def _syntax_check(key: str, args: list[Word]) -> list[Word] | None:
+    """The files ``key ARGS`` only syntax-checks, or None when it is not such a call: the check option and
+    script files, nothing else (no code option, no preloaded module, no computed word)."""
+    checks = SYNTAX_CHECKS.get(key)
+    if checks is None or not args or any(a.dynamic for a in args):
+        return None
+    files = [a for a in args if not a.text.startswith("-")]
+    opts = [a.text for a in args if a.text.startswith("-")]
+    if not files or not opts or any(o not in checks for o in opts):
+        return None
+    return files
+
 
 def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...],
                 depth: int, remote: bool, written: str) -> None:
     """One interpreter run: its inline code, ``-m`` module, script file or stdin program."""
     it = P.INTERPRETERS[key]
     run = ex.new_run(cmd, name, args, via, depth, remote, written, "interp")
+    checked = _syntax_check(key, args)
+    if checked is not None:
+        run.kind = "query"  # parses the files, runs none of them
+        run.notes.extend(("reads", w.text) for w in checked)
+        ex.add(run)
+        return
     codes: list[Word] = []
     module: Word | None = None
     script: Word | None = None
