@@ -19,7 +19,7 @@ from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
-from phlegyas.analysis.tier1.expansion import blocks_tier2, computed
+from phlegyas.analysis.tier1.expansion import blocks_tier2, computed, process_substitution
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
@@ -357,6 +357,9 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
     harmless_writes = True  # every write goes to /dev/null and the like
     write_categories: list[str] = []
     for word in eff.reads:
+        if process_substitution(word):
+            phrases.append("reads the output of " + word.text[2:-1])  # its commands are judged on their own
+            continue
         path, shown, harmless = _place(word.text, cwd, home, root)
         if harmless and not word.dynamic:
             continue
