@@ -226,7 +226,8 @@ CASES = [
     ("python3 -m pytest -q", "safe cat:test/build"),
     ("python3 -m http.server", "notsafe executes"),
     ("node -e 'require(\"child_process\").execSync(\"rm -rf src\")'", "notsafe deletes executes"),
-    ("node -e 'console.log(1)'", "notsafe executes"),
+    ("node -e 'console.log(1)'", "safe readonly"),  # only prints: interpreters/pure_scripts.py
+    ("node -e 'console.log(eval(\"1\"))'", "notsafe executes"),
     ("node -e 'require(\"fs\").rmSync(\"/\", {recursive: true})'", "notsafe deletes deny"),
     ("perl -e 'system(\"rm -rf src\")'", "notsafe deletes"),
     ("perl -e '`rm -rf src`'", "notsafe deletes"),

@@ -243,6 +243,8 @@ def _note(key: str, value: str, eff: Effects, run: Run) -> None:
         assignment_effects([(value, Word(""))], eff)
     elif key == "pure":
         eff.category = P.READ_ONLY
+    elif key == "project_code":
+        eff.category = P.TEST_BUILD  # ``python -c "import mypkg; print(mypkg.__version__)"`` runs mypkg's code
 
 
 def redirect_effects(cmd: SimpleCommand, eff: Effects) -> None:

@@ -109,7 +109,9 @@ def add_report(ex: Walk, run: Run, report: I.CodeReport, via: tuple[str, ...], d
         ex.problem(p)
     run.notes.extend(report.notes)
     if report.pure:
-        run.notes.append(("pure", ""))
+        project = [m for m in report.imports if m.split(".", 1)[0] not in I.WELL_KNOWN]
+        # importing a module we do not know runs its top-level code (the project's own, often): as pytest does
+        run.notes.append(("project_code", project[0]) if project else ("pure", ""))
     elif not any(k in ("executes", "runs") for k, _ in report.notes) and run.kind in ("interp",):
         run.notes.append(("executes", f"{run.program} code"))
     for text in report.shell:
