@@ -92,7 +92,7 @@ def generated_find(words: list[tuple[str, bool]], cwd: str, home: str, root: str
     texts = [t for t, _ in words]
     i = 0
     starts: list[str] = []
-    while i < len(texts) and not texts[i].startswith("-"):
+    while i < len(texts) and not texts[i].startswith("-") and texts[i] not in ("!", "(", ")", ","):
         starts.append(texts[i])
         i += 1
     for s in starts or ["."]:
