@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from phlegyas.analysis.generated import GENERATED_EXAMPLES, generated_find, generated_target, is_generated_name
+from phlegyas.analysis.generated import (
+    GENERATED_EXAMPLES,
+    cache_expression,
+    generated_find,
+    generated_target,
+    is_generated_name,
+)
 from phlegyas.analysis.report import analyze_command
 from phlegyas.analysis.shell.interpreters import analyze_python
 from phlegyas.analysis.shell.interpreters.pure_scripts import pure_script
@@ -173,6 +179,12 @@ def test_find_takes_only_the_unambiguous_cache_names():
 def test_generated_find(args: str, want: bool):
     words = [(w, False) for w in args.split()]
     assert generated_find(words, ENV.cwd, ENV.home, ENV.project_root) is want
+
+
+def test_the_expression_alone_decides_whether_find_exec_changes_every_file():
+    assert cache_expression([(w, False) for w in "/anywhere -name __pycache__ -exec rm -rf {} +".split()])
+    assert not cache_expression([(w, False) for w in ". -type d -exec chmod 755 {} ;".split()])
+    assert safe("find . -type d -exec chmod 755 {} \\;") is None
 
 
 def test_a_computed_find_word_is_never_a_cache_clean():

@@ -81,25 +81,28 @@ _FIND_DELETERS = (("rm", "-rf", "{}", "+"), ("rm", "-rf", "{}", ";"), ("rm", "-r
                   ("rm", "{}", ";"), ("rm", "-f", "{}", "+"), ("rm", "-f", "{}", ";"), ("rm", "-rf", "--", "{}", "+"))
 
 
-def generated_find(words: list[tuple[str, bool]], cwd: str, home: str, root: str) -> bool:
-    """Is ``find ARGS`` (``words`` = (text, dynamic) after ``find``) a deletion of cache names only?
-
-    The start points are literal directories inside the project; the expression is a plain conjunction
-    of ``-name``/``-iname`` cache names, ``-type``, ``-maxdepth``, ``-prune`` …, ending in ``-delete`` or
-    one ``-exec rm -rf {} +`` (or ``;``). No ``-o``, ``!``, parentheses or any other primary."""
+def _split_find(words: list[tuple[str, bool]]) -> tuple[list[str], list[str]] | None:
+    """(start points, expression) of ``find ARGS``; None when a word is computed."""
     if any(d for _, d in words):
-        return False
+        return None
     texts = [t for t, _ in words]
     i = 0
-    starts: list[str] = []
     while i < len(texts) and not texts[i].startswith("-") and texts[i] not in ("!", "(", ")", ","):
-        starts.append(texts[i])
         i += 1
-    for s in starts or ["."]:
-        path = normalize(s, cwd, home)
-        if root == "/" or ".." in s.split("/") or not is_within(path, root) or _has_glob(s):
-            return False
+    return texts[:i], texts[i:]
+
+
+def cache_expression(words: list[tuple[str, bool]]) -> bool:
+    """Does the expression of ``find ARGS`` delete only what it selects by a cache name (wherever it starts)?
+
+    A plain conjunction of ``-name``/``-iname`` cache names, ``-type``, ``-maxdepth``, ``-prune`` …, ending
+    in ``-delete`` or one ``-exec rm -rf {} +`` (or ``;``). No ``-o``, ``!``, parentheses or other primary."""
+    split = _split_find(words)
+    if split is None:
+        return False
+    texts = split[1]
     selected = deleting = False
+    i = 0
     while i < len(texts):
         t = texts[i]
         if t in _FIND_SELECTORS:
@@ -113,11 +116,22 @@ def generated_find(words: list[tuple[str, bool]], cwd: str, home: str, root: str
             deleting = deleting or t == "-delete"
             i += 1
         elif t in ("-exec", "-execdir"):
-            rest = tuple(texts[i + 1:])
-            if rest not in _FIND_DELETERS:
+            if tuple(texts[i + 1:]) not in _FIND_DELETERS:
                 return False
             deleting = True
             i = len(texts)
         else:
             return False
     return selected and deleting
+
+
+def generated_find(words: list[tuple[str, bool]], cwd: str, home: str, root: str) -> bool:
+    """Is ``find ARGS`` (``words`` = (text, dynamic) after ``find``) a deletion of cache names only, from
+    literal start points strictly inside the project (``cache_expression``)?"""
+    split = _split_find(words)
+    if split is None or root == "/" or not cache_expression(words):
+        return False
+    for s in split[0] or ["."]:
+        if ".." in s.split("/") or _has_glob(s) or not is_within(normalize(s, cwd, home), root):
+            return False
+    return True

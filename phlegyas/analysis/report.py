@@ -14,7 +14,7 @@ from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import shown_secrets
-from phlegyas.analysis.generated import generated_find, generated_target
+from phlegyas.analysis.generated import cache_expression, generated_find, generated_target
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
@@ -202,7 +202,8 @@ def _via_effects(run: Run, eff: Effects) -> None:
             break
     if run.remote:
         eff.blockers.append("runs on a remote host")
-    if (eff.writes or eff.deletes) and any(v.startswith(_MASS) for v in run.via) and not _cache_find(run):
+    if (eff.writes or eff.deletes) and any(v.startswith(_MASS) for v in run.via) and not (
+            _cache_find(run) and cache_expression([(w.text, w.dynamic) for w in run.command.words[1:]])):
         eff.blockers.append("changes every file it is given (find -exec, xargs, parallel)")
 
 
@@ -277,9 +278,8 @@ def _norm(word: Word, env: AnalysisEnv) -> str:
 
 
 def _cache_find(run: Run | None) -> bool:
-    """``find . -name __pycache__ -exec rm -rf {} +`` (the find or the rm it runs): only cache names
-    inside the project are deleted (``analysis.generated``). The paths are judged against the cwd of the
-    line as given, so a ``cd`` before it (``_State``) is taken into account by the caller's env."""
+    """Is ``run`` a ``find`` or the command its ``-exec`` runs, reached directly (no wrapper, no nested
+    script)? Whether it deletes cache names only is ``analysis.generated``'s to say."""
     if run is None or run.remote:
         return False
     words = run.command.words if run.command is not None else []
