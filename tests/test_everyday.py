@@ -75,6 +75,17 @@ PURE_SCRIPTS = [
     ('*{"CORE::GLOBAL::die"}{CODE}->()', "perl", False),
     ("unlink 'x'", "perl", False),
     ("print 1 # a comment", "perl", False),
+    ("echo PHP_VERSION . PHP_EOL;", "php", True),
+    ("$x = 2; echo $x * 3;", "php", True),
+    ("system('id');", "php", False),
+    ("$f = 'system'; $f('id');", "php", False),
+    ("'system'('id');", "php", False),
+    ("array_map('system', ['id']);", "php", False),
+    ('echo "{$o->run()}";', "php", False),
+    ("echo `id`;", "php", False),
+    ("echo $_SERVER['HOME'];", "php", False),
+    ("$$name = 1;", "php", False),
+    ("$o->exec('id');", "php", False),
 ]
 
 

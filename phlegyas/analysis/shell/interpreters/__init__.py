@@ -19,6 +19,6 @@ from phlegyas.analysis.shell.interpreters.scripting import analyze_literal_code
 from phlegyas.analysis.shell.interpreters.text_tools import analyze_awk, analyze_sed
 
 __all__ = [
-    "CodeReport", "PURE_MODULES", "PURE_RUBY_LIBRARIES", "WELL_KNOWN", "analyze_awk", "analyze_literal_code", "analyze_python",
-    "analyze_sed",
+    "CodeReport", "PURE_MODULES", "PURE_RUBY_LIBRARIES", "WELL_KNOWN", "analyze_awk", "analyze_literal_code",
+    "analyze_python", "analyze_sed",
 ]

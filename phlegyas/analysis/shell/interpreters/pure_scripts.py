@@ -1,5 +1,6 @@
-"""One-liners in JavaScript, Ruby and Perl that only compute and print: ``node -p "require('./package.json').version"``,
-``node -e 'console.log(process.version)'``, ``ruby -e 'puts RUBY_VERSION'``, ``perl -e 'print 1+1'``.
+"""One-liners in JavaScript, Ruby, Perl and PHP that only compute and print:
+``node -p "require('./package.json').version"``, ``node -e 'console.log(process.version)'``,
+``ruby -e 'puts RUBY_VERSION'``, ``perl -e 'print 1+1'``, ``php -r 'echo PHP_VERSION;'``.
 
 These languages are not parsed here, so purity is an allow-list over tokens, never a deny-list: every
 name in the code must be a known printing, arithmetic, string, collection or version name of the
@@ -74,10 +75,21 @@ _PERL_WORDS = opts(
     "STDIN last next lc uc")
 _PERL_BAD_VARS = frozenset({"ENV", "INC", "SIG"})  # %ENV shows secrets; @INC/%SIG change what runs
 
+_PHP_WORDS = opts(
+    "echo print printf print_r var_dump var_export PHP_VERSION PHP_OS PHP_OS_FAMILY PHP_EOL PHP_INT_MAX "
+    "PHP_INT_SIZE PHP_MAJOR_VERSION PHP_MINOR_VERSION PHP_RELEASE_VERSION phpversion json_encode json_decode "
+    "strlen strtoupper strtolower ucfirst lcfirst trim rtrim ltrim implode explode count array_sum array_keys "
+    "array_values in_array max min round floor ceil abs intdiv sqrt pow date time microtime str_repeat str_pad "
+    "sprintf number_format true false null if else elseif foreach as for array extension_loaded "
+    "get_loaded_extensions memory_get_usage zend_version JSON_PRETTY_PRINT JSON_UNESCAPED_SLASHES")
+"""PHP names that only compute and print. Not ``array_map``, ``usort`` and the like: a string is a callable
+in PHP (``array_map('system', ['id'])``)."""
+
 _LANGS = {
     "js": (_JS_GLOBALS, _JS_ATTRS),
     "ruby": (_RUBY_GLOBALS, _RUBY_ATTRS),
     "perl": (_PERL_WORDS, frozenset()),
+    "php": (_PHP_WORDS, frozenset()),
 }
 
 
@@ -118,6 +130,8 @@ def _string(code: str, i: int, lang: str) -> tuple[str, int]:
         raise _Impure("ruby interpolation")
     if q == '"' and lang == "perl" and any(m in text for m in ("@{", "${", "@$", "$(")):
         raise _Impure("perl interpolation of code")
+    if q == '"' and lang == "php" and ("{$" in text or "${" in text):
+        raise _Impure("php interpolation of an expression")
     return text, j + 1
 
 
@@ -167,7 +181,8 @@ def _tokens(code: str, lang: str) -> list[tuple[str, str]]:
                 j += 1
             out.append(("i", code[i:j]))
             i = j
-        elif ch in "$@%" and lang in ("perl", "ruby") and i + 1 < n and (code[i + 1].isalnum() or code[i + 1] == "_"):
+        elif (ch in "$@%" and lang in ("perl", "ruby") or ch == "$" and lang == "php") and i + 1 < n and (
+                code[i + 1].isalnum() or code[i + 1] == "_"):
             j = i + 1
             while j < n and (code[j].isalnum() or code[j] == "_"):
                 j += 1
@@ -287,8 +302,10 @@ def _name_ok(text: str, prev: tuple[str, str], nxt: tuple[str, str], words: froz
     """A name: an attribute after ``.`` must read data; any other must be the language's or the code's own."""
     if lang == "perl" and prev == ("p", "->"):
         return False  # a method call on an object we cannot see
-    if prev[1] in (".", "?."):
+    if prev[1] in (".", "?.") and lang != "php":  # PHP's ``.`` joins strings; its members are ``->``
         return text in attrs
+    if lang == "php" and prev == ("p", "->"):
+        return False
     if lang == "ruby" and prev == ("p", ":") and nxt[1] != ":":
         return text in attrs  # a symbol: ``map(&:to_s)`` calls it
     parts = text.split("::")
@@ -300,6 +317,8 @@ def _name_ok(text: str, prev: tuple[str, str], nxt: tuple[str, str], words: froz
 
 
 def _var_ok(text: str, lang: str) -> bool:
+    if lang == "php":
+        return not text.startswith("$_") and text != "$GLOBALS"  # $_ENV, $_SERVER hold the environment
     if lang == "ruby":
         return text[0] == "@" or text in _RUBY_VARS
     return text[1:] not in _PERL_BAD_VARS
@@ -312,6 +331,8 @@ def _punct_ok(text: str, prev: tuple[str, str], nxt: tuple[str, str], lang: str)
         return lang == "perl"
     if lang == "js" and text == "[" and (prev[0] in ("i", "s") or prev[1] in (")", "]")):
         return nxt[0] == "n"
+    if lang == "php" and (text == "$" or (text == "(" and (prev[0] in ("v", "s") or prev[1] in (")", "]")))):
+        return False  # ``$$name``, ``$f('id')``, ``'system'('id')``: a function called by its name as data
     if lang == "perl" and (text == "&" or (text in "$@%*" and nxt == ("p", "{")) or (text == "->" and nxt[1] == "(")):
         return False  # ``&sub``, ``*{"name"}``/``%{"ENV"}`` (symbols by name), ``$ref->(…)`` (a code reference)
     return True
