@@ -198,6 +198,20 @@ def test_the_expression_alone_decides_whether_find_exec_changes_every_file():
     assert safe("find . -type d -exec chmod 755 {} \\;") is None
 
 
+@pytest.mark.parametrize("command, want", [
+    ("find . -name __pycache__ -print0 | xargs -0 rm -rf", "safe write dir"),
+    ("find src -name '*.pyc' | xargs rm -f", "safe write dir"),
+    ("find . -name '*.py' | xargs rm -f", None),
+    ("find . -name __pycache__ | xargs rm -rf src", None),
+    ("find . -name __pycache__ -delete | xargs rm -rf", None),
+    ("find .. -name __pycache__ | xargs rm -rf", None),
+    ("find . -name __pycache__ | sort | xargs rm -rf", None),
+    ("find . -name __pycache__ | xargs chmod -R 777", None),
+])
+def test_xargs_rm_of_a_cache_listing(command: str, want: str | None):
+    assert safe(command) == want
+
+
 def test_a_computed_find_word_is_never_a_cache_clean():
     words = [(".", False), ("-name", False), ("$N", True), ("-delete", False)]
     assert not generated_find(words, ENV.cwd, ENV.home, ENV.project_root)

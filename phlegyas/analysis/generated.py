@@ -92,11 +92,12 @@ def _split_find(words: list[tuple[str, bool]]) -> tuple[list[str], list[str]] | 
     return texts[:i], texts[i:]
 
 
-def cache_expression(words: list[tuple[str, bool]]) -> bool:
+def cache_expression(words: list[tuple[str, bool]], listing: bool = False) -> bool:
     """Does the expression of ``find ARGS`` delete only what it selects by a cache name (wherever it starts)?
 
     A plain conjunction of ``-name``/``-iname`` cache names, ``-type``, ``-maxdepth``, ``-prune`` …, ending
-    in ``-delete`` or one ``-exec rm -rf {} +`` (or ``;``). No ``-o``, ``!``, parentheses or other primary."""
+    in ``-delete`` or one ``-exec rm -rf {} +`` (or ``;``). No ``-o``, ``!``, parentheses or other primary.
+    ``listing``: the find only prints what it selects (``find . -name __pycache__ -print0 | xargs -0 rm -rf``)."""
     split = _split_find(words)
     if split is None:
         return False
@@ -115,21 +116,23 @@ def cache_expression(words: list[tuple[str, bool]]) -> bool:
         elif t in _FIND_HARMLESS_FLAGS:
             deleting = deleting or t == "-delete"
             i += 1
-        elif t in ("-exec", "-execdir"):
+        elif listing and t in ("-print", "-print0"):
+            i += 1
+        elif t in ("-exec", "-execdir") and not listing:
             if tuple(texts[i + 1:]) not in _FIND_DELETERS:
                 return False
             deleting = True
             i = len(texts)
         else:
             return False
-    return selected and deleting
+    return selected and (not deleting if listing else deleting)
 
 
-def generated_find(words: list[tuple[str, bool]], cwd: str, home: str, root: str) -> bool:
-    """Is ``find ARGS`` (``words`` = (text, dynamic) after ``find``) a deletion of cache names only, from
-    literal start points strictly inside the project (``cache_expression``)?"""
+def generated_find(words: list[tuple[str, bool]], cwd: str, home: str, root: str, listing: bool = False) -> bool:
+    """Is ``find ARGS`` (``words`` = (text, dynamic) after ``find``) a deletion (or ``listing``: a list) of
+    cache names only, from literal start points strictly inside the project (``cache_expression``)?"""
     split = _split_find(words)
-    if split is None or root == "/" or not cache_expression(words):
+    if split is None or root == "/" or not cache_expression(words, listing):
         return False
     for s in split[0] or ["."]:
         if ".." in s.split("/") or _has_glob(s) or not is_within(normalize(s, cwd, home), root):

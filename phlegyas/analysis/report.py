@@ -17,6 +17,7 @@ from phlegyas.analysis.environment import shown_secrets
 from phlegyas.analysis.generated import cache_expression, generated_find, generated_target
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
+from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.expansion import blocks_tier2, computed, process_substitution
@@ -203,7 +204,8 @@ def _via_effects(run: Run, eff: Effects) -> None:
     if run.remote:
         eff.blockers.append("runs on a remote host")
     if (eff.writes or eff.deletes) and any(v.startswith(_MASS) for v in run.via) and not (
-            _cache_find(run) and cache_expression([(w.text, w.dynamic) for w in run.command.words[1:]])):
+            _cache_find(run) and cache_expression([(w.text, w.dynamic) for w in run.command.words[1:]])) and not (
+            _listed_by_find(run) is not None):
         eff.blockers.append("changes every file it is given (find -exec, xargs, parallel)")
 
 
@@ -290,6 +292,19 @@ def _cache_find(run: Run | None) -> bool:
     return len(run.via) <= 1 and not run.depth
 
 
+def _listed_by_find(run: Run) -> Invocation | None:
+    """For ``find … -name __pycache__ | xargs rm -rf``: the ``find`` whose list the ``rm`` deletes, when that
+    find only prints cache names and the ``rm`` has no operand of its own."""
+    if run.program != "rm" or len(run.via) != 1 or not run.via[0].startswith("xargs") or run.depth:
+        return None
+    if not all(a.text.startswith("-") and not a.dynamic for a in run.args):
+        return None
+    ups = [u for u in run.upstream if u.program == "find"]
+    if len(ups) != 1 or len(run.upstream) != 1:
+        return None
+    return ups[0] if cache_expression([(w.text, w.dynamic) for w in ups[0].args], listing=True) else None
+
+
 def _generated(word: Word, env: AnalysisEnv) -> bool:
     """``rm -rf node_modules``: a generated or cache directory of the project (``analysis.generated``)."""
     return generated_target(word.text, word.dynamic, env.cwd, env.home, env.project_root)
@@ -301,6 +316,10 @@ def _deletes_ok(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool
     if cwd_known and run is not None and _cache_find(run):
         words = run.command.words
         return generated_find([(w.text, w.dynamic) for w in words[1:]], env.cwd, env.home, env.project_root)
+    listed = _listed_by_find(run) if cwd_known and run is not None else None
+    if listed is not None:
+        return generated_find([(w.text, w.dynamic) for w in listed.args], env.cwd, env.home, env.project_root,
+                              listing=True)
     return all(_temp_file(word, recursive, env) or (cwd_known and _generated(word, env))
                for word, recursive in eff.deletes)
 

@@ -105,6 +105,9 @@ def _from_stdin(inv: Invocation, env: AnalysisEnv, out: Out, recursive: bool, fo
         return  # the find invocation itself is judged by detect_find
     for up in inv.upstream:
         if up.program == "find":
+            if all(w.text.startswith("-") for w in inv.args) and generated_find(
+                    [(w.text, w.dynamic) for w in up.args], env.cwd, env.home, env.project_root, listing=True):
+                return  # ``find . -name __pycache__ | xargs rm -rf``: cache names only (``analysis.generated``)
             for t in _find_roots(up, env):
                 judge_target(inv, t, env, out, recursive=True, forced=forced, contents=False)
             return
