@@ -48,6 +48,10 @@ PURE_SCRIPTS = [
     ("eval('1')", "js", False),
     ("`${require('child_process')}`", "js", False),
     ("fetch('https://x.example')", "js", False),
+    ("require('fs').readFileSync('a.json', 'utf8')", "js", True),
+    ("require('fs').writeFileSync('a.json', '')", "js", False),
+    ("require('fs').readFileSync(name)", "js", False),
+    ("const fs = require('fs')", "js", False),
     ("puts RUBY_VERSION", "ruby", True),
     ("puts [1, 2].map { |x| x + 1 }.inspect", "ruby", True),
     ("require 'json'; puts JSON.generate({a: 1})", "ruby", True),
@@ -96,6 +100,10 @@ def test_script_purity_is_an_allow_list(code: str, lang: str, pure: bool):
 
 def test_a_required_json_file_is_a_read():
     assert pure_script("require('./package.json').version", "js").reads == ["./package.json"]
+
+
+def test_a_file_read_through_fs_is_a_read():
+    assert pure_script("require('fs').readFileSync('.env')", "js").reads == [".env"]
 
 
 def test_other_languages_are_never_pure():

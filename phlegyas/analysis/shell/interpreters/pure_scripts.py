@@ -256,9 +256,26 @@ def _require(toks: list[tuple[str, str]], k: int, lang: str, reads: list[str]) -
         return j
     if lang == "ruby" and name in _RUBY_MODULES:
         return j
+    if lang == "js" and name in ("fs", "node:fs"):
+        return _fs_read(toks, j, reads)
     if lang == "js" and name in _JS_MODULES and j < len(toks) and toks[j] == ("p", "."):
         return j  # ``require('os').cpus()``: the module itself as a value (``Object.values(require('os'))``) is not
     return -1
+
+
+_FS_READS = frozenset({"readFileSync", "existsSync", "readdirSync", "statSync"})
+
+
+def _fs_read(toks: list[tuple[str, str]], j: int, reads: list[str]) -> int:
+    """``require('fs').readFileSync('package.json', 'utf8')``: a read of one literal path, the only use of
+    ``fs`` that is pure; the index of the token after the path, or -1."""
+    want = [("p", "."), ("i", ""), ("p", "(")]
+    if j + 3 >= len(toks) or any(toks[j + k][0] != kind for k, (kind, _) in enumerate(want)):
+        return -1
+    if toks[j][1] != "." or toks[j + 1][1] not in _FS_READS or toks[j + 2][1] != "(" or toks[j + 3][0] != "s":
+        return -1
+    reads.append(toks[j + 3][1])
+    return j + 4
 
 
 def pure_script(code: str, lang: str) -> PureScript:
