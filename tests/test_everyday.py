@@ -39,7 +39,7 @@ PURE_SCRIPTS = [
     ("[1, 2].map((a, i) => a + i)", "js", True),
     ("console.log({name: 'x'})", "js", True),
     ("require('child_process').execSync('id')", "js", False),
-    ("require('fs').readFileSync('/etc/shadow')", "js", False),
+    ("require('fs').readdirSync('/etc/shadow').map(f => f.x)", "js", False),
     ("require('./index.js')", "js", False),
     ("process.env.TOKEN", "js", False),
     ("Object.values(process)", "js", False),
@@ -104,6 +104,11 @@ def test_a_required_json_file_is_a_read():
 
 def test_a_file_read_through_fs_is_a_read():
     assert pure_script("require('fs').readFileSync('.env')", "js").reads == [".env"]
+
+
+def test_a_secret_read_by_a_pure_script_still_asks():
+    a = analyze_command("node -p \"require('fs').readFileSync('/etc/shadow')\"", ENV)
+    assert a.safe is None and any(f.id == "sensitive.read" for f in a.findings)
 
 
 def test_other_languages_are_never_pure():
