@@ -132,12 +132,15 @@ CASES = [
     ("rm $FILE", "delete.unknown_target", "ask"),  # unquoted: it may hold -rf
     ("rm -rf $FLAGS /", "delete.catastrophic", "deny"),
     # rm: inside the project
-    ("rm -rf node_modules", "delete.in_project", "ask"),
-    ("rm -rf ./dist ./build", "delete.in_project", "ask"),
+    ("rm -rf node_modules", "delete.in_project", "none"),  # generated: analysis.generated
+    ("rm -rf ./dist ./build", "delete.in_project", "none"),
+    ("rm -rf ./dist ./src", "delete.in_project", "ask"),
     ("rm -r tests/fixtures/tmp", "delete.in_project", "ask"),
-    ("rm -rf *.egg-info", "delete.in_project", "ask"),
+    ("rm -rf *.egg-info", "delete.in_project", "none"),
+    ("rm -rf *.info", "delete.in_project", "ask"),
     ("rm -rf src/*", "delete.in_project", "ask"),
-    ("rm -rf /home/u/proj/build", "delete.in_project", "ask"),
+    ("rm -rf /home/u/proj/build", "delete.in_project", "none"),
+    ("rm -rf /home/u/proj/lib", "delete.in_project", "ask"),
     ("rm -rf tests/repo/.git", "delete.in_project", "ask"),
     ("rm -f a.txt b.txt", "delete.in_project", "none"),
     ("rm a.txt", "delete.in_project", "none"),
@@ -165,7 +168,8 @@ CASES = [
     ("find /etc -type f -exec rm -f {} \\;", "delete.catastrophic", "deny"),
     ("find . -delete", "delete.catastrophic", "deny"),
     ("find . -name '*.txt' -exec rm {} \\;", "delete.in_project", "ask"),
-    ("find src -type d -name __pycache__ -exec rm -rf {} +", "delete.in_project", "ask"),
+    ("find src -type d -name __pycache__ -exec rm -rf {} +", "delete.in_project", "none"),  # cache names only
+    ("find src -type d -name lib -exec rm -rf {} +", "delete.in_project", "ask"),
     ("find /var/log -mtime +7 -delete", "delete.catastrophic", "deny"),
     ("find . -name '*.py'", "delete.in_project", "none"),
     ("find . -name '*.py' -exec grep -l x {} \\;", "delete.in_project", "none"),
@@ -669,8 +673,8 @@ def test_paths_resolve_against_the_working_directory(command, class_id, want):
 
 def test_a_project_in_a_system_directory_is_still_the_project():
     env = AnalysisEnv(cwd="/srv/app", home="/home/u", project_root="/srv/app")
-    assert level(findings("rm -rf build", env=env), "delete.in_project") == "ask"
-    assert level(findings("rm -rf build", env=env), "delete.catastrophic") == "none"
+    assert level(findings("rm -rf lib", env=env), "delete.in_project") == "ask"
+    assert level(findings("rm -rf lib", env=env), "delete.catastrophic") == "none"
     assert level(findings("rm -rf /srv/other", env=env), "delete.catastrophic") == "deny"
 
 

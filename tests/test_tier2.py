@@ -48,11 +48,11 @@ BASH = [
     ("black --check .", "lint/format"), ("eslint src", "lint/format"), ("prettier --check .", "lint/format"),
     ("tsc --noEmit", "lint/format"), ("mypy src", "lint/format"), ("flake8", "lint/format"),
     ("cd src", "navigation"), ("source .venv/bin/activate", "navigation"),
-    ("mkdir -p build", "project edit"), ("touch src/new.py", "project edit"), ("echo x > /tmp/f", "safe write dir"),
+    ("mkdir -p build", "project edit"), ("rm -rf build", "safe write dir"), ("touch src/new.py", "project edit"), ("echo x > /tmp/f", "safe write dir"),
     ("echo x > docs/research/n.md", "safe write dir"), ("curl -s https://example.com", "web read"),
     ("ls > /dev/null 2>&1", "read-only"), ("ls | grep x | head", "read-only"),
     # not safe
-    ("rm -rf build", None), ("rm -rf /tmp/cache", None), ("sudo ls", None), ("git push", None),
+    ("rm -rf src", None), ("rm -rf /tmp/cache", None), ("sudo ls", None), ("git push", None),
     ("git push --force", None), ("git checkout main", None), ("git switch master", None),
     ("git pull origin main", None), ("git reset --hard", None), ("git clean -fd", None), ("git branch -D x", None),
     ("git stash drop", None), ("git tag v1", None), ("git remote add o u", None), ("npm publish", None),

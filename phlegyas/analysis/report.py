@@ -14,12 +14,14 @@ from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import shown_secrets
+from phlegyas.analysis.generated import cache_expression, generated_find, generated_target
 from phlegyas.analysis.planted import ShellTools, shell_write_findings
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
+from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
-from phlegyas.analysis.tier1.expansion import blocks_tier2, computed
+from phlegyas.analysis.tier1.expansion import blocks_tier2, computed, process_substitution
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
@@ -204,7 +206,9 @@ def _via_effects(run: Run, eff: Effects) -> None:
             break
     if run.remote:
         eff.blockers.append("runs on a remote host")
-    if (eff.writes or eff.deletes) and any(v.startswith(_MASS) for v in run.via):
+    if (eff.writes or eff.deletes) and any(v.startswith(_MASS) for v in run.via) and not (
+            _cache_find(run) and cache_expression([(w.text, w.dynamic) for w in run.command.words[1:]])) and not (
+            _listed_by_find(run) is not None):
         eff.blockers.append("changes every file it is given (find -exec, xargs, parallel)")
 
 
@@ -247,6 +251,8 @@ def _note(key: str, value: str, eff: Effects, run: Run) -> None:
         eff.blockers.append(value)
     elif key == "pure":
         eff.category = P.READ_ONLY
+    elif key == "project_code":
+        eff.category = P.TEST_BUILD  # ``python -c "import mypkg; print(mypkg.__version__)"`` runs mypkg's code
 
 
 def redirect_effects(cmd: SimpleCommand, eff: Effects) -> None:
@@ -276,6 +282,51 @@ def redirect_effects(cmd: SimpleCommand, eff: Effects) -> None:
 
 def _norm(word: Word, env: AnalysisEnv) -> str:
     return paths.normalize(word.text, env.cwd, env.home)
+
+
+def _cache_find(run: Run | None) -> bool:
+    """Is ``run`` a ``find`` or the command its ``-exec`` runs, reached directly (no wrapper, no nested
+    script)? Whether it deletes cache names only is ``analysis.generated``'s to say."""
+    if run is None or run.remote:
+        return False
+    words = run.command.words if run.command is not None else []
+    if not words or words[0].dynamic or words[0].text.rsplit("/", 1)[-1] != "find":
+        return False
+    if run.program != "find" and not (run.via and run.via[-1].startswith(("find -exec", "find -execdir"))):
+        return False
+    return len(run.via) <= 1 and not run.depth
+
+
+def _listed_by_find(run: Run) -> Invocation | None:
+    """For ``find … -name __pycache__ | xargs rm -rf``: the ``find`` whose list the ``rm`` deletes, when that
+    find only prints cache names and the ``rm`` has no operand of its own."""
+    if run.program != "rm" or len(run.via) != 1 or not run.via[0].startswith("xargs") or run.depth:
+        return None
+    if not all(a.text.startswith("-") and not a.dynamic for a in run.args):
+        return None
+    ups = [u for u in run.upstream if u.program == "find"]
+    if len(ups) != 1 or len(run.upstream) != 1:
+        return None
+    return ups[0] if cache_expression([(w.text, w.dynamic) for w in ups[0].args], listing=True) else None
+
+
+def _generated(word: Word, env: AnalysisEnv) -> bool:
+    """``rm -rf node_modules``: a generated or cache directory of the project (``analysis.generated``)."""
+    return generated_target(word.text, word.dynamic, env.cwd, env.home, env.project_root)
+
+
+def _deletes_ok(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool) -> bool:
+    """Whether the deletions of an ``rm``/``unlink``/``find`` subcommand are Tier-2 safe: named files in a
+    sticky temp directory, or generated/cache paths of the project when the cwd is known."""
+    if cwd_known and run is not None and _cache_find(run):
+        words = run.command.words
+        return generated_find([(w.text, w.dynamic) for w in words[1:]], env.cwd, env.home, env.project_root)
+    listed = _listed_by_find(run) if cwd_known and run is not None else None
+    if listed is not None:
+        return generated_find([(w.text, w.dynamic) for w in listed.args], env.cwd, env.home, env.project_root,
+                              listing=True)
+    return all(_temp_file(word, recursive, env) or (cwd_known and _generated(word, env))
+               for word, recursive in eff.deletes)
 
 
 def _temp_file(word: Word, recursive: bool, env: AnalysisEnv) -> bool:
@@ -332,6 +383,9 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
     harmless_writes = True  # every write goes to /dev/null and the like
     write_categories: list[str] = []
     for word in eff.reads:
+        if process_substitution(word):
+            phrases.append("reads the output of " + word.text[2:-1])  # its commands are judged on their own
+            continue
         path, shown, harmless = _place(word.text, cwd, home, root)
         if harmless and not word.dynamic:
             continue
@@ -404,7 +458,7 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
         sub.effects[:] = list(dict.fromkeys(phrases))
     sub.readonly = not (eff.deletes or eff.uploads or eff.runs or eff.mutates or eff.changes
                         or eff.unknown is not None) and harmless_writes
-    category = _category(run, eff, env, safe and writes_ok, write_categories)
+    category = _category(run, eff, env, safe and writes_ok, write_categories, cwd_known)
     if category is None and run is not None and _user_allows(run, eff, env, writes_ok):
         category = T2.USER_PATTERN
     sub.safe = category
@@ -423,7 +477,7 @@ def _protected(path: str, verb: str, sub: Subcommand, env: AnalysisEnv) -> None:
 
 
 def _category(run: Run | None, eff: Effects, env: AnalysisEnv, writes_ok: bool,
-              write_categories: list[str]) -> str | None:
+              write_categories: list[str], cwd_known: bool = True) -> str | None:
     """The Tier 2 category of one subcommand, or None when something in it needs a human."""
     if eff.unknown is not None or eff.runs or eff.uploads or eff.mutates or eff.blockers or eff.secrets:
         return None
@@ -434,9 +488,11 @@ def _category(run: Run | None, eff: Effects, env: AnalysisEnv, writes_ok: bool,
         return None
     if eff.deletes:
         program = P.canonical(run.program) if run is not None else None
-        if program in ("rm", "unlink"):
-            if not all(_temp_file(word, recursive, env) for word, recursive in eff.deletes):
+        if program in ("rm", "unlink", "find"):
+            if not _deletes_ok(run, eff, env, cwd_known):
                 return None
+            if category == P.READ_ONLY:
+                category = P.SAFE_WRITE  # ``find -delete``: no longer only reading
         elif program not in ("mv", "git") or any(r for _, r in eff.deletes):
             return None
         else:

@@ -126,15 +126,18 @@ _add("chown chgrp", Spec(operands="mode", value_opts=CHMOD_VALUES, does="changes
 _add("chattr setfacl chcon setfattr", Spec(operands="mode", does="changes file attributes",
                                            value_opts=E("-m -x -M -X -n -v"),
                                            examples=(("chattr +i a", "mutates notsafe"),)))
-_add("rm unlink", Spec(operands="delete", recursive_flags=E("-r -R --recursive"), category=SAFE_WRITE,
-                       flags=_flags("-f --force -i -I --interactive --one-file-system --preserve-root -r -R "
-                                    "--recursive -d --dir -v --verbose"),
-                       examples=(("rm a.txt", "deletes notsafe"), ("rm -rf build", "deletes notsafe"),
-                                 ("rm -f /tmp/build.log /tmp/out.txt", "deletes safe"),
-                                 ("rm --interactive=never /tmp/a.log", "deletes safe"),
-                                 ("rm --interactive ~/.bashrc", "deletes notsafe"),
-                                 ("rm -rf --no-preserve-root /tmp/x", "deletes notsafe"),
-                                 ("rm -r /tmp/cache", "deletes notsafe"), ("rm /tmp/*.log", "deletes notsafe"))))
+# ``--interactive[=WHEN]`` and ``--preserve-root[=all]`` take their value only after ``=``: flags, so that
+# ``rm --interactive a`` never swallows ``a``. Generated directories (``rm -rf build``) are safe to delete
+# (``analysis.generated``); project sources are not.
+_add("rm", Spec(operands="delete", recursive_flags=E("-r -R --recursive"), category=SAFE_WRITE,
+                flags=E("-f --force -i -I --interactive --one-file-system --preserve-root -r -R "
+                        "--recursive -d --dir -v --verbose --help --version"),
+                examples=(("rm a.txt", "deletes notsafe"), ("rm -rf build", "deletes safe"),
+                          ("rm -rf src", "deletes notsafe"), ("rm --interactive=never -r dist", "deletes safe"),
+                          ("rm -f /tmp/build.log /tmp/out.txt", "deletes safe"),
+                          ("rm -r /tmp/cache", "deletes notsafe"), ("rm /tmp/*.log", "deletes notsafe"))))
+_add("unlink", Spec(operands="delete", category=SAFE_WRITE, flags=E("--help --version"),
+                    examples=(("unlink a.txt", "deletes notsafe"), ("unlink /tmp/x.log", "deletes safe"))))
 _add("rmdir", Spec(operands="delete", examples=(("rmdir empty", "deletes notsafe"),)))
 _add("shred wipe srm", Spec(operands="delete", value_opts=E("-n --iterations -s --size --random-source"),
                             does="destroys file contents",
@@ -221,7 +224,8 @@ _add("ar", Spec(operands="read", handler="archive_generic", category=PROJECT_EDI
 # find: an expression language of its own.
 _add("find gfind bfs", Spec(readonly=True, category=READ_ONLY, handler="find",
                             examples=(("find . -name '*.py'", "readonly safe"),
-                                      ("find . -name '*.pyc' -delete", "deletes notsafe"),
+                                      ("find . -name '*.log' -delete", "deletes notsafe"),
+                                      ("find . -name '*.pyc' -delete", "deletes safe"),
                                       ("find . -exec rm {} \\;", "deletes notsafe"),
                                       ("find . -type f -exec grep -l foo {} +", "readonly safe"),
                                       ("find src -maxdepth 2 -type f -newer setup.py -print0", "readonly safe"),

@@ -45,7 +45,15 @@ _add("node nodejs perl python ruby php", Spec(operands="none", handler="runs_cod
                                                           ("python --version", "readonly safe"),
                                                           ("python -m pytest -q", "safe"),
                                                           ("python -m json.tool a.json", "readonly safe"),
-                                                          ("python script.py", "executes notsafe"))))
+                                                          ("python script.py", "executes notsafe"),
+                                                          ("node -p \"require('./package.json').version\"",
+                                                           "readonly safe"),
+                                                          ("node --check server.js", "readonly safe"),
+                                                          ("ruby -e 'puts RUBY_VERSION'", "readonly safe"),
+                                                          ("ruby -e 'puts `id`'", "executes notsafe"),
+                                                          ("perl -e 'print 1+1'", "readonly safe"),
+                                                          ("php -l index.php", "readonly safe"),
+                                                          ("php index.php", "executes notsafe"))))
 _add("source .", Spec(operands="none", handler="source", does="runs a file in this shell",
                       examples=(("source .venv/bin/activate", "safe"), (". venv/bin/activate", "safe"),
                                 ("source ./evil.sh", "executes notsafe"))))

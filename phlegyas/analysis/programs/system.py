@@ -83,7 +83,7 @@ _add("set shopt unset export declare typeset local readonly let break continue r
                     ("export PATH=/tmp/evil:$PATH", "notsafe"))))
 _add("alias unalias", Spec(operands="none", does="defines aliases", examples=(("alias ls='rm -rf ~'", "notsafe"),)))
 _add("trap", Spec(operands="none", handler="trap", readonly=True, category=NAVIGATION, flags=E("-l -p"),
-                  examples=(("trap 'rm -rf build' EXIT", "deletes notsafe"), ("trap - EXIT", "readonly safe"),
+                  examples=(("trap 'rm -rf src' EXIT", "deletes notsafe"), ("trap - EXIT", "readonly safe"),
                             ("trap 'rm -f /tmp/x' EXIT", "deletes safe"))))
 _add("enable", Spec(operands="none", does="loads shell builtins", exec_flags=E("-f"),
                     examples=(("enable -f ./lib.so x", "executes notsafe"),)))

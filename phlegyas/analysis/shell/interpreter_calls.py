@@ -9,8 +9,31 @@ from __future__ import annotations
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.expansion import Run, Walk, literal
+from phlegyas.analysis.shell.interpreters import PURE_RUBY_LIBRARIES
 from phlegyas.analysis.shell.nested import run_code, stdin_code
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
+
+SYNTAX_CHECKS: dict[str, frozenset[str]] = {
+    "php": frozenset({"-l", "--syntax-check"}),
+    "node": frozenset({"-c", "--check"}),
+    "nodejs": frozenset({"-c", "--check"}),
+    "ruby": frozenset({"-c", "-wc", "-cw", "-Wc", "-cW"}),
+}
+"""Options that make an interpreter only parse its script files (``php -l x.php``, ``node --check x.js``,
+``ruby -c x.rb``). Not ``perl -c``: it runs ``BEGIN`` blocks and the ``use`` imports."""
+
+
+def _syntax_check(key: str, args: list[Word]) -> list[Word] | None:
+    """The files ``key ARGS`` only syntax-checks, or None when it is not such a call: the check option and
+    script files, nothing else (no code option, no preloaded module, no computed word)."""
+    checks = SYNTAX_CHECKS.get(key)
+    if checks is None or not args or any(a.dynamic for a in args):
+        return None
+    files = [a for a in args if not a.text.startswith("-")]
+    opts = [a.text for a in args if a.text.startswith("-")]
+    if not files or not opts or any(o not in checks for o in opts):
+        return None
+    return files
 
 
 def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...],
@@ -18,6 +41,12 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
     """One interpreter run: its inline code, ``-m`` module, script file or stdin program."""
     it = P.INTERPRETERS[key]
     run = ex.new_run(cmd, name, args, via, depth, remote, written, "interp")
+    checked = _syntax_check(key, args)
+    if checked is not None:
+        run.kind = "query"  # parses the files, runs none of them
+        run.notes.extend(("reads", w.text) for w in checked)
+        ex.add(run)
+        return
     codes: list[Word] = []
     module: Word | None = None
     script: Word | None = None
@@ -51,7 +80,8 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
             i += 1
             continue
         if t in it.exec_opts:
-            run.notes.append(("executes", f"{name} {t}"))
+            if not _pure_library(it.lang, t, args[i + 1].text if i + 1 < n and not args[i + 1].dynamic else ""):
+                run.notes.append(("executes", f"{name} {t}"))
             i += 2
             continue
         if t in it.value_opts:
@@ -110,11 +140,17 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
 def _cluster(t: str, args: list[Word], i: int, it: P.Interpreter, codes: list[Word], run: Run,
              name: str) -> tuple[int, str]:
     """``-pe 'code'``, ``-ne``, ``-pi.bak -e``, ``-MFoo``, ``-Ilib``: single-dash clusters."""
-    for j in range(1, len(t)):
+    j = 0
+    while j + 1 < len(t):
+        j += 1
         opt = "-" + t[j]
         remainder = t[j + 1:]
         if opt == "-i" and it.lang in ("perl", "ruby"):
             return 1, ""
+        if opt in ("-l", "-0") and it.lang == "perl":
+            while j + 1 < len(t) and (t[j + 1].isdigit() or (opt == "-0" and t[j + 1] in "xXabcdefABCDEF")):
+                j += 1  # ``-l`` and ``-0`` take only an attached number: ``-lne`` is -l -n -e
+            continue
         if opt in it.code_opts:
             if remainder:
                 codes.append(Word(remainder, args[i].dynamic))
@@ -125,13 +161,20 @@ def _cluster(t: str, args: list[Word], i: int, it: P.Interpreter, codes: list[Wo
         if opt in it.module_opts:
             return 1, "module"
         if opt in it.exec_opts:
-            run.notes.append(("executes", f"{name} {opt}{remainder}"))
+            value = remainder or (args[i + 1].text if i + 1 < len(args) and not args[i + 1].dynamic else "")
+            if not _pure_library(it.lang, opt, value):
+                run.notes.append(("executes", f"{name} {opt}{remainder}"))
             return (1 if remainder else 2), ""
         if opt in it.value_opts:
             return (1 if remainder else 2), ""
         if opt == "-i" and it.lang in ("perl", "ruby"):
             return 1, ""
     return 1, ""
+
+
+def _pure_library(lang: str, opt: str, value: str) -> bool:
+    """``ruby -rjson``: a standard library that only defines data functions, loaded before the code."""
+    return lang == "ruby" and opt == "-r" and value in PURE_RUBY_LIBRARIES
 
 
 def _python_module(ex: Walk, cmd: SimpleCommand, run: Run, module: Word, rest: list[Word], via: tuple[str, ...],

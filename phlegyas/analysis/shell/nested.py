@@ -12,6 +12,10 @@ from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import stdin_text
 from phlegyas.analysis.shell.variables import positionals
 
+NOEXEC_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "oksh", "loksh"})
+"""Shells whose ``-n`` (noexec) reads a script without running it; an interactive shell (``-i``) ignores
+``-n``, so that form still runs code."""
+
 
 def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[str, ...], depth: int, remote: bool,
           written: str) -> None:
@@ -21,6 +25,8 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
         return
     has_c = False
     reads_stdin = False
+    noexec = False
+    interactive = False
     i = 0
     while i < len(args):
         t = args[i].text
@@ -39,6 +45,9 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
             letters = t[1:]
             has_c = has_c or "c" in letters
             reads_stdin = reads_stdin or "s" in letters
+            interactive = interactive or "i" in letters
+            if "n" in letters:
+                noexec = t[0] == "-"
             i += 1
             continue
         break
@@ -54,6 +63,11 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
             run.notes.append(("executes", "computed shell code"))
             return
         ex.nested(code.text, via_c, depth, remote, positionals(operands[1:]) or None)
+        return
+    if (noexec and operands and not has_c and not reads_stdin and not interactive and not operands[0].dynamic
+            and name in NOEXEC_SHELLS):
+        run.kind = "query"  # ``bash -n x.sh``: parses the script, runs none of it
+        run.notes.append(("reads", operands[0].text))
         return
     if operands and not reads_stdin:
         run.notes.append(("runs", operands[0].text))
@@ -95,7 +109,9 @@ def add_report(ex: Walk, run: Run, report: I.CodeReport, via: tuple[str, ...], d
         ex.problem(p)
     run.notes.extend(report.notes)
     if report.pure:
-        run.notes.append(("pure", ""))
+        project = [m for m in report.imports if m.split(".", 1)[0] not in I.WELL_KNOWN]
+        # importing a module we do not know runs its top-level code (the project's own, often): as pytest does
+        run.notes.append(("project_code", project[0]) if project else ("pure", ""))
     elif not any(k in ("executes", "runs") for k, _ in report.notes) and run.kind in ("interp",):
         run.notes.append(("executes", f"{run.program} code"))
     for text in report.shell:

@@ -52,9 +52,11 @@ _CLASSES = (
          ("rm -rf $TMPDIR/build", "none"))),
     FindingClass(
         "delete.in_project", ASK, "Recursive deletion inside the project",
-        "Deleting a directory tree of the project is often routine (build output) but loses uncommitted work "
-        "when it is not; a person confirms.",
-        (("rm -rf build", "ask"), ("rm -r src/old", "ask"), ("find . -name '*.pyc' -delete", "ask"),
+        "Deleting a directory tree of the project loses uncommitted work; a person confirms. Generated and "
+        "cache directories named literally (build, node_modules, __pycache__ …: analysis.generated) are not "
+        "asked about: a build, a test run or an install makes them again.",
+        (("rm -rf src", "ask"), ("rm -r src/old", "ask"), ("find . -name '*.py' -delete", "ask"),
+         ("rm -rf build", "none"), ("find . -name '*.pyc' -delete", "none"), ("rm -rf build/../src", "ask"),
          ("rm -f notes.txt", "none"), ("rm notes.txt", "none"))),
     FindingClass(
         "delete.unknown_target", ASK, "Recursive or forced deletion of a path only known at run time",

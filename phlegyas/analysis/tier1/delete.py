@@ -6,6 +6,7 @@ roots, or anything outside the project is denied; a recursive one inside the pro
 """
 from __future__ import annotations
 
+from phlegyas.analysis.generated import generated_find, generated_target
 from phlegyas.analysis.paths import TEMP_DIRS, is_temp_path
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
@@ -88,6 +89,8 @@ def detect_rm(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if opts.has("--no-preserve-root") and recursive:
         add(out, "delete.catastrophic", inv, "rm --no-preserve-root: the one flag whose purpose is deleting /")
     for w in operands:
+        if generated_target(w.text, w.dynamic, env.cwd, env.home, env.project_root):
+            continue  # ``rm -rf node_modules``: a build or an install makes it again (``analysis.generated``)
         for t in word_targets(w, env):
             judge_target(inv, t, env, out, recursive=recursive, forced=forced)
 
@@ -102,6 +105,9 @@ def _from_stdin(inv: Invocation, env: AnalysisEnv, out: Out, recursive: bool, fo
         return  # the find invocation itself is judged by detect_find
     for up in inv.upstream:
         if up.program == "find":
+            if all(w.text.startswith("-") for w in inv.args) and generated_find(
+                    [(w.text, w.dynamic) for w in up.args], env.cwd, env.home, env.project_root, listing=True):
+                return  # ``find . -name __pycache__ | xargs rm -rf``: cache names only (``analysis.generated``)
             for t in _find_roots(up, env):
                 judge_target(inv, t, env, out, recursive=True, forced=forced, contents=False)
             return
@@ -168,8 +174,10 @@ def detect_find(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             deletes = True
     if not deletes:
         return
-    selective = any(t.startswith("-") and t not in _FIND_NOT_FILTERS for t in texts)
     env = env_for(inv, env)
+    if generated_find([(w.text, w.dynamic) for w in inv.args], env.cwd, env.home, env.project_root):
+        return  # ``find . -name __pycache__ -exec rm -rf {} +``: cache names only (``analysis.generated``)
+    selective = any(t.startswith("-") and t not in _FIND_NOT_FILTERS for t in texts)
     for root in _find_roots(inv, env):
         judge_target(inv, root, env, out, recursive=True, forced=True, contents=not selective)
 

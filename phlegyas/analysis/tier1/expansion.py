@@ -47,10 +47,33 @@ def computed(word: Word) -> bool:
     return "$" in text or "`" in text or "<(" in text or ">(" in text
 
 
+def process_substitution(word: Word) -> bool:
+    """Is ``word`` one whole ``<(…)``? Bash replaces it by one path (``/dev/fd/63``, a pipe from the commands
+    inside, which are analysed on their own): it cannot vanish, split or become an option."""
+    text = word.text
+    if not word.dynamic or not text.startswith("<(") or not text.endswith(")"):
+        return False
+    depth = 0
+    quote = ""
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i == len(text) - 1
+    return False
+
+
 def is_unknown(word: Word) -> bool:
     """Whether bash decides this word's value (or how many words it becomes) only at run time."""
     if word.dynamic:
-        return computed(word)
+        return computed(word) and not process_substitution(word)
     # a brace word left as written: one ``shell.braces`` could not expand (quotes inside it, or too large)
     return word.glob and "{" in word.text and ("," in word.text or ".." in word.text)
 

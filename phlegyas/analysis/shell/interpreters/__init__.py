@@ -13,10 +13,12 @@
 Each analysis returns a ``CodeReport``; ``shell.analyze`` turns it into invocations and notes.
 """
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
-from phlegyas.analysis.shell.interpreters.python import PURE_MODULES, analyze_python
+from phlegyas.analysis.shell.interpreters.pure_scripts import PURE_RUBY_LIBRARIES
+from phlegyas.analysis.shell.interpreters.python import PURE_MODULES, WELL_KNOWN, analyze_python
 from phlegyas.analysis.shell.interpreters.scripting import analyze_literal_code
 from phlegyas.analysis.shell.interpreters.text_tools import analyze_awk, analyze_sed
 
 __all__ = [
-    "CodeReport", "PURE_MODULES", "analyze_awk", "analyze_literal_code", "analyze_python", "analyze_sed",
+    "CodeReport", "PURE_MODULES", "PURE_RUBY_LIBRARIES", "WELL_KNOWN", "analyze_awk", "analyze_literal_code",
+    "analyze_python", "analyze_sed",
 ]

@@ -11,3 +11,4 @@ class CodeReport:
     notes: list[tuple[str, str]] = field(default_factory=list)  # (kind, detail): writes/reads/network/executes/mutates
     problems: list[str] = field(default_factory=list)  # what could not be understood
     pure: bool = False  # only computes and prints
+    imports: list[str] = field(default_factory=list)  # modules we do not know whose version it reads

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
+from phlegyas.core.redact import secret_kind
 
 _SHELL_SINKS = frozenset({"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
                           "commands.getoutput", "commands.getstatusoutput", "os.popen2", "os.popen3", "platform.popen"})
@@ -91,6 +92,28 @@ _DANGER_METHODS = frozenset({"write", "writelines", "system", "popen", "remove",
                              "send", "sendall", "truncate", "symlink_to", "write_text", "write_bytes", "touch", "mkdir"})
 
 
+_VERSION_ATTRS = frozenset({"__version__", "VERSION", "version", "__file__", "__name__", "__path__", "version_info",
+                            "__version_info__", "get_version", "__author__", "__license__"})
+"""What ``python -c "import numpy; print(numpy.__version__)"`` may read of a module it does not know."""
+WELL_KNOWN = frozenset({
+    "numpy", "pandas", "scipy", "sklearn", "matplotlib", "torch", "tensorflow", "keras", "jax", "django", "flask",
+    "fastapi", "starlette", "pydantic", "sqlalchemy", "requests", "httpx", "urllib3", "aiohttp", "boto3",
+    "botocore", "yaml", "toml", "tomli", "attr", "attrs", "click", "typer", "rich", "pytest", "setuptools", "pip",
+    "wheel", "packaging", "certifi", "cryptography", "jinja2", "markupsafe", "werkzeug", "PIL", "cv2",
+    "transformers", "numba", "Cython", "lxml", "bs4", "psycopg2", "psycopg", "redis", "celery", "openai",
+    "anthropic", "langchain", "polars", "pyarrow", "sympy", "networkx", "seaborn", "plotly", "uvicorn", "gunicorn",
+    "mypy", "black", "ruff", "isort", "flake8", "pylint", "coverage", "hypothesis", "tqdm", "dateutil", "pytz",
+    "six", "idna", "charset_normalizer", "grpc", "google", "protobuf", "docker", "kubernetes", "paramiko",
+    "websockets", "tornado", "twisted", "gevent", "greenlet", "msgpack", "orjson", "ujson", "simplejson",
+    "marshmallow", "alembic", "pymongo", "mysql", "MySQLdb", "sqlite3", "numexpr", "statsmodels", "xgboost",
+    "lightgbm", "catboost", "onnx", "onnxruntime", "tiktoken", "tokenizers", "datasets", "accelerate", "spacy",
+    "nltk", "gensim", "pytorch_lightning", "lightning", "torchvision", "torchaudio", "triton", "cupy", "dask",
+    "ray", "streamlit", "gradio", "dash", "bokeh", "IPython", "jupyter", "notebook", "ipykernel", "nbformat",
+})
+"""Installed packages an agent checks the version of every day; importing any other module (the project's
+own) runs project code, as ``pytest`` does (category test/build, not read-only)."""
+
+
 class _PyScan(ast.NodeVisitor):
     def __init__(self, report: CodeReport, depth: int):
         self.r = report
@@ -99,11 +122,16 @@ class _PyScan(ast.NodeVisitor):
         self.modules: set[str] = set()  # local names bound to imported modules
         self.defined: set[str] = set()
         self.pure = True
+        self.opaque: dict[str, str] = {}  # local name → a module we do not know, used only for its version
+        self.used: list[str] = []  # those modules, as their version was read
 
     # imports --------------------------------------------------------------------------------
-    def _imported(self, module: str) -> None:
+    def _imported(self, module: str, local: str | None = None) -> None:
         top = module.split(".", 1)[0]
-        if top in _NETWORK_MODULES or module in _NETWORK_MODULES:
+        if local is not None and top not in ("ctypes", "cffi") and module not in PURE_MODULES and (
+                top not in PURE_MODULES and top not in _CODE_MODULES):
+            self.opaque[local] = module  # judged where it is used: only its version may be read
+        elif top in _NETWORK_MODULES or module in _NETWORK_MODULES:
             self.r.notes.append(("network", f"python module {module}"))
             self.pure = False
         elif top in ("ctypes", "cffi"):
@@ -114,13 +142,20 @@ class _PyScan(ast.NodeVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
-            self._imported(a.name)
             local = a.asname or a.name.split(".", 1)[0]
+            self._imported(a.name, local)
             self.aliases[local] = a.name if a.asname else a.name.split(".", 1)[0]
             self.modules.add(local)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
+        if node.level == 0 and module and all(a.name in _VERSION_ATTRS for a in node.names):
+            self._imported(module, module)
+            if module in self.opaque:
+                self._version_read(module)  # ``from numpy import __version__``
+                for a in node.names:
+                    self.aliases[a.asname or a.name] = f"{module}.{a.name}"
+                return
         self._imported(module)
         for a in node.names:
             if a.name == "*":
@@ -152,13 +187,46 @@ class _PyScan(ast.NodeVisitor):
         base = self.aliases.get(node.id, node.id)
         return ".".join([base, *reversed(parts)])
 
+    def _version_read(self, local: str) -> None:
+        module = self.opaque[local]
+        if module not in self.used:
+            self.used.append(module)
+
+    def _opaque_use(self, local: str) -> None:
+        """A module we do not know used for more than its version: its code, its network."""
+        self.pure = False
+        module = self.opaque[local]
+        if module.split(".", 1)[0] in _NETWORK_MODULES or module in _NETWORK_MODULES:
+            self.r.notes.append(("network", f"python module {module}"))
+
+    def _opaque_attribute(self, node: ast.Attribute) -> bool:
+        """``numpy.__version__``, ``torch.version.cuda``: a read of an unknown module's version (True, handled);
+        any other use of such a module makes the code not pure (True, handled); False: not such a module."""
+        chain: list[str] = []
+        base: ast.AST = node
+        while isinstance(base, ast.Attribute):
+            chain.append(base.attr)
+            base = base.value
+        if not isinstance(base, ast.Name) or base.id not in self.opaque:
+            return False
+        if any(a in _VERSION_ATTRS for a in chain) and not any(
+                a.startswith("_") and a not in _VERSION_ATTRS for a in chain):
+            self._version_read(base.id)
+        else:
+            self._opaque_use(base.id)
+        return True
+
     def visit_Name(self, node: ast.Name) -> None:
+        if node.id in self.opaque:
+            self._opaque_use(node.id)  # the module as a value: what it does is out of sight
         if node.id in self.modules and isinstance(node.ctx, ast.Load):
             self.pure = False  # a module used as a value (``o = os``) hides what gets called
         if node.id in ("__builtins__", "globals", "locals", "vars", "getattr", "setattr", "delattr", "breakpoint"):
             self.pure = False
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        if self._opaque_attribute(node):
+            return
         if node.attr.startswith("__") and node.attr not in ("__name__", "__doc__", "__version__", "__file__"):
             self.pure = False
         name = self.qualname(node)
@@ -184,6 +252,10 @@ class _PyScan(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _purity(self, name: str | None, node: ast.Call) -> None:
+        func = node.func
+        if (isinstance(func, ast.Attribute) and func.attr in _VERSION_ATTRS and isinstance(func.value, ast.Name)
+                and func.value.id in self.opaque and not node.args and not node.keywords):
+            return  # ``django.get_version()``
         if name is not None:
             if name in _PURE_CALLS or name in self.defined:
                 return
@@ -382,6 +454,33 @@ class _PyScan(ast.NodeVisitor):
         return True
 
 
+_ENVIRONMENT = frozenset({"os.environ", "os.environb", "posix.environ", "os.getenv", "os.getenvb"})
+
+
+def _named_key(node: ast.AST | None) -> bool:
+    """A literal variable name whose value is not a secret (``"HOME"``, not ``"GITHUB_TOKEN"``)."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and secret_kind(node.value) is None
+
+
+def _environment_reads_ok(tree: ast.AST, scan: _PyScan) -> bool:
+    """The environment is read only one named, non-secret variable at a time (``os.environ["HOME"]``,
+    ``os.getenv("PATH")``): ``print(os.environ)`` dumps every API key into the agent's context, and
+    ``os.environ["AWS_SECRET_ACCESS_KEY"]`` shows one."""
+    allowed: set[int] = set()
+    uses: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Attribute, ast.Name)) and scan.qualname(node) in _ENVIRONMENT:
+            uses.append(node)
+        if isinstance(node, ast.Subscript) and _named_key(node.slice):
+            allowed.add(id(node.value))
+        elif isinstance(node, ast.Call) and node.args and _named_key(node.args[0]):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr == "get":
+                allowed.add(id(func.value))
+            allowed.add(id(func))
+    return all(id(node) in allowed for node in uses)
+
+
 def analyze_python(code: str, depth: int = 0) -> CodeReport:
     """What Python source ``code`` runs, writes, deletes or sends (see the module docstring)."""
     report = CodeReport()
@@ -395,6 +494,9 @@ def analyze_python(code: str, depth: int = 0) -> CodeReport:
         scan.visit(tree)
     except RecursionError:
         report.problems.append("python code nested too deeply")
+    report.imports = list(scan.opaque.values())
+    if scan.pure and not _environment_reads_ok(tree, scan):
+        scan.pure = False
     report.pure = scan.pure and not report.problems and not report.shell and not report.argvs and not any(
         k in ("writes", "executes", "network", "mutates") for k, _ in report.notes)
     return report

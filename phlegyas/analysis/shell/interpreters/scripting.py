@@ -6,6 +6,7 @@ they do is "executes code".
 from __future__ import annotations
 
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
+from phlegyas.analysis.shell.interpreters.pure_scripts import pure_script
 
 _LANG_SINKS: dict[str, dict[str, str]] = {
     # name → "shell" (a command line), "argv" (a program), "rm", "rmr", "rmdir", "write", "network"
@@ -94,6 +95,11 @@ def _perl_qx(code: str, report: CodeReport) -> None:
 def analyze_literal_code(code: str, lang: str) -> CodeReport:
     """Find the literal commands and file operations in code we cannot parse (see the module docstring)."""
     report = CodeReport()
+    verdict = pure_script(code, lang)
+    if verdict.pure:
+        report.pure = True  # only computes and prints (``node -p process.version``)
+        report.notes.extend(("reads", path) for path in verdict.reads)
+        return report
     report.notes.append(("executes", f"{lang} code"))
     sinks = _LANG_SINKS.get(lang, {})
     toks = _tokens(code)
