@@ -1,19 +1,34 @@
-"""Path normalization: every path check sees an absolute, lexically normalized path.
+"""Paths: the one resolver every path check uses, and what is where (system, temp, secrets, protected).
 
-``~``, ``$HOME`` and ``${HOME}`` are expanded, relative paths are joined to the call's cwd, and ``..``
-is resolved lexically (so ``/tmp/../etc/cron.d/x`` is ``/etc/cron.d/x``). Symlinks are not followed
-here: the gate decides on what the command names, before anything runs.
+``normalize`` turns what a command or a file tool names into the absolute path it reaches, without
+running anything: ``~``, ``~user`` (``~root`` is ``/root``, another user's name is that user's home next
+to yours), ``~+`` (the cwd), ``$HOME`` and ``${HOME}`` are expanded, relative paths are joined to the
+call's cwd, ``..`` is resolved lexically (``/tmp/../etc/cron.d/x`` is ``/etc/cron.d/x``), and the
+``/proc`` links that lead back into the file system are followed: ``/proc/self/cwd`` is the cwd,
+``/proc/self/root`` and ``/proc/<pid>/root`` are ``/``. ``/proc/<pid>/cwd`` (another process's working
+directory) cannot be known: it stays as written and ``sensitive_reason`` says so. Symlinks are followed
+only by ``real``, for the paths that exist, as a second opinion that can add a reason, never lift one.
+
+The secret places (``sensitive_reason``) are a table: what lies under a home directory (yours, root's,
+another user's: the same list), system files, and names that are secrets wherever they are. Globs are
+matched against the table component by component, so ``~/.ss?/id_*`` and ``/home/*/.aws/credentials``
+are secrets too; ``holds_secrets`` names the directories a recursive read would take secrets from.
 """
 from __future__ import annotations
 
+import fnmatch
+import os
 import posixpath
+import re
 from functools import lru_cache
 
 _HOME_PREFIXES = ("$HOME", "${HOME}")
+_USER_NAME = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*\$?")
 
 
 def expand_home(path: str, home: str) -> str:
-    """Expand a leading ``~``, ``~/``, ``$HOME`` or ``${HOME}``; other ``~user`` forms are left alone."""
+    """Expand a leading ``~``, ``~/``, ``$HOME`` or ``${HOME}``; other ``~user`` forms are left alone
+    (``normalize`` resolves them; the policy's rule syntax has only ``~/``)."""
     if path == "~" or path.startswith("~/"):
         return home + path[1:]
     for prefix in _HOME_PREFIXES:
@@ -22,16 +37,118 @@ def expand_home(path: str, home: str) -> str:
     return path
 
 
-@lru_cache(maxsize=8192)
-def normalize(path: str, cwd: str, home: str) -> str:
-    """An absolute, normalized form of ``path`` as the shell or a file tool would resolve it."""
-    path = expand_home(path, home)
-    if not path.startswith("/"):
-        path = posixpath.join(cwd or "/", path)
+def user_home(user: str, home: str) -> str:
+    """The home directory ``~user`` names: yours for your own name, ``/root`` for root, else the
+    directory next to yours (``/home/bob`` when yours is ``/home/u``)."""
+    if user == posixpath.basename(home):
+        return home
+    if user == "root":
+        return "/root"
+    parent = posixpath.dirname(home)
+    return posixpath.join(parent if parent not in ("", "/") else "/home", user)
+
+
+def expand_tilde(path: str, home: str, cwd: str) -> str:
+    """``expand_home`` plus ``~user`` and ``~+`` (bash's ``$PWD``)."""
+    if not path.startswith("~"):
+        return expand_home(path, home)
+    head, sep, rest = path[1:].partition("/")
+    if head == "":
+        return home + sep + rest
+    if head == "+":
+        return cwd + sep + rest
+    if _USER_NAME.fullmatch(head):
+        return user_home(head.rstrip("$"), home) + sep + rest
+    return path
+
+
+_PROC_WHO = re.compile(r"self|thread-self|\d+")
+
+
+def _lexical(path: str) -> str:
     norm = posixpath.normpath(path)
     if norm.startswith("//"):  # posixpath keeps a leading '//' (POSIX allows it); bash treats it as '/'
         norm = "/" + norm.lstrip("/")
     return norm
+
+
+def _walk(path: str, cwd: str) -> str:
+    """Resolve ``.`` and ``..`` component by component, following the ``/proc`` links as the kernel
+    does: ``/proc/self/root/..`` is ``/``, not ``/proc/self``. After another process's ``cwd`` the
+    rest is kept as written: where it leads is not known."""
+    out: list[str] = []
+    parts = path.split("/")
+    for i, comp in enumerate(parts):
+        if comp in ("", "."):
+            continue
+        if comp == "..":
+            if out:
+                out.pop()
+            continue
+        out.append(comp)
+        n = len(out)
+        if out[0] != "proc" or comp not in ("root", "cwd") or n not in (3, 5) or not _PROC_WHO.fullmatch(out[1]):
+            continue
+        if n == 5 and (out[2] != "task" or not out[3].isdigit()):
+            continue
+        if comp == "root":
+            out = []
+        elif out[1] in ("self", "thread-self"):
+            out = [p for p in cwd.split("/") if p]
+        else:
+            rest = "/".join(p for p in parts[i + 1:] if p)
+            return "/" + "/".join(out) + ("/" + rest if rest else "")
+    return "/" + "/".join(out)
+
+
+@lru_cache(maxsize=8192)
+def normalize(path: str, cwd: str, home: str) -> str:
+    """An absolute, normalized form of ``path`` as the shell or a file tool would resolve it (see the
+    module docstring); pure, so memoized."""
+    path = expand_tilde(path, home, cwd)
+    if not path.startswith("/"):
+        path = posixpath.join(cwd or "/", path)
+    if "/proc" not in path:
+        return _lexical(path)
+    return _walk(path, _lexical(cwd or "/"))
+
+
+def real(path: str, home: str = "", root: str = "") -> str | None:
+    """Where normalized ``path`` really is when a symlink on the way makes it differ, else None.
+
+    Only paths that exist (or whose directory does, for a file about to be written) are looked at,
+    one ``lstat`` per component; nothing is memoized, since a link can change between two calls. The
+    real forms of ``home``, ``root`` and the system's own aliases (``/tmp`` is ``/private/tmp`` on
+    macOS) are mapped back, so a place is judged by the name the checks know it by."""
+    if path.startswith(("/dev/", "/proc/", "/sys/")):
+        return None  # /dev/stdout is a pipe of this very process: where it leads says nothing of the command
+    if not (os.path.lexists(path) or os.path.lexists(posixpath.dirname(path))):
+        return None
+    try:
+        resolved = os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+    for alias, name in _aliases(home, root):
+        if resolved == alias or resolved.startswith(alias + "/"):
+            resolved = name + resolved[len(alias):]
+            break
+    return resolved if resolved != path else None
+
+
+@lru_cache(maxsize=64)
+def _aliases(home: str, root: str) -> tuple[tuple[str, str], ...]:
+    """(real path, the name checks use) for the roots that are themselves reached through a link."""
+    out = []
+    for name in (root, home, "/tmp", "/var", "/etc"):
+        if not name or name == "/":
+            continue
+        try:
+            alias = os.path.realpath(name)
+        except (OSError, ValueError):
+            continue
+        if alias != name:
+            out.append((alias, name))
+    return tuple(sorted(out, key=lambda pair: -len(pair[0])))
 
 
 def is_within(path: str, root: str) -> bool:
@@ -101,33 +218,253 @@ def is_system_path(path: str, home: str) -> bool:
     return not (is_within(path, home) or is_temp_path(path) or is_harmless_device(path))
 
 
+# -- secrets ---------------------------------------------------------------------------------------
+
+_CLOUD, _BROWSER, _HISTORY = "cloud credentials", "a browser profile (saved passwords, cookies)", \
+    "shell or client history (passwords and tokens typed on command lines)"
+HOME_SECRETS: tuple[tuple[str, str], ...] = (
+    # (path under a home directory, a trailing '/' for everything below it; why it is secret)
+    (".ssh/", "SSH private keys"),  # known_hosts, config, authorized_keys and *.pub excepted (_ssh_public)
+    (".aws/", _CLOUD), (".azure/", _CLOUD), (".config/gcloud/", _CLOUD), (".oci/", _CLOUD),
+    (".config/doctl/", _CLOUD), (".databrickscfg", _CLOUD), (".s3cfg", _CLOUD), (".boto", _CLOUD),
+    (".config/rclone/rclone.conf", "cloud storage credentials"),
+    (".kube/", "Kubernetes credentials"), (".docker/", "container registry credentials"),
+    (".gnupg/", "GPG private keys"), (".password-store/", "a password store"), (".config/op/", "a password store"),
+    (".local/share/keyrings/", "the desktop keyring"), ("Library/Keychains/", "the macOS keychain"),
+    (".mozilla/", _BROWSER), (".config/google-chrome/", _BROWSER), (".config/chromium/", _BROWSER),
+    (".config/BraveSoftware/", _BROWSER), (".config/microsoft-edge/", _BROWSER),
+    ("Library/Application Support/Google/Chrome/", _BROWSER), ("Library/Application Support/Firefox/", _BROWSER),
+    ("Library/Cookies/", _BROWSER),
+    (".config/gh/hosts.yml", "the GitHub CLI's token"), (".config/hub", "the GitHub token of hub"),
+    (".config/glab-cli/", "the GitLab CLI's token"), (".git-credentials", "git passwords and tokens"),
+    (".config/git/credentials", "git passwords and tokens"),
+    (".netrc", "passwords (.netrc)"), ("_netrc", "passwords (_netrc)"),
+    (".pgpass", "database passwords"), (".my.cnf", "a database password"), (".mylogin.cnf", "database passwords"),
+    (".npmrc", "a package registry token"), (".yarnrc.yml", "a package registry token"),
+    (".pypirc", "a package index token"), (".gem/credentials", "a package registry key"),
+    (".cargo/credentials", "a package registry token"), (".cargo/credentials.toml", "a package registry token"),
+    (".m2/settings.xml", "package repository passwords"), (".gradle/gradle.properties", "build credentials"),
+    (".vault-token", "a Vault token"), (".terraform.d/credentials.tfrc.json", "a Terraform Cloud token"),
+    (".config/configstore/firebase-tools.json", "a Firebase token"), (".fly/config.yml", "a Fly.io token"),
+    (".kaggle/kaggle.json", "an API key"), (".huggingface/token", "an API token"),
+    (".cache/huggingface/token", "an API token"),
+    (".claude/.credentials.json", "Claude Code's login"),
+    (".claude.json", "Claude Code's account and MCP server settings (they may hold API keys)"),
+    (".claude/phlegyas/", "the gate's own data (approvals, audit log, trust store)"),
+    (".bash_history", _HISTORY), (".zsh_history", _HISTORY), (".zhistory", _HISTORY), (".history", _HISTORY),
+    (".sh_history", _HISTORY), (".local/share/fish/fish_history", _HISTORY), (".psql_history", _HISTORY),
+    (".mysql_history", _HISTORY), (".rediscli_history", _HISTORY),
+)
+"""What agents' machines hold under a home directory. The same list applies under every home (yours,
+``~bob``, ``/home/*``): another user's keys are no less secret."""
+
+_PASSWORDS = "the system's password or sudo database"
+SYSTEM_SECRETS: tuple[tuple[str, str], ...] = (
+    ("/etc/shadow", _PASSWORDS), ("/etc/gshadow", _PASSWORDS), ("/etc/shadow-", _PASSWORDS),
+    ("/etc/gshadow-", _PASSWORDS), ("/etc/master.passwd", _PASSWORDS), ("/etc/security/opasswd", _PASSWORDS),
+    ("/etc/sudoers", _PASSWORDS), ("/etc/sudoers.d/", _PASSWORDS),
+    ("/etc/ssh/ssh_host_*_key", "the machine's SSH host keys"), ("/etc/ssl/private/", "TLS private keys"),
+    ("/etc/kubernetes/admin.conf", "Kubernetes credentials"), ("/etc/kubernetes/pki/", "Kubernetes credentials"),
+    ("/etc/rancher/k3s/k3s.yaml", "Kubernetes credentials"),
+    ("/run/secrets/", "container secrets"), ("/var/run/secrets/", "container secrets"),
+    ("/root/", "root's home directory"),
+    ("/proc/*/environ", "a process's environment (API keys, tokens)"),
+    ("/proc/*/task/*/environ", "a process's environment (API keys, tokens)"),
+    ("/proc/*/mem", "another process's memory"), ("/proc/*/maps", "another process's memory"),
+    ("/proc/kcore", "the machine's memory"), ("/dev/mem", "the machine's memory"),
+    ("/dev/kmem", "the machine's memory"),
+)
+"""Secrets at fixed places of the system."""
+
+_KEY_SUFFIXES = (".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".ppk", ".kdbx")
+_SSH_KEY_NAMES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk")
+_PLACEHOLDER_SUFFIXES = (".example", ".sample", ".template")
+_DATA_SUFFIXES = frozenset({"", ".json", ".yml", ".yaml", ".toml", ".ini", ".xml", ".txt", ".conf", ".cfg",
+                            ".properties", ".csv", ".env", ".enc", ".gpg", ".age"})
+"""``credentials.json`` and ``secrets.yaml`` hold secrets; ``credentials.py`` is code that handles them."""
+
+
+def name_reason(path: str) -> str | None:
+    """Why a file is secret by its name alone, wherever it lies: ``.env`` files, private keys,
+    ``credentials.json``, ``secrets.yaml``. Key and certificate files under a test directory are
+    fixtures, not keys."""
+    name = posixpath.basename(path)
+    low = name.lower()
+    if low == ".env" or (low.startswith(".env.") and not low.endswith(_PLACEHOLDER_SUFFIXES)):
+        return "environment secrets (.env)"
+    if low in (".envrc", ".dev.vars", ".secrets", ".git-credentials", ".netrc", "_netrc", ".pgpass", ".vault-token"):
+        return f"secrets ({name})"
+    testing = "test" in path.lower() or "fixture" in path.lower()
+    if (low in _SSH_KEY_NAMES or low.endswith(_KEY_SUFFIXES)) and not testing:
+        return "a private key or certificate store"
+    stem, ext = posixpath.splitext(low)
+    if ext in _DATA_SUFFIXES and not stem.endswith(_PLACEHOLDER_SUFFIXES) and (
+            stem in ("credentials", "secrets", "secret") or stem.endswith(("-credentials", "_credentials"))
+            or stem.startswith(("client_secret", "service-account", "service_account"))):
+        return f"credentials ({name})"
+    return None
+
+
+def _ssh_public(name: str) -> bool:
+    """The files of ``~/.ssh`` that hold nothing secret (a glob counts when it can only name those)."""
+    return (name.endswith(".pub") or name.startswith("known_hosts") or name.startswith("authorized_keys")
+            or name in ("config", "rc"))
+
+
+_GLOB_CHARS = frozenset("*?[")
+_PROC_OTHER = re.compile(r"/proc/\d+(?:/task/\d+)?/(cwd|fd)(?:/|$)")
+
+
+def _has_glob(text: str) -> bool:
+    return any(ch in _GLOB_CHARS for ch in text)
+
+
+def _sample(pattern: str) -> str:
+    """One name a glob matches: ``id_*`` → ``id_``, ``.ss?`` → ``.ssx``, ``[ab]c`` → ``ac``."""
+    out = re.sub(r"\[!?([^\]])[^\]]*\]", r"\1", pattern)
+    return out.replace("*", "").replace("?", "x")
+
+
+def _component(pattern: str, entry: str) -> bool:
+    """Can the path component ``pattern`` (a name or a glob) name something ``entry`` (a name or a glob)
+    names? A glob reaches a dot file only when it starts with a dot, as bash's does."""
+    if pattern == entry or pattern == "**":
+        return True
+    if entry.startswith(".") and not pattern.startswith("."):
+        return False
+    low_p, low_e = pattern.lower(), entry.lower()
+    if low_p == low_e:
+        return True
+    if not _has_glob(pattern) and not _has_glob(entry):
+        return False
+    return fnmatch.fnmatchcase(low_e, low_p) or fnmatch.fnmatchcase(_sample(low_p), low_e) or (
+        _has_glob(entry) and fnmatch.fnmatchcase(_sample(low_e), low_p))
+
+
+def _parts_match(pattern: tuple[str, ...], entry: tuple[str, ...], below: bool, prefix: bool) -> bool:
+    """Does the path ``pattern`` name ``entry`` (or, when ``below``, anything under it; when ``prefix``,
+    a directory that holds it)? ``**`` stands for any number of components."""
+    if not entry:
+        return below or not pattern or all(p == "**" for p in pattern)
+    if not pattern:
+        return prefix
+    head = pattern[0]
+    if head == "**":
+        return _parts_match(pattern[1:], entry, below, prefix) or _parts_match(pattern, entry[1:], below, prefix)
+    return _component(head, entry[0]) and _parts_match(pattern[1:], entry[1:], below, prefix)
+
+
+def _split(path: str) -> tuple[str, ...]:
+    return tuple(p for p in path.split("/") if p)
+
+
+@lru_cache(maxsize=64)
+def _home_bases(home: str) -> tuple[tuple[str, ...], ...]:
+    """The home directories the secret list applies under: yours, and any user's (``/home/*``)."""
+    parent = posixpath.dirname(home)
+    if parent in ("", "/"):
+        parent = "/home"
+    bases = {_split(home), ("home", "*"), ("Users", "*"), (*_split(parent), "*")}
+    return tuple(sorted(b for b in bases if b))
+
+
+@lru_cache(maxsize=64)
+def _locations(home: str) -> tuple[tuple[tuple[str, ...], bool, str], ...]:
+    """Every secret place as (components, everything below it?, why), for the home ``home``."""
+    out = []
+    for base in _home_bases(home):
+        for entry, why in HOME_SECRETS:
+            out.append(((*base, *_split(entry)), entry.endswith("/"), why))
+    for entry, why in SYSTEM_SECRETS:
+        out.append((_split(entry), entry.endswith("/"), why))
+    return tuple(out)
+
+
+def _ssh_dir(parts: tuple[str, ...], home: str) -> bool:
+    """``parts`` lies in a ``.ssh`` directory of a home and is not one of its public files."""
+    for base in _home_bases(home):
+        n = len(base)
+        if len(parts) > n + 1 and _parts_match(parts[:n + 1], (*base, ".ssh"), False, False):
+            return len(parts) > n + 2 or not _ssh_public(parts[n + 1])
+    return False
+
+
 @lru_cache(maxsize=8192)
 def sensitive_reason(path: str, home: str) -> str | None:
-    """Why reading ``path`` exposes secrets (private keys, cloud credentials, .env files), or None."""
-    name = posixpath.basename(path)
-    rel_home = path[len(home) + 1:] if is_within(path, home) and path != home else None
-    if rel_home is not None:
-        top = rel_home.split("/", 1)[0]
-        if top == ".ssh" and name not in ("known_hosts", "config") and not name.endswith(".pub"):
-            return "SSH private keys"
-        if top in (".aws", ".azure", ".gnupg", ".kube", ".docker", ".password-store"):
-            return f"credentials in ~/{top}"
-        if rel_home.startswith(".config/gcloud") or rel_home.startswith(".config/gh/hosts"):
-            return "cloud credentials"
-        if name in (".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".my.cnf"):
-            return f"credentials in ~/{name}"
-    if name == ".env" or (name.startswith(".env.") and not name.endswith((".example", ".sample", ".template"))):
-        return "environment secrets (.env)"
-    if name.startswith("id_") and not name.endswith(".pub") and "/.ssh/" in path:
+    """Why reading normalized ``path`` (a glob's components included: ``~/.ss?/id_*``) exposes secrets:
+    the home and system tables, ``/proc`` entries of other processes, secret file names; or None."""
+    parts = _split(path)
+    if not parts:
+        return None
+    if parts[0] == "proc" and _PROC_OTHER.match(path):
+        return ("another process's working directory, which phlegyas cannot see" if "/cwd" in path
+                else "another process's open files")
+    for entry, below, why in _locations(home):
+        if entry[-1] == ".ssh":
+            continue  # _ssh_dir: its public files are not secret
+        if _parts_match(parts, entry, below, False):
+            return why
+    if _ssh_dir(parts, home):
         return "SSH private keys"
-    if name.endswith((".pem", ".key", ".p12", ".pfx", ".keystore", ".jks")) and "test" not in path.lower():
-        return "private key or certificate store"
-    if path in ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd") or is_within(path, "/etc/sudoers.d"):
-        return "system password/sudo database"
-    if is_within(path, "/root"):
-        return "root's home directory"
-    if path.startswith("/proc/") and path.endswith(("/environ", "/mem", "/maps")):
-        return "another process's memory or environment"
+    return _name_or_probe(path)
+
+
+_NAME_PROBES = (
+    (".env", ".env"), (".env.local", ".env"), ("id_rsa", "id_"), ("id_ed25519", "id_"), ("id_ecdsa", "id_"),
+    ("x.pem", ".pem"), ("x.key", ".key"), ("x.p12", ".p12"), ("x.pfx", ".pfx"), ("x.jks", ".jks"),
+    ("x.keystore", ".keystore"), (".netrc", "netrc"), (".pgpass", "pgpass"), (".git-credentials", "credentials"),
+    ("credentials", "cred"), ("credentials.json", "cred"), ("secrets.yaml", "secret"), ("secrets.json", "secret"),
+)
+"""Names a glob's last component is tried against: ``(name, the part a glob must spell out)``. A glob
+that spells nothing of a secret's name (``src/*``, ``*.json``) is judged by its directory, not here: it
+would otherwise ask for every ``cat src/*``."""
+
+
+def _name_or_probe(path: str) -> str | None:
+    why = name_reason(path)
+    if why is not None:
+        return why
+    head, _, pattern = path.rpartition("/")
+    if not _has_glob(pattern):
+        return None
+    pieces = [p for p in re.split(r"\*|\?|\[[^\]]*\]", pattern.lower()) if p]
+    for probe, key in _NAME_PROBES:
+        if not _component(pattern, probe):
+            continue
+        if any((len(p) >= 2 or (p == "." and key.startswith("."))) and (p in key or key in p) for p in pieces):
+            why = name_reason(f"{head}/{probe}")
+            if why is not None:
+                return why
+    return None
+
+
+@lru_cache(maxsize=8192)
+def matches_pattern(path: str, pattern: str, home: str) -> bool:
+    """Does normalized ``path`` (or a glob) fall under a user's pattern? ``~/.foo/`` and ``/srv/keys/``
+    (a trailing slash) cover everything below; ``~/.foo.json`` and ``/etc/app/*.conf`` name files; a
+    pattern without a slash (``*.secret``) is a file name anywhere."""
+    pattern = expand_home(pattern.strip(), home)
+    if "/" not in pattern.rstrip("/"):
+        name = posixpath.basename(path)
+        return fnmatch.fnmatchcase(name, pattern) or _component(name, pattern)
+    return _parts_match(_split(path), _split(pattern), pattern.endswith("/"), False)
+
+
+@lru_cache(maxsize=8192)
+def holds_secrets(path: str, home: str) -> str | None:
+    """Why reading directory ``path`` recursively (``grep -r``, ``rg``) takes secrets with it: it is a
+    home directory, holds one (``/``, ``/home``), or holds a secret place (``~/.config``); or None."""
+    parts = _split(path)
+    if not parts:
+        return "the whole file system, home directories included"
+    for base in _home_bases(home):
+        if _parts_match(parts, base, False, False):
+            return "a home directory (it holds keys, tokens and credentials)"
+        if _parts_match(parts, base, False, True):
+            return "a directory of home directories (they hold keys, tokens and credentials)"
+    for entry, _, why in _locations(home):
+        if len(entry) > len(parts) and _parts_match(parts, entry, False, True):
+            return f"a directory that holds {why}"
     return None
 
 
