@@ -1,13 +1,7 @@
-"""Paths: the one resolver every path check uses, and what is where (system, temp, secrets, protected).
+"""Paths: what is where (system, temp, secrets, protected), for paths the one resolver gave.
 
-``normalize`` turns what a command or a file tool names into the absolute path it reaches, without
-running anything: ``~``, ``~user`` (``~root`` is ``/root``, another user's name is that user's home next
-to yours), ``~+`` (the cwd), ``$HOME`` and ``${HOME}`` are expanded, relative paths are joined to the
-call's cwd, ``..`` is resolved lexically (``/tmp/../etc/cron.d/x`` is ``/etc/cron.d/x``), and the
-``/proc`` links that lead back into the file system are followed: ``/proc/self/cwd`` is the cwd,
-``/proc/self/root`` and ``/proc/<pid>/root`` are ``/``. ``/proc/<pid>/cwd`` (another process's working
-directory) cannot be known: it stays as written and ``sensitive_reason`` says so. Symlinks are followed
-only by ``real``, for the paths that exist, as a second opinion that can add a reason, never lift one.
+``normalize`` and its helpers live in ``analysis.resolver`` and are re-exported here, so every check
+resolves ``~user``, ``/proc/self/root`` or ``..`` the same way.
 
 The secret places (``sensitive_reason``) are a table: what lies under a home directory (yours, root's,
 another user's: the same list), system files, and names that are secrets wherever they are. Globs are
@@ -17,145 +11,16 @@ are secrets too; ``holds_secrets`` names the directories a recursive read would 
 from __future__ import annotations
 
 import fnmatch
-import os
 import posixpath
 import re
 from functools import lru_cache
 
-_HOME_PREFIXES = ("$HOME", "${HOME}")
-_USER_NAME = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*\$?")
+from phlegyas.analysis.resolver import expand_home, expand_tilde, is_within, normalize, real, user_home
 
-
-def expand_home(path: str, home: str) -> str:
-    """Expand a leading ``~``, ``~/``, ``$HOME`` or ``${HOME}``; other ``~user`` forms are left alone
-    (``normalize`` resolves them; the policy's rule syntax has only ``~/``)."""
-    if path == "~" or path.startswith("~/"):
-        return home + path[1:]
-    for prefix in _HOME_PREFIXES:
-        if path == prefix or path.startswith(prefix + "/"):
-            return home + path[len(prefix):]
-    return path
-
-
-def user_home(user: str, home: str) -> str:
-    """The home directory ``~user`` names: yours for your own name, ``/root`` for root, else the
-    directory next to yours (``/home/bob`` when yours is ``/home/u``)."""
-    if user == posixpath.basename(home):
-        return home
-    if user == "root":
-        return "/root"
-    parent = posixpath.dirname(home)
-    return posixpath.join(parent if parent not in ("", "/") else "/home", user)
-
-
-def expand_tilde(path: str, home: str, cwd: str) -> str:
-    """``expand_home`` plus ``~user`` and ``~+`` (bash's ``$PWD``)."""
-    if not path.startswith("~"):
-        return expand_home(path, home)
-    head, sep, rest = path[1:].partition("/")
-    if head == "":
-        return home + sep + rest
-    if head == "+":
-        return cwd + sep + rest
-    if _USER_NAME.fullmatch(head):
-        return user_home(head.rstrip("$"), home) + sep + rest
-    return path
-
-
-_PROC_WHO = re.compile(r"self|thread-self|\d+")
-
-
-def _lexical(path: str) -> str:
-    norm = posixpath.normpath(path)
-    if norm.startswith("//"):  # posixpath keeps a leading '//' (POSIX allows it); bash treats it as '/'
-        norm = "/" + norm.lstrip("/")
-    return norm
-
-
-def _walk(path: str, cwd: str) -> str:
-    """Resolve ``.`` and ``..`` component by component, following the ``/proc`` links as the kernel
-    does: ``/proc/self/root/..`` is ``/``, not ``/proc/self``. After another process's ``cwd`` the
-    rest is kept as written: where it leads is not known."""
-    out: list[str] = []
-    parts = path.split("/")
-    for i, comp in enumerate(parts):
-        if comp in ("", "."):
-            continue
-        if comp == "..":
-            if out:
-                out.pop()
-            continue
-        out.append(comp)
-        n = len(out)
-        if out[0] != "proc" or comp not in ("root", "cwd") or n not in (3, 5) or not _PROC_WHO.fullmatch(out[1]):
-            continue
-        if n == 5 and (out[2] != "task" or not out[3].isdigit()):
-            continue
-        if comp == "root":
-            out = []
-        elif out[1] in ("self", "thread-self"):
-            out = [p for p in cwd.split("/") if p]
-        else:
-            rest = "/".join(p for p in parts[i + 1:] if p)
-            return "/" + "/".join(out) + ("/" + rest if rest else "")
-    return "/" + "/".join(out)
-
-
-@lru_cache(maxsize=8192)
-def normalize(path: str, cwd: str, home: str) -> str:
-    """An absolute, normalized form of ``path`` as the shell or a file tool would resolve it (see the
-    module docstring); pure, so memoized."""
-    path = expand_tilde(path, home, cwd)
-    if not path.startswith("/"):
-        path = posixpath.join(cwd or "/", path)
-    if "/proc" not in path:
-        return _lexical(path)
-    return _walk(path, _lexical(cwd or "/"))
-
-
-def real(path: str, home: str = "", root: str = "") -> str | None:
-    """Where normalized ``path`` really is when a symlink on the way makes it differ, else None.
-
-    Only paths that exist (or whose directory does, for a file about to be written) are looked at,
-    one ``lstat`` per component; nothing is memoized, since a link can change between two calls. The
-    real forms of ``home``, ``root`` and the system's own aliases (``/tmp`` is ``/private/tmp`` on
-    macOS) are mapped back, so a place is judged by the name the checks know it by."""
-    if path.startswith(("/dev/", "/proc/", "/sys/")):
-        return None  # /dev/stdout is a pipe of this very process: where it leads says nothing of the command
-    if not (os.path.lexists(path) or os.path.lexists(posixpath.dirname(path))):
-        return None
-    try:
-        resolved = os.path.realpath(path)
-    except (OSError, ValueError):
-        return None
-    for alias, name in _aliases(home, root):
-        if resolved == alias or resolved.startswith(alias + "/"):
-            resolved = name + resolved[len(alias):]
-            break
-    return resolved if resolved != path else None
-
-
-@lru_cache(maxsize=64)
-def _aliases(home: str, root: str) -> tuple[tuple[str, str], ...]:
-    """(real path, the name checks use) for the roots that are themselves reached through a link."""
-    out = []
-    for name in (root, home, "/tmp", "/var", "/etc"):
-        if not name or name == "/":
-            continue
-        try:
-            alias = os.path.realpath(name)
-        except (OSError, ValueError):
-            continue
-        if alias != name:
-            out.append((alias, name))
-    return tuple(sorted(out, key=lambda pair: -len(pair[0])))
-
-
-def is_within(path: str, root: str) -> bool:
-    """True if normalized ``path`` is ``root`` itself or lies below it."""
-    if root == "/":
-        return path.startswith("/")
-    return path == root or path.startswith(root.rstrip("/") + "/")
+__all__ = ["HARMLESS_DEVICES", "HOME_SCRATCH_DIRS", "HOME_SECRETS", "SHELL_RC_FILES", "SYSTEM_DIRS", "SYSTEM_SECRETS",
+           "TEMP_DIRS", "expand_home", "expand_tilde", "holds_secrets", "is_harmless_device", "is_system_path",
+           "is_temp_path", "is_within", "matches_pattern", "name_reason", "normalize", "protected_reason", "real",
+           "sensitive_reason", "user_home"]
 
 
 # -- what is where ---------------------------------------------------------------------------------
@@ -389,16 +254,95 @@ def _ssh_dir(parts: tuple[str, ...], home: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=64)
+def _home_parents(home: str) -> tuple[str, ...]:
+    parent = posixpath.dirname(home)
+    return tuple(sorted({"/home", "/Users", parent if parent not in ("", "/") else "/home"}))
+
+
+def _home_rels(path: str, home: str) -> list[str]:
+    """``path`` relative to each home directory that holds it (yours, or any user's next to it)."""
+    out = []
+    if path.startswith(home + "/"):
+        out.append(path[len(home) + 1:])
+    for parent in _home_parents(home):
+        if path.startswith(parent + "/"):
+            _, sep, rel = path[len(parent) + 1:].partition("/")
+            if sep and rel:
+                out.append(rel)
+    return out
+
+
+def _tables() -> tuple[dict[str, str], tuple[tuple[str, str], ...], dict[str, str], dict[str, str],
+                       tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], dict[str, str]]:
+    """The secret tables split for plain paths: home files, home directories, the directories above
+    them; system files, system directories, system globs, the directories above them."""
+    home_files, home_dirs, home_above = {}, [], {}
+    for entry, why in HOME_SECRETS:
+        low = entry.lower()
+        if low.endswith("/"):
+            if low != ".ssh/":
+                home_dirs.append((low.rstrip("/"), why))
+        else:
+            home_files[low] = why
+        parts = low.rstrip("/").split("/")
+        for i in range(1, len(parts) + (1 if low == ".ssh/" else 0)):
+            home_above.setdefault("/".join(parts[:i]), why)
+    sys_files, sys_dirs, sys_globs, sys_above = {}, [], [], {}
+    for entry, why in SYSTEM_SECRETS:
+        if _has_glob(entry):
+            sys_globs.append((entry, why))
+        elif entry.endswith("/"):
+            sys_dirs.append((entry.rstrip("/"), why))
+        else:
+            sys_files[entry] = why
+        parts = entry.rstrip("/").split("/")
+        for i in range(2, len(parts)):
+            above = "/".join(parts[:i])
+            if not _has_glob(above):
+                sys_above.setdefault(above, why)
+    return home_files, tuple(home_dirs), home_above, sys_files, tuple(sys_dirs), tuple(sys_globs), sys_above
+
+
+_HOME_FILES, _HOME_DIRS, _HOME_ABOVE, _SYS_FILES, _SYS_DIRS, _SYS_GLOBS, _SYS_ABOVE = _tables()
+
+
+def _plain_reason(path: str, home: str) -> str | None:
+    """``sensitive_reason`` for a path without glob characters: lookups, no matching."""
+    for rel in _home_rels(path, home):
+        low = rel.lower()
+        why = _HOME_FILES.get(low)
+        if why is not None:
+            return why
+        for d, why in _HOME_DIRS:
+            if low == d or low.startswith(d + "/"):
+                return why
+        if low.startswith(".ssh/"):
+            name = rel[5:]
+            if "/" in name or not _ssh_public(name):
+                return "SSH private keys"
+    why = _SYS_FILES.get(path)
+    if why is not None:
+        return why
+    for d, why in _SYS_DIRS:
+        if path == d or path.startswith(d + "/"):
+            return why
+    for pattern, why in _SYS_GLOBS:
+        if path.count("/") == pattern.count("/") and fnmatch.fnmatchcase(path, pattern):
+            return why
+    return None
+
+
 @lru_cache(maxsize=8192)
 def sensitive_reason(path: str, home: str) -> str | None:
     """Why reading normalized ``path`` (a glob's components included: ``~/.ss?/id_*``) exposes secrets:
     the home and system tables, ``/proc`` entries of other processes, secret file names; or None."""
-    parts = _split(path)
-    if not parts:
-        return None
-    if parts[0] == "proc" and _PROC_OTHER.match(path):
+    if path.startswith("/proc/") and _PROC_OTHER.match(path):
         return ("another process's working directory, which phlegyas cannot see" if "/cwd" in path
                 else "another process's open files")
+    if not _has_glob(path):
+        return _plain_reason(path, home) or name_reason(path)
+    parts = _split(path)
     for entry, below, why in _locations(home):
         if entry[-1] == ".ssh":
             continue  # _ssh_dir: its public files are not secret
@@ -454,9 +398,27 @@ def matches_pattern(path: str, pattern: str, home: str) -> bool:
 def holds_secrets(path: str, home: str) -> str | None:
     """Why reading directory ``path`` recursively (``grep -r``, ``rg``) takes secrets with it: it is a
     home directory, holds one (``/``, ``/home``), or holds a secret place (``~/.config``); or None."""
-    parts = _split(path)
-    if not parts:
+    if path == "/":
         return "the whole file system, home directories included"
+    if _has_glob(path):
+        return _glob_holds(path, home)
+    parents = _home_parents(home)
+    if path == home or posixpath.dirname(path) in parents:
+        return "a home directory (it holds keys, tokens and credentials)"
+    if is_within(home, path) or any(is_within(p, path) for p in parents):
+        return "a directory of home directories (they hold keys, tokens and credentials)"
+    for rel in _home_rels(path, home):
+        why = _HOME_ABOVE.get(rel.lower())
+        if why is not None:
+            return f"a directory that holds {why}"
+    why = _SYS_ABOVE.get(path)
+    if why is None and path.startswith("/proc") and re.fullmatch(r"/proc(?:/\d+|/self|/thread-self)?", path):
+        why = "a process's environment (API keys, tokens)"
+    return f"a directory that holds {why}" if why is not None else None
+
+
+def _glob_holds(path: str, home: str) -> str | None:
+    parts = _split(path)
     for base in _home_bases(home):
         if _parts_match(parts, base, False, False):
             return "a home directory (it holds keys, tokens and credentials)"
@@ -466,6 +428,7 @@ def holds_secrets(path: str, home: str) -> str | None:
         if len(entry) > len(parts) and _parts_match(parts, entry, False, True):
             return f"a directory that holds {why}"
     return None
+
 
 
 @lru_cache(maxsize=8192)
