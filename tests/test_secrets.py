@@ -142,6 +142,15 @@ def test_the_environment_read_from_programs_code(command, verdict):
     assert bash(command) is verdict
 
 
+@pytest.mark.parametrize("command, verdict", [
+    ("find ~/.ssh -type f | xargs cat", Verdict.ASK), ("echo ~/.aws/credentials | xargs cat", Verdict.ASK),
+    ("find ~ -name id_rsa | xargs -0 grep -l BEGIN", Verdict.ASK),
+    ("find src -name '*.py' | xargs cat", Verdict.ALLOW), ("ls ~/.aws | xargs -n1 echo", Verdict.ALLOW),
+])
+def test_what_a_listing_names_is_read_through_xargs(command, verdict):
+    assert bash(command) is verdict
+
+
 def test_the_reason_names_the_variable_never_its_value():
     analysis = analyze(ToolCall("Bash", {"command": "jq -n 'env.GITHUB_TOKEN'"}, cwd=ROOT), ENV)
     assert [f.message for f in analysis.findings] == ["shows $GITHUB_TOKEN, a variable that holds a secret"]
