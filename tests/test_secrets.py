@@ -77,7 +77,15 @@ def test_every_spelling_resolves_to_the_place_it_reaches(raw, resolved):
     ("/home/u/proj/tests/fixtures/server.key", False), ("/home/bob/notes.txt", False),
 ])
 def test_the_secret_places(path, secret):
-    assert (paths.sensitive_reason(path, HOME) is not None) is secret
+    assert (paths.exposure_reason(path, HOME) is not None) is secret
+
+
+@pytest.mark.parametrize("path", ["/home/u/.bash_history", "/home/u/.claude.json", "/tmp/credentials.json",
+                                  "/tmp/id_rsa", "/home/u/proj/config/secrets.yaml"])
+def test_what_shows_secrets_without_being_a_key(path):
+    """Reading these asks; deleting one is an ordinary delete (tier1 reads ``sensitive_reason``)."""
+    assert paths.exposure_reason(path, HOME) is not None
+    assert paths.sensitive_reason(path, HOME) is None
 
 
 @pytest.mark.parametrize("path, holds", [

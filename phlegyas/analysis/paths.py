@@ -17,10 +17,10 @@ from functools import lru_cache
 
 from phlegyas.analysis.resolver import expand_home, expand_tilde, is_within, normalize, real, user_home
 
-__all__ = ["HARMLESS_DEVICES", "HOME_SCRATCH_DIRS", "HOME_SECRETS", "SHELL_RC_FILES", "SYSTEM_DIRS", "SYSTEM_SECRETS",
-           "TEMP_DIRS", "expand_home", "expand_tilde", "holds_secrets", "is_harmless_device", "is_system_path",
-           "is_temp_path", "is_within", "matches_pattern", "name_reason", "normalize", "protected_reason", "real",
-           "sensitive_reason", "user_home"]
+__all__ = ["HARMLESS_DEVICES", "HOME_EXPOSURES", "HOME_SCRATCH_DIRS", "HOME_SECRETS", "SHELL_RC_FILES",
+           "SYSTEM_DIRS", "SYSTEM_SECRETS", "TEMP_DIRS", "expand_home", "expand_tilde", "exposure_reason",
+           "holds_secrets", "is_harmless_device", "is_system_path", "is_temp_path", "is_within", "matches_pattern",
+           "name_reason", "normalize", "protected_reason", "real", "sensitive_reason", "user_home"]
 
 
 # -- what is where ---------------------------------------------------------------------------------
@@ -114,14 +114,19 @@ HOME_SECRETS: tuple[tuple[str, str], ...] = (
     (".kaggle/kaggle.json", "an API key"), (".huggingface/token", "an API token"),
     (".cache/huggingface/token", "an API token"),
     (".claude/.credentials.json", "Claude Code's login"),
+)
+"""Keys and credentials agents' machines hold under a home directory. The same list applies under every
+home (yours, ``~bob``, ``/home/*``): another user's keys are no less secret. Destroying one is as bad as
+showing it (``tier1`` reads this list for deletes and uploads too)."""
+HOME_EXPOSURES: tuple[tuple[str, str], ...] = (
     (".claude.json", "Claude Code's account and MCP server settings (they may hold API keys)"),
     (".claude/phlegyas/", "the gate's own data (approvals, audit log, trust store)"),
     (".bash_history", _HISTORY), (".zsh_history", _HISTORY), (".zhistory", _HISTORY), (".history", _HISTORY),
     (".sh_history", _HISTORY), (".local/share/fish/fish_history", _HISTORY), (".psql_history", _HISTORY),
     (".mysql_history", _HISTORY), (".rediscli_history", _HISTORY),
 )
-"""What agents' machines hold under a home directory. The same list applies under every home (yours,
-``~bob``, ``/home/*``): another user's keys are no less secret."""
+"""Files that show secrets to whoever reads them, but are not keys: reading them asks (``exposure_reason``),
+deleting them is an ordinary delete."""
 
 _PASSWORDS = "the system's password or sudo database"
 SYSTEM_SECRETS: tuple[tuple[str, str], ...] = (
@@ -149,19 +154,24 @@ _DATA_SUFFIXES = frozenset({"", ".json", ".yml", ".yaml", ".toml", ".ini", ".xml
 """``credentials.json`` and ``secrets.yaml`` hold secrets; ``credentials.py`` is code that handles them."""
 
 
-def name_reason(path: str) -> str | None:
-    """Why a file is secret by its name alone, wherever it lies: ``.env`` files, private keys,
-    ``credentials.json``, ``secrets.yaml``. Key and certificate files under a test directory are
-    fixtures, not keys."""
+def name_reason(path: str, wide: bool = False) -> str | None:
+    """Why a file is secret by its name alone, wherever it lies: ``.env`` files and private keys; with
+    ``wide``, also files that hold credentials without being keys (``credentials.json``, ``secrets.yaml``,
+    ``.envrc``, a stray ``id_rsa``). Key and certificate files under a test directory are fixtures."""
     name = posixpath.basename(path)
     low = name.lower()
     if low == ".env" or (low.startswith(".env.") and not low.endswith(_PLACEHOLDER_SUFFIXES)):
         return "environment secrets (.env)"
+    testing = "test" in path.lower() or "fixture" in path.lower()
+    if low.endswith(_KEY_SUFFIXES) and not testing or low.startswith("id_") and "/.ssh/" in path and \
+            not low.endswith(".pub"):
+        return "a private key or certificate store"
+    if not wide:
+        return None
     if low in (".envrc", ".dev.vars", ".secrets", ".git-credentials", ".netrc", "_netrc", ".pgpass", ".vault-token"):
         return f"secrets ({name})"
-    testing = "test" in path.lower() or "fixture" in path.lower()
-    if (low in _SSH_KEY_NAMES or low.endswith(_KEY_SUFFIXES)) and not testing:
-        return "a private key or certificate store"
+    if low in _SSH_KEY_NAMES and not testing:
+        return "a private key"
     stem, ext = posixpath.splitext(low)
     if ext in _DATA_SUFFIXES and not stem.endswith(_PLACEHOLDER_SUFFIXES) and (
             stem in ("credentials", "secrets", "secret") or stem.endswith(("-credentials", "_credentials"))
@@ -234,11 +244,11 @@ def _home_bases(home: str) -> tuple[tuple[str, ...], ...]:
 
 
 @lru_cache(maxsize=64)
-def _locations(home: str) -> tuple[tuple[tuple[str, ...], bool, str], ...]:
+def _locations(home: str, wide: bool) -> tuple[tuple[tuple[str, ...], bool, str], ...]:
     """Every secret place as (components, everything below it?, why), for the home ``home``."""
     out = []
     for base in _home_bases(home):
-        for entry, why in HOME_SECRETS:
+        for entry, why in HOME_SECRETS + (HOME_EXPOSURES if wide else ()):
             out.append(((*base, *_split(entry)), entry.endswith("/"), why))
     for entry, why in SYSTEM_SECRETS:
         out.append((_split(entry), entry.endswith("/"), why))
@@ -273,48 +283,54 @@ def _home_rels(path: str, home: str) -> list[str]:
     return out
 
 
-def _tables() -> tuple[dict[str, str], tuple[tuple[str, str], ...], dict[str, str], dict[str, str],
-                       tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], dict[str, str]]:
-    """The secret tables split for plain paths: home files, home directories, the directories above
-    them; system files, system directories, system globs, the directories above them."""
-    home_files, home_dirs, home_above = {}, [], {}
-    for entry, why in HOME_SECRETS:
+def _tables(entries: tuple[tuple[str, str], ...]) -> tuple[
+        dict[str, str], tuple[tuple[str, str], ...], dict[str, str]]:
+    """A home table split for plain paths: its files, its directories, the directories above them."""
+    files, dirs, above = {}, [], {}
+    for entry, why in entries:
         low = entry.lower()
         if low.endswith("/"):
             if low != ".ssh/":
-                home_dirs.append((low.rstrip("/"), why))
+                dirs.append((low.rstrip("/"), why))
         else:
-            home_files[low] = why
+            files[low] = why
         parts = low.rstrip("/").split("/")
         for i in range(1, len(parts) + (1 if low == ".ssh/" else 0)):
-            home_above.setdefault("/".join(parts[:i]), why)
-    sys_files, sys_dirs, sys_globs, sys_above = {}, [], [], {}
+            above.setdefault("/".join(parts[:i]), why)
+    return files, tuple(dirs), above
+
+
+def _system_tables() -> tuple[dict[str, str], tuple[tuple[str, str], ...], tuple[tuple[str, str], ...],
+                              dict[str, str]]:
+    """The system table split: files, directories, globs, the directories above them."""
+    files, dirs, globs, above = {}, [], [], {}
     for entry, why in SYSTEM_SECRETS:
         if _has_glob(entry):
-            sys_globs.append((entry, why))
+            globs.append((entry, why))
         elif entry.endswith("/"):
-            sys_dirs.append((entry.rstrip("/"), why))
+            dirs.append((entry.rstrip("/"), why))
         else:
-            sys_files[entry] = why
+            files[entry] = why
         parts = entry.rstrip("/").split("/")
         for i in range(2, len(parts)):
-            above = "/".join(parts[:i])
-            if not _has_glob(above):
-                sys_above.setdefault(above, why)
-    return home_files, tuple(home_dirs), home_above, sys_files, tuple(sys_dirs), tuple(sys_globs), sys_above
+            if not _has_glob("/".join(parts[:i])):
+                above.setdefault("/".join(parts[:i]), why)
+    return files, tuple(dirs), tuple(globs), above
 
 
-_HOME_FILES, _HOME_DIRS, _HOME_ABOVE, _SYS_FILES, _SYS_DIRS, _SYS_GLOBS, _SYS_ABOVE = _tables()
+_HOME_TABLES = {False: _tables(HOME_SECRETS), True: _tables(HOME_SECRETS + HOME_EXPOSURES)}
+_SYS_FILES, _SYS_DIRS, _SYS_GLOBS, _SYS_ABOVE = _system_tables()
 
 
-def _plain_reason(path: str, home: str) -> str | None:
+def _plain_reason(path: str, home: str, wide: bool) -> str | None:
     """``sensitive_reason`` for a path without glob characters: lookups, no matching."""
+    home_files, home_dirs, _ = _HOME_TABLES[wide]
     for rel in _home_rels(path, home):
         low = rel.lower()
-        why = _HOME_FILES.get(low)
+        why = home_files.get(low)
         if why is not None:
             return why
-        for d, why in _HOME_DIRS:
+        for d, why in home_dirs:
             if low == d or low.startswith(d + "/"):
                 return why
         if low.startswith(".ssh/"):
@@ -335,22 +351,35 @@ def _plain_reason(path: str, home: str) -> str | None:
 
 @lru_cache(maxsize=8192)
 def sensitive_reason(path: str, home: str) -> str | None:
-    """Why reading normalized ``path`` (a glob's components included: ``~/.ss?/id_*``) exposes secrets:
-    the home and system tables, ``/proc`` entries of other processes, secret file names; or None."""
+    """Why normalized ``path`` (a glob's components included: ``~/.ss?/id_*``) holds keys or
+    credentials: the home and system tables, ``/proc`` entries of other processes, ``.env`` files and
+    private keys by name; or None. What reading shows besides (histories, ``credentials.json``) is
+    ``exposure_reason``."""
+    return _reason(path, home, False)
+
+
+@lru_cache(maxsize=8192)
+def exposure_reason(path: str, home: str) -> str | None:
+    """Why reading normalized ``path`` shows secrets: ``sensitive_reason``, plus ``HOME_EXPOSURES`` and the
+    names that hold credentials without being keys (``name_reason(wide=True)``)."""
+    return _reason(path, home, True)
+
+
+def _reason(path: str, home: str, wide: bool) -> str | None:
     if path.startswith("/proc/") and _PROC_OTHER.match(path):
         return ("another process's working directory, which phlegyas cannot see" if "/cwd" in path
                 else "another process's open files")
     if not _has_glob(path):
-        return _plain_reason(path, home) or name_reason(path)
+        return _plain_reason(path, home, wide) or name_reason(path, wide)
     parts = _split(path)
-    for entry, below, why in _locations(home):
+    for entry, below, why in _locations(home, wide):
         if entry[-1] == ".ssh":
             continue  # _ssh_dir: its public files are not secret
         if _parts_match(parts, entry, below, False):
             return why
     if _ssh_dir(parts, home):
         return "SSH private keys"
-    return _name_or_probe(path)
+    return _name_or_probe(path, wide)
 
 
 _NAME_PROBES = (
@@ -364,8 +393,8 @@ that spells nothing of a secret's name (``src/*``, ``*.json``) is judged by its 
 would otherwise ask for every ``cat src/*``."""
 
 
-def _name_or_probe(path: str) -> str | None:
-    why = name_reason(path)
+def _name_or_probe(path: str, wide: bool) -> str | None:
+    why = name_reason(path, wide)
     if why is not None:
         return why
     head, _, pattern = path.rpartition("/")
@@ -376,7 +405,7 @@ def _name_or_probe(path: str) -> str | None:
         if not _component(pattern, probe):
             continue
         if any((len(p) >= 2 or (p == "." and key.startswith("."))) and (p in key or key in p) for p in pieces):
-            why = name_reason(f"{head}/{probe}")
+            why = name_reason(f"{head}/{probe}", wide)
             if why is not None:
                 return why
     return None
@@ -407,8 +436,9 @@ def holds_secrets(path: str, home: str) -> str | None:
         return "a home directory (it holds keys, tokens and credentials)"
     if is_within(home, path) or any(is_within(p, path) for p in parents):
         return "a directory of home directories (they hold keys, tokens and credentials)"
+    home_above = _HOME_TABLES[True][2]
     for rel in _home_rels(path, home):
-        why = _HOME_ABOVE.get(rel.lower())
+        why = home_above.get(rel.lower())
         if why is not None:
             return f"a directory that holds {why}"
     why = _SYS_ABOVE.get(path)
@@ -424,7 +454,7 @@ def _glob_holds(path: str, home: str) -> str | None:
             return "a home directory (it holds keys, tokens and credentials)"
         if _parts_match(parts, base, False, True):
             return "a directory of home directories (they hold keys, tokens and credentials)"
-    for entry, _, why in _locations(home):
+    for entry, _, why in _locations(home, True):
         if len(entry) > len(parts) and _parts_match(parts, entry, False, True):
             return f"a directory that holds {why}"
     return None

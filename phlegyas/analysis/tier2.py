@@ -125,7 +125,7 @@ def sensitive(path: str, env, glob: bool = False, tree: bool = True) -> str | No
 @lru_cache(maxsize=8192)
 def _builtin_sensitive(path: str, home: str, tree: bool) -> str | None:
     """``sensitive`` without the policy's and the user's patterns: pure, so memoized."""
-    why = paths.sensitive_reason(path, home)
+    why = paths.exposure_reason(path, home)
     if why is None and tree:
         why = paths.holds_secrets(path, home)
     return why

@@ -15,7 +15,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from phlegyas.analysis.paths import holds_secrets, is_within, matches_pattern, normalize, sensitive_reason
+from phlegyas.analysis.paths import exposure_reason, holds_secrets, is_within, matches_pattern, normalize
 from phlegyas.analysis.shell.handlers.find import find_start_dirs
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import env_for, subject, upstream_closure
@@ -112,7 +112,7 @@ def detect_piped_reads(inv: Invocation, env: AnalysisEnv, out: list[Finding]) ->
             continue
         for text in _listed_places(up):
             path = normalize(text, env.cwd, env.home)
-            why = sensitive_reason(path, env.home) or holds_secrets(path, env.home) or next(
+            why = exposure_reason(path, env.home) or holds_secrets(path, env.home) or next(
                 (f"a secret place in your policy ({p})" for p in env.sensitive_paths
                  if matches_pattern(path, p, env.home)), None)
             if why is not None:
