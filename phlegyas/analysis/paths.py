@@ -186,12 +186,11 @@ def _ssh_public(name: str) -> bool:
             or name in ("config", "rc"))
 
 
-_GLOB_CHARS = frozenset("*?[")
 _PROC_OTHER = re.compile(r"/proc/\d+(?:/task/\d+)?/(cwd|fd)(?:/|$)")
 
 
 def _has_glob(text: str) -> bool:
-    return any(ch in _GLOB_CHARS for ch in text)
+    return "*" in text or "?" in text or "[" in text
 
 
 def _sample(pattern: str) -> str:
@@ -200,6 +199,7 @@ def _sample(pattern: str) -> str:
     return out.replace("*", "").replace("?", "x")
 
 
+@lru_cache(maxsize=16384)
 def _component(pattern: str, entry: str) -> bool:
     """Can the path component ``pattern`` (a name or a glob) name something ``entry`` (a name or a glob)
     names? A glob reaches a dot file only when it starts with a dot, as bash's does."""
@@ -320,6 +320,9 @@ def _system_tables() -> tuple[dict[str, str], tuple[tuple[str, str], ...], tuple
 
 _HOME_TABLES = {False: _tables(HOME_SECRETS), True: _tables(HOME_SECRETS + HOME_EXPOSURES)}
 _SYS_FILES, _SYS_DIRS, _SYS_GLOBS, _SYS_ABOVE = _system_tables()
+_HOME_TOPS = frozenset(e.lower().split("/", 1)[0] for e, _ in HOME_SECRETS + HOME_EXPOSURES)
+_SYS_TOPS = tuple(sorted({"/" + e.split("/")[1] + "/" for e, _ in SYSTEM_SECRETS}))
+"""First components of the tables: most paths (``proj/src/a.py``, ``/usr/lib/x``) fail here, at once."""
 
 
 def _plain_reason(path: str, home: str, wide: bool) -> str | None:
@@ -327,6 +330,8 @@ def _plain_reason(path: str, home: str, wide: bool) -> str | None:
     home_files, home_dirs, _ = _HOME_TABLES[wide]
     for rel in _home_rels(path, home):
         low = rel.lower()
+        if low.split("/", 1)[0] not in _HOME_TOPS:
+            continue
         why = home_files.get(low)
         if why is not None:
             return why
@@ -337,6 +342,8 @@ def _plain_reason(path: str, home: str, wide: bool) -> str | None:
             name = rel[5:]
             if "/" in name or not _ssh_public(name):
                 return "SSH private keys"
+    if not path.startswith(_SYS_TOPS):
+        return None
     why = _SYS_FILES.get(path)
     if why is not None:
         return why
@@ -372,6 +379,9 @@ def _reason(path: str, home: str, wide: bool) -> str | None:
     if not _has_glob(path):
         return _plain_reason(path, home, wide) or name_reason(path, wide)
     parts = _split(path)
+    fixed = "/" + "/".join(parts[:next(i for i, p in enumerate(parts) if _has_glob(p))])
+    if fixed != "/" and _plain_reason(fixed, home, wide) is None and holds_secrets(fixed, home) is None:
+        return _name_or_probe(path, wide)  # the glob starts where no secret place is: only names can tell
     for entry, below, why in _locations(home, wide):
         if entry[-1] == ".ssh":
             continue  # _ssh_dir: its public files are not secret

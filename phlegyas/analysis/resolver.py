@@ -109,16 +109,21 @@ def normalize(path: str, cwd: str, home: str) -> str:
     return _walk(path, _lexical(cwd or "/"))
 
 
-def real(path: str, home: str = "", root: str = "") -> str | None:
+def real(path: str, home: str = "", root: str = "", cwd: str = "", write: bool = False) -> str | None:
     """Where normalized ``path`` really is when a symlink on the way makes it differ, else None.
 
-    Only paths that exist (or whose directory does, for a file about to be written) are looked at,
+    Links are looked for where someone else may have planted one: in the project (a cloned repository
+    can carry ``notes.txt -> ~/.ssh/id_rsa``), the cwd and the temp directories; system directories'
+    links are root's. Only a path that exists is looked at (for a write, one whose directory exists),
     one ``lstat`` per component; nothing is memoized, since a link can change between two calls. The
     real forms of ``home``, ``root`` and the system's own aliases (``/tmp`` is ``/private/tmp`` on
     macOS) are mapped back, so a place is judged by the name the checks know it by."""
+    if not (is_within(path, root or "/") or (cwd and is_within(path, cwd))
+            or path.startswith(("/tmp/", "/var/tmp/"))):
+        return None
     if path.startswith(("/dev/", "/proc/", "/sys/")):
         return None  # /dev/stdout is a pipe of this very process: where it leads says nothing of the command
-    if not (os.path.lexists(path) or os.path.lexists(posixpath.dirname(path))):
+    if not os.path.lexists(posixpath.dirname(path) if write else path):
         return None
     try:
         resolved = os.path.realpath(path)

@@ -74,7 +74,7 @@ def write_place(path: str, env) -> str | None:
     place = _place(path, env)
     if place is None or place == P.SAFE_WRITE and paths.is_harmless_device(path):
         return place
-    target = paths.real(path, env.home, env.project_root)
+    target = paths.real(path, env.home, env.project_root, env.cwd, write=True)
     if target is not None and _place(target, env) is None:
         return None
     return place
@@ -114,7 +114,7 @@ def sensitive(path: str, env, glob: bool = False, tree: bool = True) -> str | No
         why = store.sensitive(path, env.home)
         if why is not None:
             return why
-    target = paths.real(path, env.home, env.project_root)
+    target = paths.real(path, env.home, env.project_root, env.cwd)
     if target is not None:
         why = _builtin_sensitive(target, env.home, tree)
         if why is not None:
