@@ -75,6 +75,7 @@ def test_every_spelling_resolves_to_the_place_it_reaches(raw, resolved):
     ("/home/u/proj/src/*", False), ("/home/u/proj/data/*.json", False), ("/home/u/proj/.env.example", False),
     ("/home/u/proj/src/credentials.py", False), ("/home/u/proj/secrets.py", False),
     ("/home/u/proj/tests/fixtures/server.key", False), ("/home/bob/notes.txt", False),
+    ("/home/u/proj/tests/fixtures/credentials.json", False),
 ])
 def test_the_secret_places(path, secret):
     assert (paths.exposure_reason(path, HOME) is not None) is secret

@@ -173,7 +173,7 @@ def name_reason(path: str, wide: bool = False) -> str | None:
     if low in _SSH_KEY_NAMES and not testing:
         return "a private key"
     stem, ext = posixpath.splitext(low)
-    if ext in _DATA_SUFFIXES and not stem.endswith(_PLACEHOLDER_SUFFIXES) and (
+    if ext in _DATA_SUFFIXES and not stem.endswith(_PLACEHOLDER_SUFFIXES) and not testing and (
             stem in ("credentials", "secrets", "secret") or stem.endswith(("-credentials", "_credentials"))
             or stem.startswith(("client_secret", "service-account", "service_account"))):
         return f"credentials ({name})"
