@@ -286,7 +286,9 @@ def _home_rels(path: str, home: str) -> list[str]:
 def _tables(entries: tuple[tuple[str, str], ...]) -> tuple[
         dict[str, str], tuple[tuple[str, str], ...], dict[str, str]]:
     """A home table split for plain paths: its files, its directories, the directories above them."""
-    files, dirs, above = {}, [], {}
+    files: dict[str, str] = {}
+    dirs: list[tuple[str, str]] = []
+    above: dict[str, str] = {}
     for entry, why in entries:
         low = entry.lower()
         if low.endswith("/"):
@@ -303,7 +305,10 @@ def _tables(entries: tuple[tuple[str, str], ...]) -> tuple[
 def _system_tables() -> tuple[dict[str, str], tuple[tuple[str, str], ...], tuple[tuple[str, str], ...],
                               dict[str, str]]:
     """The system table split: files, directories, globs, the directories above them."""
-    files, dirs, globs, above = {}, [], [], {}
+    files: dict[str, str] = {}
+    dirs: list[tuple[str, str]] = []
+    globs: list[tuple[str, str]] = []
+    above: dict[str, str] = {}
     for entry, why in SYSTEM_SECRETS:
         if _has_glob(entry):
             globs.append((entry, why))
