@@ -54,7 +54,7 @@ def test_every_spelling_resolves_to_the_place_it_reaches(raw, resolved):
 @pytest.mark.parametrize("path, secret", [
     ("/home/u/.aws/credentials", True), ("/home/bob/.aws/credentials", True), ("/Users/bob/.kube/config", True),
     ("/root/.bashrc", True), ("/home/u/.ss?/id_*", True), ("/home/*/.aws/credentials", True),
-    ("/home/u/.ssh/*", True), ("/home/u/.ssh/keys/deploy", True), ("/proc/1/cwd/x", True),
+    ("/home/u/.ssh/*", True), ("/home/u/.ssh/keys/deploy", True), ("/home/u/.ssh", True), ("/home/u/.ss?", True), ("/proc/1/cwd/x", True),
     ("/proc/77/environ", True), ("/proc/self/task/3/environ", True), ("/home/u/proj/**/.env", True),
     ("/home/u/.claude/.credentials.json", True), ("/home/u/.claude.json", True),
     ("/home/u/.claude/phlegyas/approvals.db", True), ("/home/u/.config/gh/hosts.yml", True),

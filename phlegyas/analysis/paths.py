@@ -259,8 +259,8 @@ def _ssh_dir(parts: tuple[str, ...], home: str) -> bool:
     """``parts`` lies in a ``.ssh`` directory of a home and is not one of its public files."""
     for base in _home_bases(home):
         n = len(base)
-        if len(parts) > n + 1 and _parts_match(parts[:n + 1], (*base, ".ssh"), False, False):
-            return len(parts) > n + 2 or not _ssh_public(parts[n + 1])
+        if len(parts) > n and _parts_match(parts[:n + 1], (*base, ".ssh"), False, False):
+            return len(parts) != n + 2 or not _ssh_public(parts[n + 1])
     return False
 
 
@@ -343,10 +343,8 @@ def _plain_reason(path: str, home: str, wide: bool) -> str | None:
         for d, why in home_dirs:
             if low == d or low.startswith(d + "/"):
                 return why
-        if low.startswith(".ssh/"):
-            name = rel[5:]
-            if "/" in name or not _ssh_public(name):
-                return "SSH private keys"
+        if low == ".ssh" or low.startswith(".ssh/") and ("/" in rel[5:] or not _ssh_public(rel[5:])):
+            return "SSH private keys"  # the directory itself too: rsync ~/.ssh/ takes every key
     if not path.startswith(_SYS_TOPS):
         return None
     why = _SYS_FILES.get(path)
