@@ -208,6 +208,8 @@ def test_the_policy_adds_dev_ports():
     ("curl --resolve example.com:80:127.0.0.1 http://example.com/", Verdict.ASK),
     ("http :2375/containers/json", Verdict.ASK), ("http :3000/health", Verdict.ALLOW),
     ("curl localhost:3000/health", Verdict.ALLOW), ("curl localhost:2375/info", Verdict.ASK),
+    ("wget -O- localhost:2375/info", Verdict.ASK), ("wget -O- 127.1:2375/info", Verdict.ASK),
+    ("wget --tries 100 https://example.com/", Verdict.ALLOW),
 ])
 def test_requests(command, verdict):
     assert bash(command) is verdict

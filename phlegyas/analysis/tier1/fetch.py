@@ -48,8 +48,10 @@ _CURL_VALUES = CURL_LONG_VALUES | frozenset({"--connect-to", "--abstract-unix-so
 _SOCKETS = ("--unix-socket", "--abstract-unix-socket")
 _HTTPIE = frozenset({"http", "https", "httpie", "xh"})
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-_BARE_LOCAL = re.compile(r"^(?:localhost|\[[0-9A-Fa-f:.]+\]|0x[0-9A-Fa-f]+|\d+(?:\.\d+){0,3})(?::\d+)?(?:[/?#]|$)")
-"""A URL written without its scheme that names this machine (``localhost:8080/x``, ``127.1``)."""
+_BARE_LOCAL = re.compile(r"^(?:(?:localhost|\[[0-9A-Fa-f:.]+\]|\d+(?:\.\d+){1,3})(?::\d+)?(?:[/?#]|$)"
+                         r"|(?:0x[0-9A-Fa-f]+|\d+)(?::\d+(?:[/?#]|$)|/))")
+"""A URL written without its scheme that names this machine (``localhost:8080/x``, ``127.1``); a bare
+number counts only with a port or a path (``wget --tries 100`` is a count, not the address 0.0.0.100)."""
 
 
 def _urls(inv: Invocation) -> list[str]:
