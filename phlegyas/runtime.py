@@ -69,6 +69,8 @@ class Runtime:
         root = policy.project_root or cwd
         # the seed's safe places plus the policy's; tier2_safe resolves relative ones against the root
         safe_dirs = (*DEFAULT_SAFE_WRITE_DIRS, *policy.safe_write_dirs)
+        # the gate's own data directory is a secret place wherever PHLEGYAS_HOME puts it
+        secret_places = (*settings.sensitive_paths, settings.data_dir.rstrip("/") + "/")
 
         envs: dict[str, AnalysisEnv] = {}  # AnalysisEnv is frozen: one per working directory is enough
 
@@ -79,7 +81,8 @@ class Runtime:
                 if len(envs) >= 256:
                     envs.clear()
                 got = envs[where] = AnalysisEnv(cwd=where, home=settings.home, project_root=root,
-                                                safe_write_dirs=safe_dirs, user_patterns=patterns)
+                                                safe_write_dirs=safe_dirs, user_patterns=patterns,
+                                                sensitive_paths=secret_places, local_ports=settings.local_ports)
             return got
 
         checkers = default_checkers((*tier_checkers(settings, interactive=self.interactive), *self.extra_checkers))

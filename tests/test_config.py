@@ -111,6 +111,8 @@ PARSED = [
     ("OPENAI_API_KEY", "sk-openai", "openai_api_key", "sk-openai"),
     ("PHLEGYAS_TRUST_STORE", "~/t.json", "trust_store", "{home}/t.json"),
     ("PHLEGYAS_SAFE_PATTERNS", "/etc/p.json", "safe_patterns_file", "/etc/p.json"),
+    ("PHLEGYAS_SENSITIVE_PATHS", "~/.acme/:/srv/keys/*.pem", "sensitive_paths", ("~/.acme/", "/srv/keys/*.pem")),
+    ("PHLEGYAS_LOCAL_PORTS", "9000, 7000", "local_ports", (9000, 7000)),
 ]
 
 

@@ -54,7 +54,7 @@ def analyze_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
                           "submit_approval resolves approval requests: that is for people, not the agent being gated")
         return Analysis(findings=[finding], subcommands=[Subcommand(text=name, program=None, findings=[finding])])
     if name in WEB_TOOLS or (name.startswith("mcp__") and _mcp_category(name) == P.WEB_READ):
-        found = request_findings(name, call.tool_input)
+        found = request_findings(name, call.tool_input, env.local_ports)
         if found:
             sub = Subcommand(text=name, program=None, findings=found)
             return Analysis(findings=found, subcommands=[sub], readonly=True)
@@ -90,17 +90,24 @@ def _mcp_category(name: str) -> str | None:
 
 
 def _read_tool(call: ToolCall, env: AnalysisEnv, key: str) -> Analysis:
+    """Read, LS, Glob, Grep: every place the tool reads, through the one resolver (``paths.normalize``).
 
+    Grep reads its ``path`` recursively and the files its ``glob`` names at any depth; Glob walks its
+    ``path`` and matches its ``pattern`` below it: a home directory or one that holds secrets asks for
+    both. LS shows names only, so only a secret place itself counts."""
+    name = call.tool_name
     raw = _path_arg(call, key)
-    pattern = _path_arg(call, "pattern") if call.tool_name == "Glob" else None
-    targets = [t for t in (raw, pattern if pattern and pattern.startswith(("/", "~", "$HOME", "..")) else None) if t]
-    if pattern and raw and not pattern.startswith(("/", "~")):
-        targets.append(raw.rstrip("/") + "/" + pattern)
-    sub = Subcommand(text=f"{call.tool_name} {raw or pattern or ''}".strip(), program=None)
-    for target in targets or ["."]:
+    base = raw or "."
+    targets = [base]
+    if name == "Glob" and (pattern := _path_arg(call, "pattern")):
+        targets.append(pattern if pattern.startswith(("/", "~", "$HOME")) else base.rstrip("/") + "/" + pattern)
+    elif name == "Grep" and (glob := _path_arg(call, "glob")):
+        targets.append(base.rstrip("/") + "/" + (glob if "/" in glob else "**/" + glob))
+    sub = Subcommand(text=f"{name} {raw or _path_arg(call, 'pattern') or ''}".strip(), program=None)
+    for target in targets:
         path = paths.normalize(target, env.cwd, env.home)
         sub.effects.append(f"reads {path}")
-        why = T2.sensitive(path, env, glob=any(ch in target for ch in "*?["))
+        why = T2.sensitive(path, env, glob=True, tree=name != "LS")
         if why is not None:
             sub.findings.append(Finding("sensitive.read", Verdict.ASK, path, f"reads {path}: {why}"))
     safe = None if sub.findings else P.READONLY_TOOL

@@ -60,7 +60,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
     for run in ex.runs:
         renv = state.env
         eff = effects_for(run)
-        if run.kind in ("program", "query"):  # a wrapper with nothing to run (bare ``env``) is a query
+        if run.kind in ("program", "query", "interp"):  # a bare ``env`` is a query; ``python -c`` an interp
             eff.secrets.extend(shown_secrets(run.program, run.args))
         if first_of.get(id(run.command)) is run:
             if run.command.assignments:

@@ -67,10 +67,23 @@ def safe_dirs(env) -> tuple[str, ...]:
 
 
 def write_place(path: str, env) -> str | None:
-    """``safe write dir`` or ``project edit`` when writing normalized ``path`` needs no human, else None."""
+    """``safe write dir`` or ``project edit`` when writing normalized ``path`` needs no human, else None.
+
+    A symlink on the way is judged too: the write lands where it leads, so that place must be as safe
+    (``notes.txt`` → ``~/.bashrc`` is not a project edit)."""
+    place = _place(path, env)
+    if place is None or place == P.SAFE_WRITE and paths.is_harmless_device(path):
+        return place
+    target = paths.real(path, env.home, env.project_root, env.cwd, write=True)
+    if target is not None and _place(target, env) is None:
+        return None
+    return place
+
+
+def _place(path: str, env) -> str | None:
     if paths.protected_reason(path, env.home, env.project_root) is not None:
         return None
-    if sensitive(path, env) is not None:
+    if sensitive(path, env, tree=False) is not None:
         return None
     if paths.is_harmless_device(path):
         return P.SAFE_WRITE
@@ -82,37 +95,40 @@ def write_place(path: str, env) -> str | None:
     return None
 
 
-_GLOB_PROBES = (".env", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "credentials", ".netrc", ".pgpass",
-                ".git-credentials")
-
-
-def sensitive(path: str, env, glob: bool = False) -> str | None:
-    """Why reading normalized ``path`` exposes secrets (also through a glob, or a user's
-    ``sensitive_files`` pattern), or None."""
-    why = _builtin_sensitive(path, env.home, glob)
+def sensitive(path: str, env, glob: bool = False, tree: bool = True) -> str | None:
+    """Why reading normalized ``path`` exposes secrets, or None: the built-in secret places
+    (``paths.sensitive_reason``, globs included), with ``tree`` a directory whose recursive read takes
+    some with it (``grep -r x ~``), the policy's ``sensitive_paths``, the user's ``sensitive_files``
+    patterns, and where a symlink on the way leads. ``glob`` is kept for callers: globs are always
+    matched now."""
+    why = _builtin_sensitive(path, env.home, tree)
     if why is not None:
         return why
+    extra = env.sensitive_paths
+    if extra:
+        for pattern in extra:
+            if paths.matches_pattern(path, pattern, env.home):
+                return f"a secret place in your policy ({pattern})"
     store = env.user_patterns
     if store is not None:
-        return store.sensitive(path, env.home)
+        why = store.sensitive(path, env.home)
+        if why is not None:
+            return why
+    target = paths.real(path, env.home, env.project_root, env.cwd)
+    if target is not None:
+        why = _builtin_sensitive(target, env.home, tree)
+        if why is not None:
+            return f"{why}, through a symlink to {target}"
     return None
 
 
 @lru_cache(maxsize=8192)
-def _builtin_sensitive(path: str, home: str, glob: bool) -> str | None:
-    """``sensitive`` without the user's patterns: pure, so memoized (a glob is tried against nine names)."""
-    why = paths.sensitive_reason(path, home)
-    if why is not None or not glob:
-        return why
-    head, _, pattern = path.rpartition("/")
-    for probe in _GLOB_PROBES:
-        if probe.startswith(".") and not pattern.startswith("."):
-            continue  # a glob does not match dot files unless it starts with a dot
-        if fnmatch.fnmatchcase(probe, pattern):
-            why = paths.sensitive_reason(f"{head}/{probe}", home)
-            if why is not None:
-                return why
-    return None
+def _builtin_sensitive(path: str, home: str, tree: bool) -> str | None:
+    """``sensitive`` without the policy's and the user's patterns: pure, so memoized."""
+    why = paths.exposure_reason(path, home)
+    if why is None and tree:
+        why = paths.holds_secrets(path, home)
+    return why
 
 
 def best_category(categories: list[str]) -> str | None:

@@ -3,12 +3,22 @@
 ``internal_reason(url)`` says why fetching ``url`` is not a plain read of the public web: a scheme other
 than http(s) (``file:`` reads local files, ``gopher:``/``dict:`` talk raw protocols), a cloud metadata or
 link-local address (``169.254.169.254``, ``fd00:ec2::254``, ``metadata.google.internal``: they hand out the
-machine's credentials), or a service on this machine (``localhost``, ``127.0.0.0/8``, ``::1``, ``0.0.0.0``).
+machine's credentials), a service on this machine (``localhost``, ``127.0.0.0/8`` in any of the forms curl
+reads: ``127.1``, ``0x7f000001``, ``[::ffff:127.0.0.1]``; ``::1``, ``0.0.0.0``, names that resolve there
+such as ``lvh.me`` or ``127.0.0.1.nip.io``), or a private network (``10.0.0.0/8``, ``192.168.0.0/16``,
+``*.internal``, ``*.svc.cluster.local``).
+
+``dev_server(url, ports)`` lifts that for the everyday case, the project's own dev server: a loopback
+address on a port dev servers use (``DEV_PORTS``: Vite, Next, Rails, Django, Flask, webpack, Storybook …,
+plus the policy's ``local_ports``), and a path that is not an admin or debug endpoint (``/admin``,
+``/actuator``, ``/console`` …). The Docker API (2375), databases' ports, the node inspector (9229),
+Jupyter (8888), Consul, Vault, etcd and the kubelet are not dev servers: they run code or hold secrets.
 ``secrets_in(text)`` names the secrets a URL, header or body carries (the formats ``core.redact`` knows).
 """
 from __future__ import annotations
 
 import ipaddress
+import re
 from urllib.parse import urlsplit
 
 from phlegyas.core.redact import secret_kinds
@@ -18,7 +28,32 @@ METADATA_HOSTS = frozenset({
     "metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal",
     "metadata.azure.com", "metadata.tencentyun.com", "100.100.100.200",
 })
-LOCAL_HOSTS = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
+LOCAL_HOSTS = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback", "lvh.me",
+                         "localtest.me", "vcap.me", "lacolhost.com", "host.docker.internal", "gateway.docker.internal",
+                         "host.containers.internal"})
+"""Names of this machine (the last ones: the host, seen from a container)."""
+PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp", ".svc", ".cluster.local")
+PRIVATE_HOSTS = frozenset({"kubernetes", "kubernetes.default"})
+_EMBEDDED_IP = re.compile(r"(?:^|[.-])(\d{1,3}(?:[.-]\d{1,3}){3})\.(?:nip\.io|sslip\.io|xip\.io|traefik\.me)$")
+
+DEV_PORTS = frozenset({
+    1313,  # hugo
+    3000, 3001, 3002, 3003,  # next, create-react-app, rails, express, remix, nuxt
+    3333, 4000, 4200, 4321,  # adonis / jekyll, phoenix / angular / astro
+    4173, 5173, 5174,  # vite preview, vite
+    5000, 5001,  # flask, dotnet
+    5500,  # live server
+    6006,  # storybook
+    8000, 8001, 8008, 8010,  # django, uvicorn, mkdocs, http.server
+    8080, 8081, 8082,  # webpack, spring boot, tomcat, expo
+    8787,  # wrangler
+})
+"""Ports of the dev servers an agent starts and then checks (``curl localhost:3000/health``)."""
+ADMIN_PATHS = frozenset({
+    "admin", "_admin", "wp-admin", "actuator", "manager", "console", "h2-console", "jmx-console", "debug", "_debug",
+    "__debug__", "env", ".env", "script", "jolokia", "heapdump", "phpmyadmin", "_profiler", "api-docs-admin",
+})
+"""First path segments of admin and debug endpoints: even on a dev port, not a page to read unasked."""
 
 
 def host_of(url: str) -> tuple[str | None, str | None]:
@@ -43,29 +78,109 @@ def internal_reason(url: str) -> str | None:
         return f"the {scheme}: scheme, which is not a web page"
     if host is None:
         return "a URL without a host"
+    return host_reason(host)
+
+
+def host_reason(host: str) -> str | None:
+    """Why ``host`` (lower case, no port) is not a host of the public web, or None."""
     if host in METADATA_HOSTS or host.endswith(".metadata.google.internal"):
         return f"{host}, a cloud metadata service (it hands out the machine's credentials)"
-    if host in LOCAL_HOSTS or host.endswith(".localhost"):
+    if _local_name(host):
         return f"{host}, a service on this machine"
+    if host in PRIVATE_HOSTS or host.endswith(PRIVATE_SUFFIXES):
+        return f"{host}, a name of a private network (not the public web)"
     address = _address(host)
     if address is None:
         return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
     if address.is_link_local or str(address) == "fd00:ec2::254":
         return f"{host}, a link-local address (cloud metadata lives there)"
     if address.is_loopback or address.is_unspecified:
         return f"{host}, a service on this machine"
+    if address.is_private or address in _SHARED:
+        return f"{host}, a private-network address (not the public web)"
     return None
 
 
+_SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT, also where some clouds keep metadata
+
+
+def _local_name(host: str) -> bool:
+    return host in LOCAL_HOSTS or host.endswith((".localhost", ".lvh.me", ".localtest.me", ".vcap.me"))
+
+
 def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address ``host`` spells: dotted, IPv6 in brackets, or the forms curl also reads as IPv4
+    (``2852039166``, ``0xa9fea9fe``, ``127.1``, ``0177.0.0.1``), or one embedded in a wildcard-DNS name
+    (``10.0.0.5.nip.io``)."""
     try:
         return ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         pass
-    try:  # 2852039166, 0xa9fea9fe: whole-number forms curl and browsers read as IPv4
-        return ipaddress.IPv4Address(int(host, 0)) if host.isdigit() or host.startswith("0x") else None
-    except ValueError:
+    embedded = _EMBEDDED_IP.search(host)
+    if embedded is not None:
+        try:
+            return ipaddress.IPv4Address(embedded.group(1).replace("-", "."))
+        except ValueError:
+            return None
+    return _inet_aton(host)
+
+
+def _inet_aton(host: str) -> ipaddress.IPv4Address | None:
+    """IPv4 as the C library's ``inet_aton`` reads it: 1 to 4 parts, each decimal, octal (``0177``) or
+    hex (``0x7f``); the last part fills the bytes left."""
+    parts = host.split(".")
+    if not 1 <= len(parts) <= 4:
         return None
+    numbers = []
+    for part in parts:
+        try:
+            if part[:2].lower() == "0x":
+                numbers.append(int(part[2:] or "0", 16))
+            elif len(part) > 1 and part.startswith("0"):
+                numbers.append(int(part, 8))
+            elif part.isdigit():
+                numbers.append(int(part))
+            else:
+                return None
+        except ValueError:
+            return None
+    value = 0
+    for number in numbers[:-1]:
+        if number > 255:
+            return None
+        value = value * 256 + number
+    room = 256 ** (4 - len(numbers) + 1)
+    if numbers[-1] >= room:
+        return None
+    return ipaddress.IPv4Address(value * room + numbers[-1])
+
+
+_DEV_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", "host.docker.internal", "host.containers.internal"})
+"""Loopback, spelled plainly, and the host seen from a container (a dev server runs there too)."""
+
+
+def dev_server(url: str, extra_ports: tuple[int, ...] = ()) -> bool:
+    """Is ``url`` a plain page of a dev server on this machine: a loopback host, a dev port (``DEV_PORTS``
+    or ``extra_ports``), http(s), and not an admin or debug path?"""
+    text = url.strip()
+    if "://" not in text:
+        text = "http://" + text
+    try:
+        parts = urlsplit(text)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return False
+    if parts.scheme.lower() not in WEB_SCHEMES or host is None or port is None or parts.username or parts.password:
+        return False
+    host = host.rstrip(".").lower()
+    if host not in _DEV_HOSTS:
+        return False
+    if port not in DEV_PORTS and port not in extra_ports:
+        return False
+    first = parts.path.lstrip("/").split("/", 1)[0].lower()
+    return first not in ADMIN_PATHS
 
 
 def secrets_in(text: str) -> list[str]:

@@ -21,6 +21,8 @@ class AnalysisEnv:
     project_root: str
     safe_write_dirs: tuple[str, ...] = ()
     user_patterns: Any = None  # analysis.tier2.SafePatternStore (or anything with its methods), when the user has one
+    sensitive_paths: tuple[str, ...] = ()  # more secret places, from the policy (settings.sensitive_paths)
+    local_ports: tuple[int, ...] = ()  # localhost ports served by the user's dev servers (settings.local_ports)
 
 
 @dataclass(slots=True)

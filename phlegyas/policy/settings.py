@@ -78,6 +78,8 @@ class Settings:
     openai_api_key: str | None = None  # OPENAI_API_KEY
     trust_store: str = ""  # PHLEGYAS_TRUST_STORE; "" = <home>/.claude/trusted-scripts.json
     safe_patterns_file: str = ""  # PHLEGYAS_SAFE_PATTERNS; "" = <home>/.claude/safe-patterns.json
+    sensitive_paths: tuple[str, ...] = ()  # PHLEGYAS_SENSITIVE_PATHS (':'-separated): more secret places
+    local_ports: tuple[int, ...] = ()  # PHLEGYAS_LOCAL_PORTS (','-separated): more localhost dev-server ports
 
     def __post_init__(self) -> None:
         if not isinstance(self.home, str) or not self.home.startswith("/"):
@@ -192,6 +194,44 @@ def _path(raw: object, home: str, cwd: str) -> str:
     return _absolute(_text(raw, home, cwd), home, cwd)
 
 
+def _items(raw: object, separator: str, what: str) -> list[object]:
+    """A policy list (``[...]``) or an environment variable's ``separator``-separated text, as items."""
+    if isinstance(raw, str):
+        return [item.strip() for item in raw.split(separator) if item.strip()]
+    if isinstance(raw, (list, tuple)):
+        return list(raw)
+    raise _Bad(f"a list of {what}")
+
+
+def _secret_patterns(raw: object, home: str, cwd: str) -> tuple[str, ...]:
+    """``sensitive_paths``: where secrets lie besides the built-in list. ``~/.foo/`` or ``/srv/keys/``
+    (a trailing slash: everything below), ``~/.foo.json`` or ``/etc/app/*.conf`` (files), or a bare name
+    pattern matched anywhere (``*.secret``). A relative path with a slash would depend on the cwd."""
+    out = []
+    for item in _items(raw, ":", "paths"):
+        if not isinstance(item, str) or not item.strip():
+            raise _Bad('a list of paths (e.g. ["~/.config/acme/", "/srv/keys/*.pem", "*.secret"])')
+        text = item.strip()
+        if "/" in text.rstrip("/") and not text.startswith(("/", "~/")):
+            raise _Bad(f"absolute paths, ~/… or file name patterns (not the relative path {text!r})")
+        out.append(text)
+    return tuple(out)
+
+
+def _ports(raw: object, home: str, cwd: str) -> tuple[int, ...]:
+    """``local_ports``: localhost ports where the user's own dev servers listen (besides ``urls.DEV_PORTS``)."""
+    out = []
+    for item in _items(raw, ",", "port numbers"):
+        try:
+            port = _number(item, int)
+        except _Bad:
+            raise _Bad("a list of port numbers (e.g. [3000, 9000])") from None
+        if not 1 <= port <= 65535:
+            raise _Bad("port numbers between 1 and 65535")
+        out.append(int(port))
+    return tuple(out)
+
+
 def _number(raw: object, kind: type) -> int | float:
     if isinstance(raw, bool):
         raise _Bad("a number")
@@ -281,6 +321,8 @@ _VARS: tuple[_Var, ...] = (
     _Var("openai_api_key", "OPENAI_API_KEY", _text),
     _Var("trust_store", "PHLEGYAS_TRUST_STORE", _path),
     _Var("safe_patterns_file", "PHLEGYAS_SAFE_PATTERNS", _path),
+    _Var("sensitive_paths", "PHLEGYAS_SENSITIVE_PATHS", _secret_patterns),
+    _Var("local_ports", "PHLEGYAS_LOCAL_PORTS", _ports),
 )
 
 ENV_VARS: dict[str, str] = {v.name: v.env for v in _VARS}

@@ -4,18 +4,23 @@ that are not the public web.
 - A secret in the arguments (``-H "Authorization: Bearer sk-ant-…"``, a key in the URL or the body, or a
   variable whose name says it holds one: ``-d "$NPM_TOKEN"``) is ``net.exfiltration`` (deny): the server
   at the other end gets it. The reason names the kind of secret, never the secret.
-- A URL that is not a public web page (``file:``, ``gopher:``, cloud metadata, link-local, localhost) is
-  ``net.internal_address`` (ask).
+- A URL that is not a public web page (``file:``, ``gopher:``, cloud metadata, link-local, localhost, a
+  private network) is ``net.internal_address`` (ask), and so is a request sent through a local socket
+  (``curl --unix-socket /var/run/docker.sock``: the Docker API runs containers as root) or to a name
+  pinned to such an address (``--resolve x:80:127.0.0.1``, ``--connect-to``). The project's dev server is
+  the exception: a loopback address on a dev port (``urls.dev_server``, the policy's ``local_ports``).
 
 ``request_findings`` serves the web tools (WebFetch, WebSearch, scraper MCP tools) with the same rules.
 """
 from __future__ import annotations
 
+import re
+
 from phlegyas.analysis.environment import secret_variables
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, parse_opts
 from phlegyas.analysis.tier1.network import CURL_LONG_VALUES, CURL_SHORT_VALUES
-from phlegyas.analysis.urls import host_of, internal_reason, secrets_in
+from phlegyas.analysis.urls import dev_server, host_of, host_reason, internal_reason, secrets_in
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding
 
@@ -38,11 +43,51 @@ def own_service(name: str, hosts: list[str]) -> bool:
     return all(any(h == d or h.endswith("." + d) for d in domains) for h in hosts)
 
 
+_CURL_VALUES = CURL_LONG_VALUES | frozenset({"--connect-to", "--abstract-unix-socket", "--doh-url", "--preproxy",
+                                              "--socks5", "--socks5-hostname", "--socks4", "--socks4a"})
+_SOCKETS = ("--unix-socket", "--abstract-unix-socket")
+_HTTPIE = frozenset({"http", "https", "httpie", "xh"})
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_BARE_LOCAL = re.compile(r"^(?:(?:localhost|\[[0-9A-Fa-f:.]+\]|\d+(?:\.\d+){1,3})(?::\d+)?(?:[/?#]|$)"
+                         r"|(?:0x[0-9A-Fa-f]+|\d+)(?::\d+(?:[/?#]|$)|/))")
+"""A URL written without its scheme that names this machine (``localhost:8080/x``, ``127.1``); a bare
+number counts only with a port or a path (``wget --tries 100`` is a count, not the address 0.0.0.100)."""
+
+
 def _urls(inv: Invocation) -> list[str]:
+    """The URLs a request goes to, as written (a literal; computed words are judged elsewhere)."""
     if inv.program in _CURL:
-        opts = parse_opts(inv.args, short_values=CURL_SHORT_VALUES, long_values=CURL_LONG_VALUES)
+        opts = parse_opts(inv.args, short_values=CURL_SHORT_VALUES, long_values=_CURL_VALUES)
         return [w.text for w in opts.operands if not w.dynamic] + opts.values("--url")
-    return [w.text for w in inv.args if not w.dynamic and "://" in w.text and not w.text.startswith("-")]
+    if inv.program in _HTTPIE:
+        first = next((w for w in inv.args if not w.text.startswith("-") and w.text not in _METHODS), None)
+        if first is not None and not first.dynamic:
+            text = first.text
+            return ["localhost" + text if text.startswith(":") else text]  # httpie: ``:3000/x`` is localhost
+        return []
+    return [w.text for w in inv.args if not w.dynamic and not w.text.startswith("-")
+            and ("://" in w.text or _BARE_LOCAL.match(w.text))]
+
+
+def _routing(inv: Invocation) -> str | None:
+    """Why curl's options send the request somewhere its URL does not say: a local socket, or a name
+    pinned to a local or private address."""
+    if inv.program not in _CURL:
+        return None
+    opts = parse_opts(inv.args, short_values=CURL_SHORT_VALUES, long_values=_CURL_VALUES)
+    for socket in opts.values(*_SOCKETS):
+        if "docker" in socket or "podman" in socket or "containerd" in socket:
+            return f"the container engine's socket {socket} (its API runs containers as root)"
+        return f"the local socket {socket}, a service on this machine"
+    for pin in opts.values("--resolve"):
+        address = pin.lstrip("+").split(":", 2)[-1].split(",", 1)[0].strip("[]")
+        if address and (why := host_reason(address.lower())):
+            return f"--resolve {pin}: {why}"
+    for pin in opts.values("--connect-to"):
+        fields = pin.split(":")
+        if len(fields) >= 3 and fields[2] and (why := host_reason(fields[2].strip("[]").lower())):
+            return f"--connect-to {pin}: {why}"
+    return None
 
 
 def detect_request(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -59,15 +104,20 @@ def detect_request(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         if names:
             add(out, "net.exfiltration", inv, f"{prog} sends ${names[0]}, a variable that holds a secret")
             return
+    routed = _routing(inv)
+    if routed is not None:
+        add(out, "net.internal_address", inv, f"{prog} talks to {routed}")
+        return
     for url in _urls(inv):
         why = internal_reason(url)
-        if why is not None:
+        if why is not None and not dev_server(url, env.local_ports):
             add(out, "net.internal_address", inv, f"{prog} fetches {url.split('?', 1)[0][:120]}: {why}")
             return
 
 
-def request_findings(tool: str, tool_input: dict) -> list[Finding]:
-    """The findings of a web tool's call: a secret in any of its strings, a URL that is not the web."""
+def request_findings(tool: str, tool_input: dict, local_ports: tuple[int, ...] = ()) -> list[Finding]:
+    """The findings of a web tool's call: a secret in any of its strings, a URL that is not the web
+    (the dev servers of ``urls.dev_server`` excepted, with the policy's ``local_ports``)."""
     out: Out = []
     for key, value in tool_input.items():
         if not isinstance(value, str):
@@ -79,6 +129,6 @@ def request_findings(tool: str, tool_input: dict) -> list[Finding]:
     url = tool_input.get("url")
     if isinstance(url, str):
         why = internal_reason(url)
-        if why is not None:
+        if why is not None and not dev_server(url, local_ports):
             add(out, "net.internal_address", tool, f"{tool} fetches {url.split('?', 1)[0][:120]}: {why}")
     return out

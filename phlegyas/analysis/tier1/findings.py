@@ -20,7 +20,7 @@ from phlegyas.analysis.tier1.disk import is_device
 from phlegyas.analysis.tier1.dispatch import DEFAULT, DETECTORS
 from phlegyas.analysis.tier1.expansion import detect_unknown_words
 from phlegyas.analysis.tier1.network import redirect_to_socket
-from phlegyas.analysis.tier1.secrets import find_secret, tracked_file
+from phlegyas.analysis.tier1.secrets import detect_piped_reads, find_secret, tracked_file
 from phlegyas.analysis.tier1.words import resolve
 from phlegyas.analysis.tier1.writes import detect_redirects, persistence_class
 from phlegyas.core.analysis import AnalysisEnv
@@ -39,6 +39,8 @@ def invocation_findings(inv: Invocation, env: AnalysisEnv) -> list[Finding]:
     for detect in detectors:
         detect(inv, env, out)
     detect_unknown_words(inv, env, out)
+    if inv.via:
+        detect_piped_reads(inv, env, out)
     if inv.via and inv.privileged:
         wrapper = next(v for v in inv.via if v in ("sudo", "doas", "pkexec", "su", "run0"))
         add(out, "priv.sudo", inv, f"{wrapper} runs {prog or 'a program'} with elevated privileges")

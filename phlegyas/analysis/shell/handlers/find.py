@@ -57,7 +57,7 @@ def find(c: Call) -> None:
     eff = c.eff
     eff.reads.clear()
     starts, i = find_start_dirs(c.args)
-    eff.reads.extend(starts)
+    eff.lists.extend(starts)  # names and metadata, like ls -R; what -exec runs reads the files
     args = c.args
     n = len(args)
     while i < n:
