@@ -24,20 +24,42 @@ def npm_audit(c: Call) -> None:
         c.eff.mutates.append("changes dependencies (npm audit fix)")
 
 
+_GOAL_WORDS = ("test", "compile", "check", "lint", "build", "assemble")
+_MAKE_PROGRAM_VARS = frozenset({"SHELL", ".SHELLFLAGS", "MAKEFILES", "MAKEFLAGS", "MFLAGS", "MAKE", "CC", "CXX",
+                                "CPP", "LD", "AR", "AS", "FC", "NM", "RANLIB", "STRIP", "OBJCOPY", "PYTHON", "GO",
+                                "CARGO", "RUSTC", "NPM", "NODE", "JAVA", "JAVAC", "DOCKER", "INSTALL", "RM", "CP",
+                                "MV", "MKDIR", "SED", "AWK", "PERL", "BASH", "SH", "CMAKE", "NINJA"})
+"""``make VAR=value`` variables that name a program make runs (or how it runs recipes)."""
+
+
 def build_goals(c: Call) -> None:
-    allowed = P.SAFE_GOALS | ({"install"} if c.name in ("mvn", "mvnw") else frozenset())
-    for op in c.parsed.operands:
+    """Each goal must build, test or check; ``make VAR=value`` must not choose a program or compute
+    anything; ``make -j`` takes an optional number, so a word after it that is no number is a goal."""
+    allowed = P.SAFE_GOALS | ({"install", "clean"} if c.name in ("mvn", "mvnw") else frozenset())
+    if c.name in ("gradle", "gradlew"):
+        allowed = allowed | {"clean"}
+    goals = list(c.parsed.operands)
+    if c.name in ("make", "gmake"):
+        for opt, value in c.parsed.opts:
+            if opt in ("-j", "--jobs", "-l", "--load-average", "--max-load") and value is not None \
+                    and not value.text.replace(".", "", 1).isdigit():
+                goals.append(value)
+    for op in goals:
         text = op.text
         if "=" in text and not text.startswith("-"):
+            name, _, value = text.partition("=")
+            name = name.rstrip(":+?!").strip()
+            if op.dynamic or "$(" in value or "${" in value or "`" in value or name in _MAKE_PROGRAM_VARS \
+                    or name.endswith(("_PROGRAM", "_CMD", "_COMMAND")):
+                c.eff.blockers.append(f"{c.name} {name}= sets a variable that chooses what runs")
             continue  # make VAR=value
         goal = text.rsplit(":", 1)[-1].lower() if c.name in ("gradle", "gradlew") else text.lower()
-        if c.name in ("bazel", "bazelisk", "buck", "pants"):
+        if c.name in ("bazel", "bazelisk", "buck", "buck2", "pants"):
             if text in ("build", "test", "query", "info", "version", "cquery", "aquery", "coverage", "fetch"):
                 continue
             if text.startswith(("/", ":", "@", ".")):
                 continue
-        if op.dynamic or (goal not in allowed and not goal.startswith(("test", "compile", "check", "lint",
-                                                                         "build", "assemble"))):
+        if op.dynamic or (goal not in allowed and not goal.startswith(_GOAL_WORDS)):
             c.eff.blockers.append(f"runs the build target {text!r}")
 
 
