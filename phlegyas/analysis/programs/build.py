@@ -215,3 +215,43 @@ _add("deno", Spec(operands="none", flags=E(_HELP + " -V"), subcommands=subs({}, 
               ("deno run https://example.com/x.ts", "notsafe"), ("deno eval 'Deno.exit()'", "notsafe"))))
 
 __all__ = ["BUILD_TOOLS", "PYTEST", "SAFE_GOALS", "UNITTEST"]
+
+# -- development servers: the project's own app, at the trust of its tests ---------------------------------
+_DEV_SERVER = dict(category=TEST_BUILD, operands="none", does="runs the project's development server")
+_add("flask", Spec(operands="none", flags=E(_HELP + " --debug --no-debug"), value_opts=E("-A --app"),
+                   subcommands=subs({}, (
+                       "run", Spec(**_DEV_SERVER,
+                                   flags=E("--help --reload --no-reload --debugger --no-debugger --with-threads "
+                                           "--without-threads --debug --no-debug --eager-loading --lazy-loading"),
+                                   value_opts=E("-h --host -p --port --extra-files --exclude-patterns"),
+                                   read_flags=E("--cert --key"), load_flags=E("-e --env-file"))),
+                       ("routes", ro(operands="none", flags=E("--help --all-methods"), value_opts=E("-s --sort"))),
+                       ("", ro(operands="none", flags=E(_HELP))),
+                       ("*", mut("runs a command of the Flask app", operands="none"))),
+                   examples=(("flask run", "safe"), ("flask --app hello run --debug -p 5001", "safe"),
+                             ("flask db upgrade", "notsafe"), ("flask shell", "notsafe"),
+                             ("flask run --env-file /tmp/x.env", "notsafe"),
+                             ("flask --env-file /tmp/x.env run", "notsafe"))))
+_add("uvicorn hypercorn", Spec(
+    **_DEV_SERVER,
+    flags=E("--help --version --reload --use-colors --no-use-colors --access-log --no-access-log --proxy-headers "
+            "--no-proxy-headers --factory --server-header --no-server-header --date-header --no-date-header "
+            "--ws-per-message-deflate"),
+    value_opts=E("--host --port --fd --reload-dir --reload-include --reload-exclude --reload-delay --workers "
+                 "--loop --http --ws --ws-max-size --ws-max-queue --ws-ping-interval --ws-ping-timeout --lifespan "
+                 "--interface --root-path --limit-concurrency --limit-max-requests --backlog --timeout-keep-alive "
+                 "--timeout-graceful-shutdown --log-level --forwarded-allow-ips --header -b --bind -w"),
+    read_flags=E("--ssl-keyfile --ssl-certfile --ssl-ca-certs"), write_flags=E("--uds"),
+    load_flags=E("--app-dir --env-file --log-config -c --config"),
+    examples=(("uvicorn app:app --reload", "safe"), ("uvicorn main:app --host 127.0.0.1 --port 8000", "safe"),
+              ("uvicorn app:app --app-dir /tmp/x", "notsafe"), ("uvicorn app:app --evil", "notsafe"))))
+_add("gunicorn", Spec(
+    **_DEV_SERVER,
+    flags=E("-h --help -v --version --reload --preload --capture-output --check-config --print-config"),
+    value_opts=E("-b --bind -w --workers -k --worker-class -t --timeout --graceful-timeout --keep-alive "
+                 "--log-level --threads --max-requests --max-requests-jitter --reload-extra-file -n --name "
+                 "--forwarded-allow-ips"),
+    write_flags=E("--access-logfile --error-logfile --log-file -p --pid"),
+    load_flags=E("-c --config --chdir --pythonpath --log-config"), mutate_flags=E("-D --daemon"),
+    examples=(("gunicorn app:app -b 127.0.0.1:8000 -w 2", "safe"), ("gunicorn -c /tmp/g.py app:app", "notsafe"),
+              ("gunicorn -D app:app", "notsafe"))))

@@ -50,7 +50,7 @@ _cargo_deps = Spec(category=PKG_INSTALL, operands="none", network=True, does="ch
                    load_flags=_CARGO_LOAD | E("--path"), source_flags=E("--git --branch --tag --rev --registry "
                                                                       "--index"))
 _add("cargo", Spec(operands="none", flags=E(_CARGO_COMMON + " -V --version --list"), handler="cargo_opts",
-                   value_opts=E("-Z --color -C --explain"), load_flags=_CARGO_LOAD,
+                   value_opts=E("-Z --color -C --explain --config"),
                    subcommands=subs({}, ("build b check c test t bench doc clippy rustc rustdoc fix", _cargo_build),
                                     ("run r", _cargo_run),
                                     ("fmt", Spec(category=LINT_FORMAT, operands="none", does="formats the project",
@@ -73,6 +73,8 @@ _add("cargo", Spec(operands="none", flags=E(_CARGO_COMMON + " -V --version --lis
                              ("cargo build --target-dir /etc/x", "notsafe"), ("cargo install x", "notsafe"),
                              ("cargo publish", "notsafe"), ("cargo --version", "readonly safe"),
                              ("cargo build --manifest-path /tmp/x/Cargo.toml", "notsafe"),
+                             ("cargo --config /tmp/c.toml build", "notsafe"),
+                             ("cargo --manifest-path /tmp/x/Cargo.toml build", "notsafe"),
                              ("cargo --config 'build.rustc-wrapper=\"/tmp/x\"' build", "notsafe"),
                              ("cargo add serde --git https://example.com/x", "notsafe"))))
 

@@ -122,7 +122,7 @@ _RUFF_LOAD = E("--config")
 _RUFF_WRITE = E("-o --output-file --cache-dir")
 _RUFF_INFO = ro(operands="none", flags=E(_RUFF_COMMON + " --all"), value_opts=E("--output-format"),
                 load_flags=_RUFF_LOAD)
-_add("ruff", Spec(category=LINT_FORMAT, operands="none", flags=E(_RUFF_COMMON + " -V"), load_flags=_RUFF_LOAD,
+_add("ruff", Spec(category=LINT_FORMAT, operands="none", flags=E(_RUFF_COMMON + " -V"),
                   subcommands=subs({}, ("check", Spec(
                       category=LINT_FORMAT, operands="read", value_opts=_RUFF_VALUES, load_flags=_RUFF_LOAD,
                       flags=E(_RUFF_COMMON + " --no-fix --no-unsafe-fixes --show-fixes --no-show-fixes --diff -w "
@@ -138,7 +138,7 @@ _add("ruff", Spec(category=LINT_FORMAT, operands="none", flags=E(_RUFF_COMMON + 
                   examples=(("ruff check .", "readonly safe"), ("ruff check --fix src", "writes safe"),
                             ("ruff format --check .", "readonly safe"), ("ruff format", "writes safe"),
                             ("ruff check --select E,F --output-format=github src", "safe"),
-                            ("ruff check --config /tmp/ruff.toml .", "notsafe"), ("ruff --version", "safe"),
+                            ("ruff check --config /tmp/ruff.toml .", "notsafe"), ("ruff --config /tmp/r.toml check", "notsafe"), ("ruff --version", "safe"),
                             ("ruff check -o ~/.profile .", "notsafe"), ("ruff rule E501", "readonly safe"))))
 
 # -- formatters ------------------------------------------------------------------------------------------

@@ -67,14 +67,18 @@ def tox(c: Call) -> None:
 # -- cargo, go ---------------------------------------------------------------------------------------------
 
 def cargo_opts(c: Call) -> None:
-    """``cargo --config KEY=VALUE`` (anywhere) sets any configuration inline: a wrapper, a linker, a runner."""
+    """``cargo --config KEY=VALUE`` (anywhere) sets any configuration inline: a wrapper, a linker, a runner;
+    ``cargo --config FILE`` before the subcommand loads FILE (the generic rules see only the subcommand's)."""
     for parsed in (c.top, c.parsed):
         if parsed is None:
             continue
         for opt, value in parsed.opts:
-            if opt == "--config" and value is not None and ("=" in value.text or value.dynamic):
-                c.eff.runs.append("executes code (cargo --config sets configuration inline)")
-                return
+            if opt == "--config" and value is not None:
+                if "=" in value.text or value.dynamic:
+                    c.eff.runs.append("executes code (cargo --config sets configuration inline)")
+                    return
+                if parsed is c.top:
+                    c.eff.loads.append(value)
 
 
 def go_flags(c: Call) -> None:

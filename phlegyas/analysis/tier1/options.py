@@ -1,0 +1,40 @@
+"""Deletion through an option: a program whose table entry lists ``delete_flags`` empties or removes the
+directory named by their value (``pytest --basetemp=DIR`` removes DIR and everything in it before the run).
+
+The value is judged like the operand of ``rm -rf``: the home directory, ``/``, the project or a system
+location is denied, a directory elsewhere outside the project is denied (asked in a shared temp
+directory), one inside the project asks. One generic detector serves every such entry, so a new
+``delete_flags`` in the table is covered without a detector of its own.
+"""
+from __future__ import annotations
+
+from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.options import parse_options
+from phlegyas.analysis.tier1.base import Out, env_for
+from phlegyas.analysis.tier1.delete import judge_target
+from phlegyas.analysis.tier1.words import word_targets
+from phlegyas.core.analysis import AnalysisEnv
+
+
+def _value_options(spec: P.Spec) -> frozenset[str]:
+    """Every option of ``spec`` that takes a value, so that a value is never read as an option or operand."""
+    return (spec.value_opts | spec.target_opts | spec.write_flags | spec.upload_flags | spec.data_flags
+            | spec.read_flags | spec.exec_flags | spec.load_flags | spec.delete_flags | spec.source_flags)
+
+
+def programs_with_delete_flags() -> tuple[str, ...]:
+    """The table's programs whose own entry (not a subcommand's) has ``delete_flags``."""
+    return tuple(name for name, spec in P.PROGRAMS.items() if spec.delete_flags)
+
+
+def detect_delete_flags(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    spec = P.spec_for(inv.program)
+    if spec is None or not spec.delete_flags:
+        return
+    env = env_for(inv, env)
+    parsed = parse_options(inv.args, _value_options(spec), spec.whole, spec.posix, spec.numeric)
+    for opt, value in parsed.opts:
+        if opt in spec.delete_flags and value is not None:
+            for t in word_targets(value, env):
+                judge_target(inv, t, env, out, recursive=True, forced=True)
