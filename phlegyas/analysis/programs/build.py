@@ -87,7 +87,7 @@ _add("ninja samu", Spec(
 _BAZEL_OPTS = ("--config --compilation_mode -c --jobs -j --test_output --test_filter --test_arg --copt --cxxopt "
                "--linkopt --define --platforms --test_tag_filters --build_tag_filters --test_size_filters "
                "--test_timeout --runs_per_test --output_groups --output --color --curses --show_timestamps "
-               "--test_env --action_env --symlink_prefix --target_pattern_file --keep_going -k")
+               "--test_env --action_env --symlink_prefix --target_pattern_file")
 _add("bazel bazelisk", Spec(
     **_GOALS, flags=E(f"{_HELP} --keep_going -k --verbose_failures --nocache_test_results --cache_test_results "
                       "--build_tests_only --nobuild --noshow_progress --show_progress --subcommands -s --announce_rc "
@@ -111,7 +111,7 @@ _add("task rake mage ant sbt buck buck2 pants", Spec(
     value_opts=E("-D -C --concurrency -o --output -j --jobs -mem --color"),
     whole=E("-keep-going -batch -no-colors -noinput -emacs -debug -version -buildfile -propertyfile -logfile -mem "
             "-lib -keep -compile"),
-    write_flags=E("-logfile -l"),
+    write_flags=E("-logfile"),
     load_flags=E("--taskfile --rakefile -R --rakelibdir -r --require -I -buildfile -file -propertyfile -lib -d "
                  "--dir"),
     examples=(("task test", "safe"), ("rake spec", "safe"), ("sbt test", "safe"), ("ant compile", "safe"),
@@ -176,8 +176,7 @@ _add("mix", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     "test compile format credo dialyzer deps.get deps.compile deps.tree xref docs", Spec(
         category=TEST_BUILD, operands="read", does="builds or tests the project",
         flags=E(f"{_HELP} --cover --stale --failed --trace --max-failures --warnings-as-errors --force --check-formatted "
-                "--dry-run --no-deps-check --no-compile --all-warnings --color --no-color --exclude --include "
-                "--only --strict"),
+                "--dry-run --no-deps-check --no-compile --all-warnings --color --no-color --strict"),
         value_opts=E("--seed --max-cases --partitions --only --exclude --include --formatter --timeout"))),
     ("help", ro(operands="none", flags=E(_HELP))),
     ("*", mut("runs a mix task", operands="none"))),

@@ -143,7 +143,7 @@ _add("dotnet", Spec(operands="none", flags=E(f"{_HELP} --info --list-sdks --list
                         ("run", _dotnet_run),
                         ("help sln list", ro(operands="none", flags=E(_HELP))),
                         ("add remove", Spec(category=PKG_INSTALL, operands="none", network=True,
-                                            does="changes dependencies", flags=_DOTNET_FLAGS,
+                                            does="changes dependencies", flags=_DOTNET_FLAGS - E("--version"),
                                             value_opts=_DOTNET_VALUES | E("-v --version"),
                                             source_flags=E("-s --source"))),
                         ("watch tool new nuget workload dev-certs exec", Spec(operands="none",
