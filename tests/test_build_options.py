@@ -58,8 +58,9 @@ def test_no_option_is_both_a_flag_and_a_value_option():
 
 
 def test_the_delete_detector_is_registered_for_every_program_with_delete_flags():
-    names = [name for name, s in BUILD_TOOLS.items() if s.delete_flags]
-    assert "pytest" in names
+    names = [name for name, s in BUILD_TOOLS.items()
+             if s.delete_flags or any(c.delete_flags for c in (s.subcommands or {}).values())]
+    assert "pytest" in names and "cargo" in names
     assert all(detect_delete_flags in DETECTORS.get(name, ()) for name in names)
 
 
@@ -72,6 +73,8 @@ def test_the_delete_detector_is_registered_for_every_program_with_delete_flags()
     ("pytest --basetemp=/home/u/other", "delete.outside_project", Verdict.DENY),
     ("pytest --basetemp=/tmp/pytest-run", "delete.temp_dir", Verdict.ASK),
     ("pytest --basetemp=build/tmp", "delete.in_project", Verdict.ASK),
+    ("cargo clean --target-dir /", "delete.catastrophic", Verdict.DENY),
+    ("cargo clean --target-dir=target/x", "delete.in_project", Verdict.ASK),
 ])
 def test_basetemp_is_judged_like_rm_rf(command, class_id, severity):
     found = [f for f in run(command).findings if f.id.startswith("delete.")]

@@ -61,6 +61,24 @@ _add("cargo", Spec(operands="none", flags=E(_CARGO_COMMON + " -V --version --lis
                                     ("tree metadata search version locate-project pkgid verify-project read-manifest "
                                      "help", _cargo_ro),
                                     ("add remove rm update up generate-lockfile fetch", _cargo_deps),
+                                    ("clean", Spec(category=TEST_BUILD, operands="none",
+                                                   does="removes the build directory",
+                                                   flags=E(_CARGO_COMMON + " --release -r --doc --dry-run -n"),
+                                                   value_opts=E("-p --package --target --profile"),
+                                                   load_flags=_CARGO_LOAD, delete_flags=E("--target-dir"))),
+                                    ("nextest llvm-cov expand outdated audit", Spec(
+                                        category=TEST_BUILD, operands="none", does="tests or checks the project",
+                                        flags=_CARGO_BUILD_FLAGS | E("--no-capture --nocapture --html --lcov --json "
+                                                                     "--summary-only --no-report --branch --ugly "
+                                                                     "--root-deps-only -R -n --no-fetch --stale -D "
+                                                                     "--deny-warnings run list report"),
+                                        value_opts=_CARGO_VALUES | E("--retries -E --filterset --test-threads "
+                                                                     "--run-ignored --partition "
+                                                                     "--ignore-filename-regex --fail-under-lines "
+                                                                     "--theme -d --depth --format --ignore "
+                                                                     "--exit-code --packages -x"),
+                                        write_flags=_CARGO_WRITE | E("--output-path --output-dir"),
+                                        load_flags=_CARGO_LOAD, passthrough=True)),
                                     ("new init", Spec(category=PROJECT_EDIT, operands="write",
                                                       flags=E(_CARGO_COMMON + " --bin --lib"),
                                                       value_opts=E("--name --vcs --edition --registry"))),
@@ -72,6 +90,8 @@ _add("cargo", Spec(operands="none", flags=E(_CARGO_COMMON + " -V --version --lis
                              ("cargo test --workspace --all-features -- --nocapture", "safe"),
                              ("cargo build --target-dir /etc/x", "notsafe"), ("cargo install x", "notsafe"),
                              ("cargo publish", "notsafe"), ("cargo --version", "readonly safe"),
+                             ("cargo clean", "safe"), ("cargo clean --target-dir /", "notsafe"),
+                             ("cargo nextest run --no-fail-fast", "safe"), ("cargo llvm-cov --html", "safe"),
                              ("cargo build --manifest-path /tmp/x/Cargo.toml", "notsafe"),
                              ("cargo --config /tmp/c.toml build", "notsafe"),
                              ("cargo --manifest-path /tmp/x/Cargo.toml build", "notsafe"),
@@ -111,7 +131,14 @@ _add("go", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
                           whole=E("-v -x -e -json -m -t -d -u -diff -fmt -print -tool -insecure -go -compat -reuse "
                                   "-require -droprequire -replace -dropreplace -exclude -dropexclude -retract "
                                   "-toolchain -o -modfile"))),
-    ("generate install tool clean bug telemetry", Spec(operands="none", does="runs or installs programs")),
+    ("tool", Spec(operands="none", subcommands=subs({}, (
+        "cover", ro(operands="none", flags=E("-h"), value_opts=E("-func -html -mode -var"), write_flags=E("-o"),
+                    whole=E("-func -html -mode -var -o"))),
+        ("*", mut("runs a go tool", operands="none"))))),
+    ("clean", Spec(category=TEST_BUILD, operands="none", does="removes build and test caches",
+                   flags=E("-testcache -cache -fuzzcache -i -r -n -x"), mutate_flags=E("-modcache"),
+                   whole=E("-testcache -cache -fuzzcache -modcache"))),
+    ("generate install bug telemetry", Spec(operands="none", does="runs or installs programs")),
     ("", ro(operands="none", flags=E(_HELP)))),
     examples=(("go test ./...", "safe"), ("go build -o bin/app ./cmd/app", "safe"), ("go vet ./...", "safe"),
               ("go test -v -race -count=1 -run TestX ./pkg/...", "safe"), ("go list -m all", "readonly safe"),
@@ -119,7 +146,58 @@ _add("go", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
               ("go run main.go", "safe"), ("go run github.com/evil/x@latest", "notsafe"),
               ("go run /tmp/x.go", "notsafe"), ("go generate ./...", "notsafe"),
               ("go test -exec 'sh -c id' ./...", "executes notsafe"), ("go build -o /usr/local/bin/app .", "notsafe"),
-              ("go build -modfile=/tmp/go.mod ./...", "notsafe"), ("go env -w GOPROXY=x", "notsafe"))))
+              ("go build -modfile=/tmp/go.mod ./...", "notsafe"), ("go env -w GOPROXY=x", "notsafe"),
+              ("go tool cover -func=coverage.out", "safe"), ("go tool pprof -http=:8080 cpu.out", "notsafe"),
+              ("go clean -testcache", "safe"), ("go clean -modcache", "notsafe"))))
+
+# -- formatters of the compiled languages and of shell -----------------------------------------------------
+_add("gofmt", Spec(category=LINT_FORMAT, operands="read", flags=E("-l -w -d -s -e -h"), value_opts=E("-r"),
+                   write_flags=E("-cpuprofile"), whole=E("-cpuprofile"), inplace_flags=E("-w"),
+                   examples=(("gofmt -l .", "readonly safe"), ("gofmt -s -w .", "writes safe"),
+                             ("gofmt -w /etc/x.go", "notsafe"))))
+_add("goimports", Spec(category=LINT_FORMAT, operands="read", flags=E("-l -w -d -e -v -format-only -h"),
+                       value_opts=E("-srcdir -local"), whole=E("-format-only -srcdir -local"), inplace_flags=E("-w"),
+                       examples=(("goimports -l .", "readonly safe"), ("goimports -w -local example.com/m .", "writes safe"))))
+_add("clang-format", Spec(
+    category=LINT_FORMAT, operands="read",
+    flags=E("-h --help --version --verbose -verbose --Werror -Werror -n --dry-run -dry-run --sort-includes "
+            "-sort-includes --dump-config -dump-config --fail-on-incomplete-format"),
+    value_opts=E("--style -style --fallback-style -fallback-style --assume-filename -assume-filename --lines -lines "
+                 "--offset -offset --length -length --cursor -cursor --qualifier-alignment"),
+    whole=E("-style -fallback-style -assume-filename -lines -offset -length -cursor -verbose -Werror -dry-run "
+            "-sort-includes -dump-config"),
+    inplace_flags=E("-i"), readonly_flags=E("-n --dry-run -dry-run --dump-config -dump-config"),
+    examples=(("clang-format -i a.c", "writes safe"), ("clang-format --style=file -n src/a.cpp", "readonly safe"),
+              ("clang-format -i /etc/x.c", "notsafe"))))
+_add("rustfmt", Spec(category=LINT_FORMAT, operands="read", inplace=True,
+                     flags=E("-h --help -V --version -v --verbose -q --quiet --check -l --files-with-diff --backup"),
+                     value_opts=E("--edition --emit --color --config --print-config"), load_flags=E("--config-path"),
+                     readonly_flags=E("--check -l --files-with-diff --print-config -h --help -V --version"),
+                     examples=(("rustfmt --check src/main.rs", "readonly safe"), ("rustfmt --edition 2021 src/lib.rs",
+                                                                                  "writes safe"))))
+_add("shfmt", Spec(category=LINT_FORMAT, operands="read",
+                   flags=E("-h --help --version -l --list -w --write -d --diff -s --simplify -mn --minify -bn -ci -sr "
+                           "-kp -fn -f --find -p --posix --space-redirects --binary-next-line --case-indent"),
+                   value_opts=E("-i --indent -ln --language-dialect --filename"), whole=E("-mn -bn -ci -sr -kp -fn -ln"),
+                   inplace_flags=E("-w --write"), readonly_flags=E("-l --list -d --diff -f --find"),
+                   examples=(("shfmt -d x.sh", "readonly safe"), ("shfmt -i 2 -w scripts", "writes safe"))))
+_add("stylua", Spec(category=LINT_FORMAT, operands="read", inplace=True,
+                    flags=E("-h --help -V --version -v --verbose --check --verify --respect-ignores "
+                            "--search-parent-directories --sort-requires"),
+                    value_opts=E("--color --indent-type --indent-width --line-endings --quote-style "
+                                 "--call-parentheses --column-width -g --glob --collapse-simple-statement"),
+                    load_flags=E("-f --config-path"), readonly_flags=E("--check -h --help -V --version"),
+                    examples=(("stylua --check .", "readonly safe"), ("stylua src", "writes safe"))))
+_add("dprint", Spec(category=LINT_FORMAT, operands="none", flags=E(_HELP + " -V"), subcommands=subs({}, (
+    "fmt", Spec(category=LINT_FORMAT, operands="read", inplace=True, default_operand=".",
+                flags=E(f"{_HELP} --staged --allow-no-files --diff --verbose --skip-stable-format"),
+                value_opts=E("--excludes --log-level --incremental"), load_flags=E("-c --config --plugins"))),
+    ("check output-file-paths resolved-config", ro(
+        operands="read", flags=E(f"{_HELP} --staged --allow-no-files --list-different --verbose"),
+        value_opts=E("--excludes --log-level"), load_flags=E("-c --config --plugins"))),
+    ("", ro(operands="none", flags=E(_HELP + " -V")))),
+    examples=(("dprint check", "readonly safe"), ("dprint fmt", "writes safe"),
+              ("dprint fmt --plugins /tmp/p.wasm", "notsafe"))))
 
 # -- dotnet ----------------------------------------------------------------------------------------------
 _DOTNET_FLAGS = E(f"{_HELP} --no-restore --no-build --no-dependencies --nologo --no-logo --force --self-contained "

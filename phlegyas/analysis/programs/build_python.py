@@ -174,6 +174,41 @@ _add("isort", Spec(category=LINT_FORMAT, operands="read", inplace=True,
                    examples=(("isort --check-only .", "readonly safe"), ("isort --profile black src", "writes safe"),
                              ("isort --settings-path /tmp/x .", "notsafe"))))
 
+_add("autopep8", Spec(category=LINT_FORMAT, operands="read",
+                      flags=E(f"{_HELP} -i --in-place -d --diff -r --recursive -a --aggressive -v --verbose "
+                              "--list-fixes --experimental --ignore-local-config --exit-code --hang-closing"),
+                      value_opts=E("-j --jobs --max-line-length --select --ignore --exclude -p --pep8-passes "
+                                   "--line-range --range --indent-size"),
+                      load_flags=E("--global-config"), inplace_flags=E("-i --in-place"), readonly_flags=E("-d --diff"),
+                      examples=(("autopep8 --in-place -a src/a.py", "writes safe"), ("autopep8 -d a.py", "readonly safe"))))
+_add("yapf", Spec(category=LINT_FORMAT, operands="read",
+                  flags=E(f"{_HELP} -v -i --in-place -d --diff -r --recursive -p --parallel -vv --verbose -q --quiet "
+                          "--no-local-style --print-modified"),
+                  value_opts=E("-l --lines -e --exclude"), load_flags=E("--style"),
+                  inplace_flags=E("-i --in-place"), readonly_flags=E("-d --diff"),
+                  examples=(("yapf -ir src", "writes safe"), ("yapf --diff --style=google a.py", "readonly safe"))))
+_add("autoflake", Spec(category=LINT_FORMAT, operands="read",
+                       flags=E(f"{_HELP} -i --in-place -r --recursive -c --check --check-diff "
+                               "--remove-all-unused-imports --remove-unused-variables --remove-duplicate-keys "
+                               "--expand-star-imports --ignore-init-module-imports --ignore-pass-statements "
+                               "--ignore-pass-after-docstring -s --stdout -q --quiet -v --verbose"),
+                       value_opts=E("-j --jobs --exclude --imports"), load_flags=E("--config"),
+                       inplace_flags=E("-i --in-place"), readonly_flags=E("-c --check --check-diff -s --stdout"),
+                       examples=(("autoflake -i --remove-all-unused-imports a.py", "writes safe"),)))
+_add("pyupgrade", Spec(category=LINT_FORMAT, operands="read", inplace=True,
+                       flags=E(f"{_HELP} --py3-plus --py36-plus --py37-plus --py38-plus --py39-plus --py310-plus "
+                               "--py311-plus --py312-plus --py313-plus --py314-plus --keep-percent-format --keep-mock "
+                               "--keep-runtime-typing --exit-zero-even-if-changed"),
+                       examples=(("pyupgrade --py311-plus src/a.py", "writes safe"),)))
+_add("docformatter", Spec(category=LINT_FORMAT, operands="read",
+                          flags=E(f"{_HELP} -i --in-place -c --check -r --recursive --force-wrap "
+                                  "--pre-summary-newline --make-summary-multi-line --close-quotes-on-newline --blank "
+                                  "--non-strict --black --diff"),
+                          value_opts=E("--tab-width --wrap-summaries --wrap-descriptions -e --exclude --range "
+                                       "--docstring-length --non-cap"),
+                          load_flags=E("--config"), inplace_flags=E("-i --in-place"), readonly_flags=E("-c --check"),
+                          examples=(("docformatter -c -r src", "readonly safe"), ("docformatter -i a.py", "writes safe"))))
+
 # -- type checkers and linters -------------------------------------------------------------------------
 _MYPY_FLAGS = E(
     f"{_HELP} -V -v --verbose --strict --ignore-missing-imports --no-implicit-optional --implicit-optional "

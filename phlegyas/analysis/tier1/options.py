@@ -11,6 +11,7 @@ from __future__ import annotations
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.options import parse_options
+from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, env_for
 from phlegyas.analysis.tier1.delete import judge_target
 from phlegyas.analysis.tier1.words import word_targets
@@ -23,17 +24,35 @@ def _value_options(spec: P.Spec) -> frozenset[str]:
             | spec.read_flags | spec.exec_flags | spec.load_flags | spec.delete_flags | spec.source_flags)
 
 
+def _has_delete_flags(spec: P.Spec) -> bool:
+    return bool(spec.delete_flags) or any(_has_delete_flags(s) for s in (spec.subcommands or {}).values())
+
+
 def programs_with_delete_flags() -> tuple[str, ...]:
-    """The table's programs whose own entry (not a subcommand's) has ``delete_flags``."""
-    return tuple(name for name, spec in P.PROGRAMS.items() if spec.delete_flags)
+    """The table's programs whose entry, or one of its subcommands' (``cargo clean``), has ``delete_flags``."""
+    return tuple(name for name, spec in P.PROGRAMS.items() if _has_delete_flags(spec))
+
+
+def _walk(spec: P.Spec, args: list[Word]) -> tuple[P.Spec, list[Word]] | None:
+    """Down the subcommands the arguments name, as ``shell.effects.resolve`` does (None: not in the table)."""
+    while spec.subcommands is not None:
+        parsed = parse_options(args, _value_options(spec), spec.whole, True, spec.numeric)
+        sub = args[parsed.rest].text if parsed.rest >= 0 else ""
+        nxt = spec.subcommands.get(sub) or spec.subcommands.get("*")
+        if nxt is None:
+            return None
+        spec, args = nxt, (args[parsed.rest + 1:] if parsed.rest >= 0 else [])
+    return spec, args
 
 
 def detect_delete_flags(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
-    spec = P.spec_for(inv.program)
-    if spec is None or not spec.delete_flags:
+    top = P.spec_for(inv.program)
+    found = _walk(top, inv.args) if top is not None else None
+    if found is None or not found[0].delete_flags:
         return
+    spec, args = found
     env = env_for(inv, env)
-    parsed = parse_options(inv.args, _value_options(spec), spec.whole, spec.posix, spec.numeric)
+    parsed = parse_options(args, _value_options(spec), spec.whole, spec.posix, spec.numeric)
     for opt, value in parsed.opts:
         if opt in spec.delete_flags and value is not None:
             for t in word_targets(value, env):
