@@ -32,6 +32,10 @@ SAFE_GOALS = frozenset({
     "dependency:tree", "dependency:resolve", "dependency:go-offline", "versions:display-dependency-updates",
     "help:effective-pom", "surefire-report:report", "site", "process-resources", "generate-sources",
     "coverage", "docs", "doc", "html", "dist", "wheel", "sdist", "release-build", "debug", "spec", "specs",
+    "dependencyinsight", "buildenvironment", "outgoingvariants", "javatoolchains", "dependency:analyze",
+    "dependency:list", "dependency:copy-dependencies", "generate-resources", "generate-test-sources",
+    "process-test-resources", "integration-test", "help:describe", "spotless:check", "spotless:apply",
+    "checkstyle:check", "jacoco:report", "versions:display-plugin-updates",
 })
 """Goals and targets of make/mvn/gradle/ant/sbt that build, test or check (not deploy or install system-wide)."""
 
@@ -72,7 +76,7 @@ _add("gradle gradlew", Spec(
             "--watch-fs --no-watch-fs --configure-on-demand --all --export-keys"),
     value_opts=E("-x --exclude-task -D --system-prop -P --project-prop --max-workers --console --warning-mode "
                  "--priority --update-locks --dependency-verification -F -M --write-verification-metadata "
-                 "--tests"),
+                 "--tests --configuration --dependency --group"),
     write_flags=E("-g --gradle-user-home --project-cache-dir"),
     load_flags=E("-b --build-file -c --settings-file -I --init-script -p --project-dir --include-build"),
     mutate_flags=E("--scan"),
@@ -247,6 +251,7 @@ _add("uvicorn hypercorn", Spec(
 _add("gunicorn", Spec(
     **_DEV_SERVER,
     flags=E("-h --help -v --version --reload --preload --capture-output --check-config --print-config"),
+    read_flags=E("--certfile --keyfile --ca-certs"),
     value_opts=E("-b --bind -w --workers -k --worker-class -t --timeout --graceful-timeout --keep-alive "
                  "--log-level --threads --max-requests --max-requests-jitter --reload-extra-file -n --name "
                  "--forwarded-allow-ips"),

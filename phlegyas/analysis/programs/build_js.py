@@ -154,7 +154,7 @@ _add("stylelint standard xo markdownlint markdownlint-cli2 rubocop clang-tidy sw
          category=LINT_FORMAT, operands="read",
          flags=E(f"{_HELP} -v -q --quiet --verbose --cache --allow-empty-input --color --no-color --strict "
                  "--display-cop-names -D -E -S -P --parallel -L --list-target-files -F --fail-fast "
-                 "--force-exclusion --reporter-json --relative -tests --fast --new --print-issued-lines"),
+                 "--force-exclusion --reporter-json --relative -tests --fast --new --print-issued-lines --show-cops"),
          value_opts=E("-f --format --formatter --max-warnings --ignore-pattern --only --except --fail-level "
                       "-checks -checks= --checks -header-filter --header-filter --timeout -j --concurrency "
                       "--enable --disable --disable-all --enable-all --out-format --output.text.path "
@@ -163,7 +163,7 @@ _add("stylelint standard xo markdownlint markdownlint-cli2 rubocop clang-tidy sw
          read_flags=E("--ignore-path"), write_flags=E("-o --out --output --output-file -export-fixes --export-fixes"),
          load_flags=E("-c --config --config-file -config-file -r --require --custom-syntax -p -load"),
          exec_flags=E("--plugin-path --rulesdir -extra-arg --extra-arg"),
-         inplace_flags=E("--fix -fix --fix-errors -fix-errors -a -A --autocorrect --autocorrect-all --write -w "
+         inplace_flags=E("--fix -fix --fix-errors -fix-errors -a -A --autocorrect --autocorrect-all --auto-correct --write -w "
                          "--apply --format-only"),
          examples=(("golangci-lint run ./...", "safe"), ("rubocop -a app", "writes safe"),
                    ("staticcheck ./...", "safe"), ("stylelint -c /tmp/x.js 'src/**/*.css'", "notsafe"),
@@ -182,7 +182,8 @@ _add("hadolint yamllint jsonlint htmlhint jshint tflint checkov semgrep codespel
                  "--recursive --production --development --no-summary --quiet-mode"),
          value_opts=E("-f --format -d --ignore --skip -S -L --ignore-words-list --locale --language --framework "
                       "--check --severity --failure-threshold --exclude -x --extend-exclude --min --max --rule "
-                      "-t --threshold --level"),
+                      "-t --threshold --level --trusted-registry -D --dictionary --context -A --after-context "
+                      "-B --before-context"),
          read_flags=E("-I --ignore-words"), write_flags=E("-o --output --output-file"),
          load_flags=E("-c --config --config-file --config-data --rcfile"),
          inplace_flags=E("-w --write-changes --fix"),

@@ -40,7 +40,8 @@ _cargo_run = Spec(category=TEST_BUILD, operands="none", flags=_CARGO_BUILD_FLAGS
 _cargo_ro = ro(operands="none", flags=E(_CARGO_COMMON + " -V --version --list --no-dedupe -d --duplicates "
                                                         "--prefix --no-deps --json --plain"),
                value_opts=E("-p --package --features -F --target -e --edges -i --invert --depth --format "
-                            "--format-version --charset --limit --message-format --color --prune -Z --exclude"),
+                            "--format-version --charset --limit --message-format --color --prune -Z --exclude "
+                            "--filter-platform"),
                load_flags=_CARGO_LOAD)
 _cargo_deps = Spec(category=PKG_INSTALL, operands="none", network=True, does="changes dependencies",
                    flags=E(_CARGO_COMMON + " --dev -D --build -B --optional --no-optional --default-features "
@@ -171,7 +172,8 @@ _add("clang-format", Spec(
               ("clang-format -i /etc/x.c", "notsafe"))))
 _add("rustfmt", Spec(category=LINT_FORMAT, operands="read", inplace=True,
                      flags=E("-h --help -V --version -v --verbose -q --quiet --check -l --files-with-diff --backup"),
-                     value_opts=E("--edition --emit --color --config --print-config"), load_flags=E("--config-path"),
+                     value_opts=E("--edition --style-edition --emit --color --config --print-config"),
+                     load_flags=E("--config-path"),
                      readonly_flags=E("--check -l --files-with-diff --print-config -h --help -V --version"),
                      examples=(("rustfmt --check src/main.rs", "readonly safe"), ("rustfmt --edition 2021 src/lib.rs",
                                                                                   "writes safe"))))
@@ -203,11 +205,12 @@ _add("dprint", Spec(category=LINT_FORMAT, operands="none", flags=E(_HELP + " -V"
 _DOTNET_FLAGS = E(f"{_HELP} --no-restore --no-build --no-dependencies --nologo --no-logo --force --self-contained "
                   "--no-self-contained --blame --blame-crash --blame-hang --list-tests --verify-no-changes "
                   "--include-generated --no-incremental --use-current-runtime --ucr --disable-build-servers "
-                  "--no-launch-profile --interactive")
+                  "--no-launch-profile --interactive --no-http-cache --ignore-failed-sources --disable-parallel "
+                  "--no-cache --locked-mode --use-lock-file --force-evaluate")
 _DOTNET_VALUES = E("-c --configuration -f --framework -r --runtime -v --verbosity --filter -l --logger -a --arch "
                    "--os -p --property -m --maxcpucount --version-suffix --collect -e --environment --severity "
                    "--include --exclude --launch-profile --tl --blame-hang-timeout --test-adapter-path")
-_DOTNET_WRITE = E("-o --output --results-directory --diag -d --packages --artifacts-path")
+_DOTNET_WRITE = E("-o --output --results-directory --diag -d --packages --artifacts-path --package-directory")
 _DOTNET_LOAD = E("-s --settings --configfile --project")
 _dotnet_build = Spec(category=TEST_BUILD, operands="none", does="builds the project", flags=_DOTNET_FLAGS,
                      value_opts=_DOTNET_VALUES, write_flags=_DOTNET_WRITE, load_flags=_DOTNET_LOAD,
@@ -242,10 +245,12 @@ _CC_WHOLE = ("-O -O0 -O1 -O2 -O3 -Os -Ofast -Og -Oz -g0 -g1 -g2 -g3 -ggdb -ggdb3
              "-fuse-ld -isysroot --sysroot -std -march -mtune -mcpu -stdlib -rtlib -fsanitize -target --target")
 _add("gcc g++ cc c++ clang clang++ tcc", Spec(
     category=TEST_BUILD, operands="read", does="compiles code", handler="cc_opts",
-    flags=E("-c -S -E -v -s -w -g -P -C -H -M -p -pg --help --version -### --analyze"),
+    flags=E("-c -S -E -v -s -w -g -P -C -H -M -p -pg --help --version --analyze --debug --compile --assemble "
+            "--preprocess --verbose --pedantic --pedantic-errors --shared --static --no-warnings"),
     value_opts=E("-I -L -l -D -U -x -W -f -m -d -std -march -mtune -mcpu -stdlib -rtlib -fsanitize -target "
-                 "--target -MT -MQ -iquote -idirafter -isystem -Xlinker -Xassembler -Xpreprocessor -u -e -z"),
-    whole=E(_CC_WHOLE), write_flags=E("-o -MF"), read_flags=E("-include -imacros"),
+                 "--target -MT -MQ -iquote -idirafter -isystem -Xlinker -Xassembler -Xpreprocessor -u -e -z --include-directory "
+                 "--library-directory --define-macro --undefine-macro --language --std"),
+    whole=E(_CC_WHOLE), write_flags=E("-o -MF --output"), read_flags=E("-include -imacros"),
     load_flags=E("-T --sysroot -isysroot -fuse-ld"),
     exec_flags=E("-wrapper -fplugin -B -specs -Xclang"),
     examples=(("gcc -O2 -Wall -Wextra -std=c11 -o build/app main.c", "safe"), ("gcc -c -fPIC -Iinclude a.c", "safe"),

@@ -37,7 +37,9 @@ def build_goals(c: Call) -> None:
     anything; ``make -j`` takes an optional number, so a word after it that is no number is a goal."""
     allowed = P.SAFE_GOALS | ({"install", "clean"} if c.name in ("mvn", "mvnw") else frozenset())
     if c.name in ("gradle", "gradlew"):
-        allowed = allowed | {"clean"}
+        allowed = allowed | {"clean", "run", "bootrun"}  # the project's application, at the trust of its tests
+    elif c.name in ("mvn", "mvnw"):
+        allowed = allowed | {"spring-boot:run", "quarkus:dev"}
     goals = list(c.parsed.operands)
     if c.name in ("make", "gmake"):
         for opt, value in c.parsed.opts:
