@@ -75,8 +75,11 @@ def test_the_delete_detector_is_registered_for_every_program_with_delete_flags()
     ("pytest --basetemp=build/tmp", "delete.in_project", Verdict.ASK),
     ("cargo clean --target-dir /", "delete.catastrophic", Verdict.DENY),
     ("cargo clean --target-dir=target/x", "delete.in_project", Verdict.ASK),
+    ("cmake -E rm -rf /", "delete.catastrophic", Verdict.DENY),
+    ("cmake -E remove_directory /home/u", "delete.catastrophic", Verdict.DENY),
+    ("cmake -E rm -rf build", "delete.in_project", Verdict.ASK),
 ])
-def test_basetemp_is_judged_like_rm_rf(command, class_id, severity):
+def test_deletion_through_an_option_is_judged_like_rm_rf(command, class_id, severity):
     found = [f for f in run(command).findings if f.id.startswith("delete.")]
     assert [(f.id, f.severity) for f in found] == [(class_id, severity)]
 

@@ -4,7 +4,8 @@ directory named by their value (``pytest --basetemp=DIR`` removes DIR and everyt
 The value is judged like the operand of ``rm -rf``: the home directory, ``/``, the project or a system
 location is denied, a directory elsewhere outside the project is denied (asked in a shared temp
 directory), one inside the project asks. One generic detector serves every such entry, so a new
-``delete_flags`` in the table is covered without a detector of its own.
+``delete_flags`` in the table is covered without a detector of its own. ``cmake -E rm`` (CMake's
+portable ``rm``) is judged here too: it is a deletion that the command line spells as an option.
 """
 from __future__ import annotations
 
@@ -57,3 +58,22 @@ def detect_delete_flags(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         if opt in spec.delete_flags and value is not None:
             for t in word_targets(value, env):
                 judge_target(inv, t, env, out, recursive=True, forced=True)
+
+
+_CMAKE_REMOVE = frozenset({"rm", "remove", "remove_directory"})
+
+
+def detect_cmake_remove(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``cmake -E rm -rf PATH``: CMake's portable ``rm``, judged as ``rm`` is."""
+    args = inv.args
+    for i, w in enumerate(args[:-1]):
+        if w.text == "-E" and args[i + 1].text in _CMAKE_REMOVE:
+            rest = args[i + 2:]
+            flags = "".join(a.text[1:] for a in rest if a.text.startswith("-") and not a.text.startswith("--"))
+            recursive = args[i + 1].text == "remove_directory" or "r" in flags.lower()
+            forced = "f" in flags
+            env = env_for(inv, env)
+            for target in (a for a in rest if not a.text.startswith("-")):
+                for t in word_targets(target, env):
+                    judge_target(inv, t, env, out, recursive=recursive, forced=forced)
+            return
