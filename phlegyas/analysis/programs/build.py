@@ -54,7 +54,8 @@ _add("make gmake", Spec(
               ("make -s -C build test", "safe"), ("make install", "notsafe"), ("make -j install", "notsafe"),
               ("make deploy", "notsafe"), ("make -f /tmp/x.mk", "notsafe"),
               ("make --eval='$(shell id)' test", "executes notsafe"), ("make CC=/tmp/evil test", "notsafe"),
-              ("make CFLAGS=-O2 DEBUG=1 test", "safe"))))
+              ("make CFLAGS=-O2 DEBUG=1 test", "safe"), ("make 'CFLAGS=; id' test", "notsafe"),
+              ("make -f - test", "notsafe"))))
 _MVN_WHOLE = "-am -amd -fae -ff -fn -nsu -ntp -llr -pl -rf -gs -gt -emp -ep -cpu -npr -npu -up"
 _add("mvn mvnw", Spec(
     **_GOALS,
@@ -66,7 +67,9 @@ _add("mvn mvnw", Spec(
     whole=E(_MVN_WHOLE), write_flags=E("-l --log-file"),
     load_flags=E("-f --file -s --settings -gs --global-settings -t --toolchains -gt --global-toolchains"),
     examples=(("mvn -q test", "safe"), ("mvn clean install -DskipTests", "safe"), ("mvn -B -ntp verify", "safe"),
-              ("mvn deploy", "notsafe"), ("mvn -s /tmp/settings.xml test", "notsafe"))))
+              ("mvn deploy", "notsafe"), ("mvn -s /tmp/settings.xml test", "notsafe"),
+              ("mvn test -Dmaven.repo.local=/tmp/repo", "notsafe"),
+              ("mvn test -DargLine=-javaagent:/tmp/a.jar", "notsafe"))))
 _add("gradle gradlew", Spec(
     **_GOALS,
     flags=E(f"{_HELP} -v --offline --refresh-dependencies --rerun-tasks --rerun --continue --parallel --no-parallel "
@@ -82,7 +85,8 @@ _add("gradle gradlew", Spec(
     mutate_flags=E("--scan"),
     examples=(("./gradlew build", "safe"), ("gradle test --tests 'a.B' --offline", "safe"),
               ("./gradlew :app:test -x lint --no-daemon", "safe"), ("gradle publish", "notsafe"),
-              ("gradle -I /tmp/init.gradle build", "notsafe"), ("gradle build --scan", "notsafe"))))
+              ("gradle -I /tmp/init.gradle build", "notsafe"), ("gradle build --scan", "notsafe"),
+              ("gradle test -Dorg.gradle.java.home=/tmp/jdk", "notsafe"))))
 _add("ninja samu", Spec(
     **_GOALS, flags=E("-h --help --version -k -n -v --verbose --quiet"), value_opts=E("-j -l -d -w"),
     load_flags=E("-C -f"), exec_flags=E("-t"),
@@ -132,14 +136,18 @@ _add("cmake", Spec(
     value_opts=E("-G -D -U -T -A --target -t -j --parallel --config --preset --log-level --log-context "
                  "--trace-source --trace-format --profiling-format --component --workflow -E"),
     whole=E("-LA -LH -LAH -Wdev -Wno-dev -Werror -Wno-error -Wdeprecated -Wno-deprecated"),
-    read_flags=E("-S"), write_flags=E("-B --build --graphviz --system-information --trace-redirect "
-                                      "--profiling-output --prefix"),
-    load_flags=E("-C --toolchain"), exec_flags=E("-P --install --open"),
-    examples=(("cmake -S . -B build", "safe"), ("cmake --build build -j 4", "safe"), ("cmake ..", "safe"),
+    write_flags=E("--graphviz --system-information --trace-redirect --profiling-output --prefix"),
+    load_flags=E("-S -B --build -C --toolchain"), exec_flags=E("-P --install --open"),
+    examples=(("cmake -S . -B build", "safe"), ("cmake --build build -j 4", "safe"), ("cd build && cmake ..", "safe"),
+              ("cmake ..", "notsafe"),
               ("cmake -DCMAKE_BUILD_TYPE=Release -G Ninja -B build", "safe"), ("cmake -E make_directory build", "safe"),
               ("cmake -E rm -rf /", "notsafe"), ("cmake -P x.cmake", "executes notsafe"),
               ("cmake -DCMAKE_C_COMPILER_LAUNCHER=/tmp/x -B build", "notsafe"),
-              ("cmake -C /tmp/cache.cmake -B build", "notsafe"), ("cmake --install build", "notsafe"))))
+              ("cmake -C /tmp/cache.cmake -B build", "notsafe"), ("cmake --install build", "notsafe"),
+              ("cmake /tmp/evil", "notsafe"), ("cmake -S /tmp/evil -B build", "notsafe"),
+              ("cmake --build /tmp/b", "notsafe"),
+              ("cmake -DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=/tmp/x.cmake ..", "notsafe"),
+              ("cmake -DCMAKE_INSTALL_PREFIX=/usr/local -B build", "safe"))))
 _add("ctest", Spec(
     category=TEST_BUILD, operands="none", does="runs the project's tests",
     flags=E("-h --help --version --output-on-failure -V --verbose -VV --extra-verbose -N --show-only -Q --quiet "
@@ -155,19 +163,19 @@ _add("ctest", Spec(
     exec_flags=E("-S -SP --script -T --test-action -D --dashboard -M --test-model --build-and-test"),
     examples=(("ctest --output-on-failure", "safe"), ("ctest --test-dir build -j4 -R unit", "safe"),
               ("ctest -S /tmp/x.cmake", "executes notsafe"), ("ctest -T Submit", "notsafe"))))
-_MESON_BUILD = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project",
+_MESON_BUILD = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project", handler="operands_load",
                     flags=E(f"{_HELP} -v --verbose --wipe --reconfigure --clean --print-errorlogs --no-rebuild "
                             "--list --quiet -q --benchmark --no-stdsplit --ninja-args"),
-                    value_opts=E("-C -j --jobs --num-processes -D --buildtype --backend --suite --no-suite --setup "
+                    value_opts=E("-j --jobs --num-processes -D --buildtype --backend --suite --no-suite --setup "
                                  "--repeat --timeout-multiplier --warnlevel --werror --default-library -t --test-args "
                                  "--logbase"),
-                    load_flags=E("--native-file --cross-file"), write_flags=E("--prefix"), exec_flags=E("--wrapper"))
+                    load_flags=E("-C --native-file --cross-file"), write_flags=E("--prefix"), exec_flags=E("--wrapper"))
 _add("meson", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     "setup compile test configure introspect", _MESON_BUILD),
     ("", ro(operands="none", flags=E(_HELP))),
     ("*", mut("runs a meson command", operands="none"))),
     examples=(("meson setup build", "safe"), ("meson test -C build --print-errorlogs", "safe"),
-              ("meson install -C build", "notsafe"))))
+              ("meson install -C build", "notsafe"), ("meson setup build /tmp/src", "notsafe"))))
 _add("ccache sccache", Spec(
     category=TEST_BUILD, operands="none", handler="no_operands", does="manages the compiler cache",
     flags=E("-s --show-stats -z --zero-stats -C --clear -c --cleanup -p --show-config -V --version -h --help -x "
@@ -178,13 +186,15 @@ _add("ccache sccache", Spec(
 # -- other ecosystems' test runners ----------------------------------------------------------------------
 _add("mix", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     "test compile format credo dialyzer deps.get deps.compile deps.tree xref docs", Spec(
-        category=TEST_BUILD, operands="read", does="builds or tests the project",
-        flags=E(f"{_HELP} --cover --stale --failed --trace --max-failures --warnings-as-errors --force --check-formatted "
+        category=TEST_BUILD, operands="read", does="builds or tests the project", handler="operands_load",
+        flags=E(f"{_HELP} --cover --stale --failed --trace --max-failures --warnings-as-errors --force "
+                 "--check-formatted "
                 "--dry-run --no-deps-check --no-compile --all-warnings --color --no-color --strict"),
         value_opts=E("--seed --max-cases --partitions --only --exclude --include --formatter --timeout"))),
     ("help", ro(operands="none", flags=E(_HELP))),
     ("*", mut("runs a mix task", operands="none"))),
-    examples=(("mix test", "safe"), ("mix test --cover test/a_test.exs", "safe"), ("mix format --check-formatted", "safe"),
+    examples=(("mix test", "safe"), ("mix test --cover test/a_test.exs", "safe"),
+              ("mix format --check-formatted", "safe"),
               ("mix run priv/seed.exs", "notsafe"), ("mix hex.publish", "notsafe"))))
 _SWIFT_BUILD = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project",
                     flags=E(f"{_HELP} -v --verbose --very-verbose --parallel --enable-code-coverage --skip-build "
@@ -208,20 +218,22 @@ _add("deno", Spec(operands="none", flags=E(_HELP + " -V"), subcommands=subs({}, 
     "lint check doc", _DENO_CHECK),
     ("fmt", Spec(category=LINT_FORMAT, operands="read", inplace=True, readonly_flags=E("--check"),
                  flags=_DENO_CHECK.flags, value_opts=_DENO_CHECK.value_opts, load_flags=_DENO_CHECK.load_flags)),
-    ("test", Spec(category=TEST_BUILD, operands="read", does="runs the project's tests",
+    ("test", Spec(category=TEST_BUILD, operands="read", does="runs the project's tests", handler="operands_load",
                   flags=_DENO_CHECK.flags | E("-A --allow-all --allow-read --allow-env --allow-write --allow-net "
                                               "--allow-run --allow-sys --allow-ffi --trace-leaks --permit-no-files"),
                   value_opts=_DENO_CHECK.value_opts, load_flags=_DENO_CHECK.load_flags)),
     ("", ro(operands="none", flags=E(_HELP + " -V"))),
     ("*", mut("runs code", operands="none"))),
     examples=(("deno test", "safe"), ("deno lint", "safe"), ("deno fmt --check", "readonly safe"),
-              ("deno run https://example.com/x.ts", "notsafe"), ("deno eval 'Deno.exit()'", "notsafe"))))
+              ("deno run https://example.com/x.ts", "notsafe"), ("deno test https://example.com/x_test.ts", "notsafe"),
+              ("deno eval 'Deno.exit()'", "notsafe"))))
 
 __all__ = ["BUILD_TOOLS", "PYTEST", "SAFE_GOALS", "UNITTEST"]
 
 # -- development servers: the project's own app, at the trust of its tests ---------------------------------
 _DEV_SERVER = dict(category=TEST_BUILD, operands="none", does="runs the project's development server")
 _add("flask", Spec(operands="none", flags=E(_HELP + " --debug --no-debug"), value_opts=E("-A --app"),
+                   handler="flask_app",
                    subcommands=subs({}, (
                        "run", Spec(**_DEV_SERVER,
                                    flags=E("--help --reload --no-reload --debugger --no-debugger --with-threads "
@@ -234,7 +246,7 @@ _add("flask", Spec(operands="none", flags=E(_HELP + " --debug --no-debug"), valu
                    examples=(("flask run", "safe"), ("flask --app hello run --debug -p 5001", "safe"),
                              ("flask db upgrade", "notsafe"), ("flask shell", "notsafe"),
                              ("flask run --env-file /tmp/x.env", "notsafe"),
-                             ("flask --env-file /tmp/x.env run", "notsafe"))))
+                             ("flask --app /tmp/evil.py run", "notsafe"))))
 _add("uvicorn hypercorn", Spec(
     **_DEV_SERVER,
     flags=E("--help --version --reload --use-colors --no-use-colors --access-log --no-access-log --proxy-headers "

@@ -55,20 +55,21 @@ _add("vitest", Spec(
     examples=(("vitest run", "safe"), ("npx vitest run --coverage src", "safe"),
               ("vitest run -c /tmp/v.config.ts", "notsafe"), ("vitest --inspect-brk", "notsafe"))))
 _add("mocha", Spec(
-    category=TEST_BUILD, operands="read", does="runs the project's tests",
+    category=TEST_BUILD, operands="read", does="runs the project's tests", handler="operands_load",
     flags=E(f"{_HELP} -V --watch -w --recursive --exit --no-exit --bail -b --parallel -p --full-trace "
             "--check-leaks --allow-uncaught --async-only -A --forbid-only --forbid-pending --inline-diffs --diff "
             "--no-diff --sort -S --color -c --colors -C --no-colors --no-color --dry-run --fail-zero "
             "--list-interfaces --list-reporters --delay --invert -i --no-timeouts"),
     value_opts=E("-g --grep -f --fgrep -t --timeout --timeouts -s --slow -R --reporter -O --reporter-option "
-                 "--reporter-options -u --ui --spec --ignore --exclude -j --jobs --extension --retries "
+                 "--reporter-options -u --ui --ignore --exclude -j --jobs --extension --retries "
                  "--watch-files --watch-ignore"),
-    load_flags=E("-r --require --config --package --file --loader --import"),
+    load_flags=E("-r --require --config --package --file --loader --import --spec"),
     exec_flags=E("-n --node-option"),
     examples=(("mocha --recursive test", "safe"), ("mocha -r ts-node/register 'test/**/*.spec.ts'", "safe"),
-              ("mocha -r /tmp/hook.js test", "notsafe"), ("mocha -n 'require=/tmp/x.js'", "executes notsafe"))))
+              ("mocha -r /tmp/hook.js test", "notsafe"), ("mocha /tmp/evil.spec.js", "notsafe"),
+              ("mocha -n 'require=/tmp/x.js'", "executes notsafe"))))
 _add("ava karma jasmine tap playwright cypress phpunit rspec behave ward nosetests nose2 trial pest", Spec(
-    category=TEST_BUILD, operands="read", does="runs the project's tests",
+    category=TEST_BUILD, operands="read", does="runs the project's tests", handler="operands_load",
     flags=E(f"{_HELP} -v --verbose -q --quiet -x --exitfirst --fail-fast --bail --watch --serial --tap --headed "
             "--debug --no-color --color --coverage --ci --single-run --list --stop-on-failure --testdox "
             "--no-coverage --update-snapshots -u --only-changed --last-failed --forbid-only --pass-with-no-tests"),
@@ -78,7 +79,8 @@ _add("ava karma jasmine tap playwright cypress phpunit rspec behave ward nosetes
     write_flags=E("-o --out --output --log-junit --coverage-html --coverage-clover --output-dir --junit-xml"),
     load_flags=E("-c --config --configuration --bootstrap --require --config-file --global-setup"),
     examples=(("npx playwright test --project=chromium", "safe"), ("rspec spec/models", "safe"),
-              ("phpunit --bootstrap /tmp/b.php", "notsafe"), ("rspec --require /tmp/x.rb", "notsafe"))))
+              ("phpunit --bootstrap /tmp/b.php", "notsafe"), ("rspec --require /tmp/x.rb", "notsafe"),
+              ("rspec /tmp/evil_spec.rb", "notsafe"))))
 
 # -- eslint, prettier, tsc -------------------------------------------------------------------------------
 _add("eslint", Spec(
@@ -163,7 +165,8 @@ _add("stylelint standard xo markdownlint markdownlint-cli2 rubocop clang-tidy sw
          read_flags=E("--ignore-path"), write_flags=E("-o --out --output --output-file -export-fixes --export-fixes"),
          load_flags=E("-c --config --config-file -config-file -r --require --custom-syntax -p -load"),
          exec_flags=E("--plugin-path --rulesdir -extra-arg --extra-arg"),
-         inplace_flags=E("--fix -fix --fix-errors -fix-errors -a -A --autocorrect --autocorrect-all --auto-correct --write -w "
+         inplace_flags=E("--fix -fix --fix-errors -fix-errors -a -A --autocorrect --autocorrect-all --auto-correct "
+                         "--write -w "
                          "--apply --format-only"),
          examples=(("golangci-lint run ./...", "safe"), ("rubocop -a app", "writes safe"),
                    ("staticcheck ./...", "safe"), ("stylelint -c /tmp/x.js 'src/**/*.css'", "notsafe"),
@@ -187,5 +190,6 @@ _add("hadolint yamllint jsonlint htmlhint jshint tflint checkov semgrep codespel
          read_flags=E("-I --ignore-words"), write_flags=E("-o --output --output-file"),
          load_flags=E("-c --config --config-file --config-data --rcfile"),
          inplace_flags=E("-w --write-changes --fix"),
-         examples=(("hadolint Dockerfile", "safe"), ("yamllint -s .github", "safe"), ("codespell -w src", "writes safe"),
+         examples=(("hadolint Dockerfile", "safe"), ("yamllint -s .github", "safe"),
+                   ("codespell -w src", "writes safe"),
                    ("yamllint -c /tmp/y.yaml .", "notsafe"))))

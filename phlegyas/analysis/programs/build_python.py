@@ -61,12 +61,14 @@ PYTEST = Spec(
               ("pytest --basetemp=/home/u", "deletes notsafe"), ("pytest --rootdir=/", "notsafe"),
               ("pytest -c /tmp/evil.ini", "notsafe"), ("pytest --cov-report=xml:/etc/cov.xml", "notsafe"),
               ("pytest --pastebin=all", "notsafe"), ("pytest --runslow", "notsafe"),
-              ("pytest -o cache_dir=/home/u/.ssh", "notsafe"), ("pytest -o addopts=-x -q", "safe")))
+              ("pytest -o cache_dir=/home/u/.ssh", "notsafe"), ("pytest /tmp/test_evil.py", "notsafe"),
+              ("pytest tests/test_a.py::TestA::test_b", "safe"), ("pytest -o addopts=-x -q", "safe")))
 _add("pytest py.test", PYTEST)
 
-UNITTEST = Spec(category=TEST_BUILD, operands="none", does="runs the project's tests",
+UNITTEST = Spec(category=TEST_BUILD, operands="none", does="runs the project's tests", handler="unittest_discover",
                 flags=E(f"{_HELP} -v --verbose -q --quiet -f --failfast -c --catch -b --buffer --locals"),
-                value_opts=E("-k -s --start-directory -p --pattern -t --top-level-directory --durations"))
+                value_opts=E("-k -p --pattern --durations"),
+                load_flags=E("-s --start-directory -t --top-level-directory"))
 """``python -m unittest`` (the module entry in ``runtimes`` points here)."""
 
 _TOX_FLAGS = E(f"{_HELP} -v --verbose -q --quiet -r --recreate -n --notest -l --listenvs -a --listenvs-all "
@@ -79,10 +81,11 @@ _add("tox", Spec(category=TEST_BUILD, operands="none", does="runs the project's 
                               "--exit-and-dump-after --skip-env --force-dep --discover-skip --result-json-indent"),
                  write_flags=E("--result-json --workdir"), load_flags=E("-c --conf --root --installpkg"),
                  exec_flags=E("-x --override --discover"), source_flags=E("-i --index-url"),
-                 examples=(("tox -e py311", "safe"), ("tox -e lint -- -k smoke", "safe"), ("tox -p auto -q", "safe"),
+                 examples=(("tox -e py311", "safe"), ("tox -e lint -- -k smoke", "safe"),
+                           ("tox -e py -- /tmp/test_evil.py", "notsafe"), ("tox -p auto -q", "safe"),
                            ("tox exec -e py -- rm -rf build", "notsafe"), ("tox -c /tmp/tox.ini", "notsafe"),
                            ("tox -x 'testenv.commands=id'", "executes notsafe"))))
-_add("nox", Spec(category=TEST_BUILD, operands="none", does="runs the project's nox sessions",
+_add("nox", Spec(category=TEST_BUILD, operands="none", does="runs the project's nox sessions", handler="tox",
                  flags=E(f"{_HELP} -l --list --list-sessions --json -r --reuse-existing-virtualenvs "
                          "--no-reuse-existing-virtualenvs -R -x --stop-on-first-error --no-stop-on-first-error "
                          "--error-on-missing-interpreters --no-error-on-missing-interpreters --error-on-external-run "
@@ -92,7 +95,8 @@ _add("nox", Spec(category=TEST_BUILD, operands="none", does="runs the project's 
                               "--default-venv-backend -db --force-venv-backend -fb --reuse-venv --extra-python "
                               "--extra-pythons --force-python -P"),
                  whole=E("-db -fb"), write_flags=E("--report --envdir"), load_flags=E("-f --noxfile"),
-                 examples=(("nox -s tests", "safe"), ("nox -R -s lint", "safe"), ("nox -f /tmp/noxfile.py", "notsafe"))))
+                 examples=(("nox -s tests", "safe"), ("nox -R -s lint", "safe"),
+                           ("nox -f /tmp/noxfile.py", "notsafe"))))
 
 # -- coverage ----------------------------------------------------------------------------------------
 _COV_FLAGS = E(f"{_HELP} -m --show-missing --skip-covered --no-skip-covered --skip-empty -i --ignore-errors -q "
@@ -138,7 +142,8 @@ _add("ruff", Spec(category=LINT_FORMAT, operands="none", flags=E(_RUFF_COMMON + 
                   examples=(("ruff check .", "readonly safe"), ("ruff check --fix src", "writes safe"),
                             ("ruff format --check .", "readonly safe"), ("ruff format", "writes safe"),
                             ("ruff check --select E,F --output-format=github src", "safe"),
-                            ("ruff check --config /tmp/ruff.toml .", "notsafe"), ("ruff --config /tmp/r.toml check", "notsafe"), ("ruff --version", "safe"),
+                            ("ruff check --config /tmp/ruff.toml .", "notsafe"),
+                            ("ruff --config /tmp/r.toml check", "notsafe"), ("ruff --version", "safe"),
                             ("ruff check -o ~/.profile .", "notsafe"), ("ruff rule E501", "readonly safe"))))
 
 # -- formatters ------------------------------------------------------------------------------------------
@@ -180,7 +185,8 @@ _add("autopep8", Spec(category=LINT_FORMAT, operands="read",
                       value_opts=E("-j --jobs --max-line-length --select --ignore --exclude -p --pep8-passes "
                                    "--line-range --range --indent-size"),
                       load_flags=E("--global-config"), inplace_flags=E("-i --in-place"), readonly_flags=E("-d --diff"),
-                      examples=(("autopep8 --in-place -a src/a.py", "writes safe"), ("autopep8 -d a.py", "readonly safe"))))
+                      examples=(("autopep8 --in-place -a src/a.py", "writes safe"),
+                                ("autopep8 -d a.py", "readonly safe"))))
 _add("yapf", Spec(category=LINT_FORMAT, operands="read",
                   flags=E(f"{_HELP} -v -i --in-place -d --diff -r --recursive -p --parallel -vv --verbose -q --quiet "
                           "--no-local-style --print-modified"),
@@ -207,7 +213,8 @@ _add("docformatter", Spec(category=LINT_FORMAT, operands="read",
                           value_opts=E("--tab-width --wrap-summaries --wrap-descriptions -e --exclude --range "
                                        "--docstring-length --non-cap"),
                           load_flags=E("--config"), inplace_flags=E("-i --in-place"), readonly_flags=E("-c --check"),
-                          examples=(("docformatter -c -r src", "readonly safe"), ("docformatter -i a.py", "writes safe"))))
+                          examples=(("docformatter -c -r src", "readonly safe"),
+                                    ("docformatter -i a.py", "writes safe"))))
 
 # -- type checkers and linters -------------------------------------------------------------------------
 _MYPY_FLAGS = E(
@@ -265,7 +272,8 @@ _add("pylint", Spec(
                  "--unsafe-load-any-extension"),
     examples=(("pylint src", "safe"), ("pylint --disable=C0114 -j 4 src/pkg", "safe"),
               ("pylint --init-hook='import os; os.system(\"id\")' x.py", "executes notsafe"),
-              ("pylint --rcfile=/tmp/pylintrc src", "notsafe"), ("pylint --load-plugins=evil src", "executes notsafe"))))
+              ("pylint --rcfile=/tmp/pylintrc src", "notsafe"),
+              ("pylint --load-plugins=evil src", "executes notsafe"))))
 _add("flake8", Spec(
     category=LINT_FORMAT, operands="read",
     flags=E(f"{_HELP} -v --verbose -q --quiet --count --exit-zero --show-source --no-show-source --statistics "

@@ -18,12 +18,33 @@ def _part(word: Word, text: str) -> Word:
     return Word(text, word.dynamic, word.glob, word.quoted)
 
 
+# -- test files, build directories and project files are code the tool loads ---------------------------------
+
+def operands_load(c: Call) -> None:
+    """The operands are code the tool runs (test files, a source or build directory, a project file):
+    loaded, so one outside the project is not automatic; a URL is code from the network."""
+    eff = c.eff
+    ops = c.parsed.operands
+    ids = {id(o) for o in ops}
+    eff.reads[:] = [w for w in eff.reads if id(w) not in ids]
+    for op in ops:
+        if "://" in op.text or op.text.startswith(("jsr:", "npm:")):
+            eff.runs.append(f"executes code ({c.name} {op.text} comes from the network)")
+        else:
+            eff.loads.append(op)
+
+
+def _pathlike(text: str) -> bool:
+    return text.startswith(("/", "~", "..", "$")) or "/../" in text
+
+
 # -- pytest, tox -------------------------------------------------------------------------------------------
 
 _PYTEST_INI_HARMLESS = frozenset({
     "addopts", "testpaths", "python_files", "python_classes", "python_functions", "markers", "filterwarnings",
     "xfail_strict", "log_cli", "log_cli_level", "log_level", "console_output_style", "asyncio_mode",
-    "asyncio_default_fixture_loop_scope", "junit_family", "junit_suite_name", "junit_logging", "empty_parameter_set_mark",
+    "asyncio_default_fixture_loop_scope", "junit_family", "junit_suite_name", "junit_logging",
+    "empty_parameter_set_mark",
     "norecursedirs", "minversion", "required_plugins", "usefixtures", "doctest_optionflags", "timeout",
     "faulthandler_timeout", "verbosity_assertions", "verbosity_test_cases", "log_format", "log_date_format",
     "django_find_project", "mock_use_standalone_module", "tmp_path_retention_count", "tmp_path_retention_policy"})
@@ -32,7 +53,9 @@ _PYTEST_INI_HARMLESS = frozenset({
 
 
 def pytest_opts(c: Call) -> None:
-    """``-o KEY=VALUE`` with a key outside the harmless set, ``--cov-report=KIND:PATH`` writes PATH."""
+    """Test files are code it runs (loads); ``-o KEY=VALUE`` with a key outside the harmless set is not
+    judged; ``--cov-report=KIND:PATH`` writes PATH."""
+    operands_load(c)
     for opt, value in c.parsed.opts:
         if value is None:
             continue
@@ -53,14 +76,19 @@ _TOX_RUNS = frozenset({"exec", "e", "devenv", "d", "quickstart", "q"})
 
 
 def tox(c: Call) -> None:
-    """``tox exec -- CMD`` runs any command; ``tox devenv``/``quickstart`` create environments or files."""
+    """``tox exec -- CMD`` runs any command; ``tox devenv``/``quickstart`` create environments or files.
+    The words after ``--`` reach the project's test commands (``pytest {posargs}``): a path outside the
+    project there is code loaded from outside."""
     first = c.parsed.operands[0] if c.parsed.operands else None
+    after = False
     for word in c.args:
-        if word.text == "--":
-            return
-        if word is first:
-            if word.dynamic or word.text in _TOX_RUNS:
-                c.eff.runs.append(f"executes code (tox {word.text})")
+        if after:
+            if word.dynamic or _pathlike(word.text.partition("=")[2] or word.text):
+                c.eff.loads.append(word)
+        elif word.text == "--":
+            after = True
+        elif word is first and c.name == "tox" and (word.dynamic or word.text in _TOX_RUNS):
+            c.eff.runs.append(f"executes code (tox {word.text})")
             return
 
 
@@ -81,12 +109,53 @@ def cargo_opts(c: Call) -> None:
                     c.eff.loads.append(value)
 
 
+_RUSTC_SAFE_C = frozenset({"opt-level", "debuginfo", "target-cpu", "codegen-units", "lto", "panic",
+                           "overflow-checks", "strip", "debug-assertions", "force-frame-pointers"})
+
+
+def cargo_compiler_args(c: Call) -> None:
+    """``cargo rustc|rustdoc|clippy -- ARGS`` hands ARGS to the compiler: lint levels, ``--cfg`` and
+    harmless codegen settings only (``-C linker=X`` would run X)."""
+    args = [w.text for w in c.args]
+    if "--" not in args:
+        return
+    rest = c.args[args.index("--") + 1:]
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        text = word.text
+        if word.dynamic:
+            c.eff.runs.append("executes code (computed compiler arguments)")
+            return
+        if text in ("-D", "-W", "-A", "-F", "--cfg", "--cap-lints", "--edition", "--crate-type", "--emit"):
+            i += 2
+            continue
+        if text[:2] in ("-D", "-W", "-A", "-F") or text in ("-O", "-g", "--test") or text.startswith(
+                ("--cfg=", "--cap-lints=", "--edition=", "--emit=", "--deny=", "--warn=", "--allow=")):
+            i += 1
+            continue
+        key = None
+        if text in ("-C", "--codegen") and i + 1 < len(rest):
+            key, i = rest[i + 1].text.partition("=")[0], i + 2
+        elif text.startswith("-C") and len(text) > 2:
+            key, i = text[2:].partition("=")[0], i + 1
+        if key in _RUSTC_SAFE_C:
+            continue
+        c.eff.runs.append(f"executes code (compiler argument {text} {key or ''})".replace(" )", ")"))
+        return
+
+
 def go_flags(c: Call) -> None:
     """``-ldflags`` that choose an external linker run it."""
     for opt, value in c.parsed.opts:
         if opt in ("-ldflags", "-gcflags", "-asmflags", "-gccgoflags") and value is not None:
             if value.dynamic or re.search(r"-(extld|extldflags|linkmode)\b", value.text) or "toolexec" in value.text:
                 c.eff.runs.append(f"executes code (go {opt} chooses the linker)")
+    if c.spec.posix:
+        return  # go run: its own handler judges the package
+    for op in c.parsed.operands:
+        if op.dynamic or _pathlike(op.text) or "@" in op.text:
+            c.eff.loads.append(op)  # a package from outside the project is code it builds or tests
 
 
 def go_run(c: Call) -> None:
@@ -117,6 +186,9 @@ _LINKER_RUNS = ("--plugin", "-plugin", "--wrap", "-fuse-ld", "--dynamic-linker",
 def cc_opts(c: Call) -> None:
     """``-Wl,…``/``-Xlinker``: a linker plugin runs code, ``-T`` loads a script; a bare ``-W``, ``-f`` or
     ``-m`` would take the next word as its value, so it is not read as one."""
+    for op in c.parsed.operands:
+        if op.text.startswith("@"):
+            c.eff.runs.append(f"executes code ({c.name} {op.text}: options read from a file)")
     for opt, value in c.parsed.opts:
         if value is None:
             continue
@@ -133,10 +205,19 @@ def cc_opts(c: Call) -> None:
                     c.eff.loads.append(_part(value, parts[i + 1]))
                 elif p.startswith(("-T", "--script=")) and len(p) > 2:
                     c.eff.loads.append(_part(value, p.split("=", 1)[-1] if "=" in p else p[2:]))
+                elif p in ("-o", "--output") and i + 1 < len(parts):
+                    c.eff.writes.append(_part(value, parts[i + 1]))
+                elif p.startswith("--output="):
+                    c.eff.writes.append(_part(value, p.partition("=")[2]))
 
 
 def javac_opts(c: Call) -> None:
-    """Every entry of a class path may hold annotation processors, which javac runs."""
+    """Every entry of a class path may hold annotation processors, which javac runs; an ``-X``/``-J``
+    option the spec does not spell out whole (``-Xplugin:…``) is not read letter by letter."""
+    for word in c.args:
+        if word.text.startswith(("-X", "-J")) and word.text not in c.spec.whole:
+            c.eff.runs.append(f"executes code (javac {word.text})")
+            break
     for opt, value in c.parsed.opts:
         if opt in ("-cp", "-classpath", "--class-path", "--module-path", "-p") and value is not None:
             for entry in value.text.split(":"):
@@ -147,6 +228,9 @@ def javac_opts(c: Call) -> None:
 def rustc_opts(c: Call) -> None:
     """``-C linker=X``, ``-C linker-flavor``, ``-C link-arg(s)`` and ``-C llvm-args`` choose what runs."""
     for opt, value in c.parsed.opts:
+        if opt in ("-L", "--extern") and value is not None and "=" in value.text:
+            c.eff.loads.append(_part(value, value.text.partition("=")[2]))  # KIND=PATH, NAME=PATH
+            continue
         if opt in ("-C", "--codegen") and value is not None:
             key, _, val = value.text.partition("=")
             if key == "linker":
@@ -158,7 +242,7 @@ def rustc_opts(c: Call) -> None:
 
 # -- cmake ---------------------------------------------------------------------------------------------------
 
-_CMAKE_LOADED = re.compile(r"(COMPILER|LAUNCHER|LINKER|TOOLCHAIN_FILE|_INCLUDE|INCLUDE_BEFORE|PROGRAM|_EXECUTABLE|"
+_CMAKE_LOADED = re.compile(r"(COMPILER|LAUNCHER|LINKER|TOOLCHAIN_FILE|_INCLUDES?|INCLUDE_BEFORE|PROGRAM|_EXECUTABLE|"
                            r"CROSSCOMPILING_EMULATOR|_MAKE_PROGRAM|_AR|_RANLIB)$")
 _CMAKE_E_READ = frozenset({"echo", "echo_append", "capabilities", "compare_files", "md5sum", "sha1sum",
                            "sha224sum", "sha256sum", "sha384sum", "sha512sum", "true", "false", "cat", "sleep"})
@@ -172,10 +256,15 @@ def cmake(c: Call) -> None:
         if opt == "-D" and value is not None:
             name, eq, val = value.text.partition("=")
             name = name.partition(":")[0]
-            if eq and (value.dynamic or _CMAKE_LOADED.search(name)):
+            if not eq or name.startswith("CMAKE_INSTALL_"):
+                continue
+            if value.dynamic or _CMAKE_LOADED.search(name):
                 eff.loads.append(_part(value, val or "."))
+            else:
+                eff.loads.extend(_part(value, v) for v in val.split(";") if _pathlike(v))
     tools = c.parsed.values(("-E",))
     if not tools:
+        operands_load(c)  # the source directory: CMakeLists.txt is code cmake runs
         return
     tool, ops = tools[0].text, c.parsed.operands
     eff.reads.clear()
@@ -196,11 +285,53 @@ def cmake(c: Call) -> None:
         eff.runs.append(f"executes code (cmake -E {tool})")
 
 
+def flask_app(c: Call) -> None:
+    """``flask --app PATH_OR_MODULE``: the app it imports (a path may lie outside the project)."""
+    if c.top is not None:
+        for opt, value in c.top.opts:
+            if opt in ("-A", "--app") and value is not None:
+                c.eff.loads.append(_part(value, value.text.partition(":")[0]))
+            elif opt in ("-e", "--env-file") and value is not None:
+                c.eff.loads.append(value)
+
+
+def dotnet_opts(c: Call) -> None:
+    """A project or solution file is MSBuild code; ``-p:NAME=PATH`` can import targets from PATH."""
+    operands_load(c)
+    for opt, value in c.parsed.opts:
+        if opt in ("-p", "--property") and value is not None:
+            text = value.text.lstrip(":")
+            for part in re.split(r"[;,]", text.partition("=")[2]):
+                if _pathlike(part) or value.dynamic:
+                    c.eff.loads.append(_part(value, part))
+
+
+def unittest_discover(c: Call) -> None:
+    """``python -m unittest discover START PATTERN TOP``: START and TOP are imported from."""
+    ops = c.parsed.operands
+    if ops and ops[0].text == "discover":
+        c.eff.loads.extend(o for i, o in enumerate(ops[1:4]) if i != 1)
+
+
+def java_properties(c: Call) -> list[Word]:
+    """``-Dname=value`` of mvn/gradle: a JVM agent runs code; a path outside the project is loaded
+    (``maven.repo.local``, ``org.gradle.java.home`` …)."""
+    out = []
+    for opt, value in c.parsed.opts:
+        if opt in ("-D", "--define", "-P", "--project-prop", "--system-prop") and value is not None:
+            _, _, val = value.text.partition("=")
+            if value.dynamic or re.search(r"-(javaagent|agentpath|agentlib)|-Xbootclasspath", val):
+                c.eff.runs.append(f"executes code ({c.name} {opt}{value.text.partition('=')[0]} sets a JVM agent)")
+            out.extend(_part(value, v) for v in re.split(r"[\s,:;]", val) if _pathlike(v))
+    return out
+
+
 def no_operands(c: Call) -> None:
     """``ccache CMD``: with operands it runs the command it is given, which the table does not see."""
     if c.parsed.operands:
         c.eff.runs.append(f"executes code ({c.name} {c.parsed.operands[0].text})")
 
 
-__all__ = ["cargo_opts", "cc_opts", "cmake", "go_flags", "go_run", "javac_opts", "no_operands",
-           "pytest_opts", "rustc_opts", "tox"]
+__all__ = ["cargo_compiler_args", "cargo_opts", "cc_opts", "cmake", "dotnet_opts", "flask_app", "go_flags", "go_run",
+           "java_properties", "javac_opts", "no_operands", "operands_load", "pytest_opts", "rustc_opts", "tox",
+           "unittest_discover"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call, operand_texts, read_only
+from phlegyas.analysis.shell.handlers.build import java_properties
 
 
 def npm_run(c: Call) -> None:
@@ -41,8 +42,12 @@ def build_goals(c: Call) -> None:
     elif c.name in ("mvn", "mvnw"):
         allowed = allowed | {"spring-boot:run", "quarkus:dev"}
     goals = list(c.parsed.operands)
+    if c.name in ("mvn", "mvnw", "gradle", "gradlew"):
+        c.eff.loads.extend(java_properties(c))
     if c.name in ("make", "gmake"):
         for opt, value in c.parsed.opts:
+            if opt in ("-f", "--file", "--makefile") and value is not None and value.text == "-":
+                c.eff.runs.append("executes code (make -f -: a makefile read from its input)")
             if opt in ("-j", "--jobs", "-l", "--load-average", "--max-load") and value is not None \
                     and not value.text.replace(".", "", 1).isdigit():
                 goals.append(value)
@@ -51,7 +56,7 @@ def build_goals(c: Call) -> None:
         if "=" in text and not text.startswith("-"):
             name, _, value = text.partition("=")
             name = name.rstrip(":+?!").strip()
-            if op.dynamic or "$(" in value or "${" in value or "`" in value or name in _MAKE_PROGRAM_VARS \
+            if op.dynamic or any(ch in value for ch in ";|&`$<>()\n") or name in _MAKE_PROGRAM_VARS \
                     or name.endswith(("_PROGRAM", "_CMD", "_COMMAND")):
                 c.eff.blockers.append(f"{c.name} {name}= sets a variable that chooses what runs")
             continue  # make VAR=value
