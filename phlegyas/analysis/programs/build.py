@@ -36,8 +36,10 @@ SAFE_GOALS = frozenset({
     "dependency:list", "dependency:copy-dependencies", "generate-resources", "generate-test-sources",
     "process-test-resources", "integration-test", "help:describe", "spotless:check", "spotless:apply",
     "checkstyle:check", "jacoco:report", "versions:display-plugin-updates",
+    "run", "dev", "serve", "start", "watch", "bench", "benchmark", "benchmarks", "e2e",
 })
-"""Goals and targets of make/mvn/gradle/ant/sbt that build, test or check (not deploy or install system-wide)."""
+"""Goals and targets of make/mvn/gradle/ant/sbt that build, test or check, or run the project's own program or
+development server at the trust of its tests (not deploy, publish or install system-wide)."""
 
 _GOALS = dict(category=TEST_BUILD, operands="none", handler="build_goals", does="runs build targets")
 _add("make gmake", Spec(

@@ -127,11 +127,12 @@ def cargo_compiler_args(c: Call) -> None:
         if word.dynamic:
             c.eff.runs.append("executes code (computed compiler arguments)")
             return
-        if text in ("-D", "-W", "-A", "-F", "--cfg", "--cap-lints", "--edition", "--crate-type", "--emit"):
+        if text in ("-D", "-W", "-A", "-F", "--cfg", "--cap-lints", "--edition", "--crate-type", "--emit", "--deny",
+                    "--warn", "--allow", "--forbid"):
             i += 2
             continue
         if text[:2] in ("-D", "-W", "-A", "-F") or text in ("-O", "-g", "--test") or text.startswith(
-                ("--cfg=", "--cap-lints=", "--edition=", "--emit=", "--deny=", "--warn=", "--allow=")):
+                ("--cfg=", "--cap-lints=", "--edition=", "--emit=", "--deny=", "--warn=", "--allow=", "--forbid=")):
             i += 1
             continue
         key = None
