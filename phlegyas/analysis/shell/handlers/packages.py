@@ -62,6 +62,9 @@ def build_goals(c: Call) -> None:
             continue  # make VAR=value
         goal = text.rsplit(":", 1)[-1].lower() if c.name in ("gradle", "gradlew") else text.lower()
         if c.name in ("bazel", "bazelisk", "buck", "buck2", "pants"):
+            if text == "run":  # runs any target, an external repository's included
+                c.eff.blockers.append(f"runs the build target {text!r}")
+                continue
             if text in ("build", "test", "query", "info", "version", "cquery", "aquery", "coverage", "fetch"):
                 continue
             if text.startswith(("/", ":", "@", ".")):
