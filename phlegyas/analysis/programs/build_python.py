@@ -68,8 +68,13 @@ _add("pytest py.test", PYTEST)
 UNITTEST = Spec(category=TEST_BUILD, operands="none", does="runs the project's tests", handler="unittest_discover",
                 flags=E(f"{_HELP} -v --verbose -q --quiet -f --failfast -c --catch -b --buffer --locals"),
                 value_opts=E("-k -p --pattern --durations"),
-                load_flags=E("-s --start-directory -t --top-level-directory"))
-"""``python -m unittest`` (the module entry in ``runtimes`` points here)."""
+                load_flags=E("-s --start-directory -t --top-level-directory"),
+                examples=(("python -m unittest discover -s tests -v", "safe"),
+                          ("python -m unittest tests.test_a", "safe"),
+                          ("python -m unittest discover /tmp/tests", "notsafe"),
+                          ("python -m unittest discover -s /tmp/tests", "notsafe")))
+"""``python -m unittest``: the module entry in ``runtimes`` names this program, so its handler runs."""
+_add("unittest", UNITTEST)
 
 _TOX_FLAGS = E(f"{_HELP} -v --verbose -q --quiet -r --recreate -n --notest -l --listenvs -a --listenvs-all "
                "--showconfig --sdistonly --skip-missing-interpreters --no-recreate-provision --parallel-live "

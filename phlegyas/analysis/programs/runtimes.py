@@ -2,7 +2,6 @@
 code options (``-c``, ``-e``, ``-m``) and the ``python -m`` modules we know."""
 from __future__ import annotations
 
-from phlegyas.analysis.programs.build_python import UNITTEST
 from phlegyas.analysis.programs.spec import (
     EMPTY,
     PKG_INSTALL,
@@ -97,7 +96,7 @@ PYTHON_MODULES: dict[str, PythonModule] = {
         "pytest", "pip", "mypy", "black", "ruff", "flake8", "pylint", "isort", "coverage", "tox", "nox",
         "pyright", "bandit", "pycodestyle", "pydocstyle", "pyflakes", "autopep8", "yapf", "poetry", "pipx",
         "uv", "twine", "build", "vulture", "pip_audit", "mccabe")},
-    "unittest": PythonModule(spec=UNITTEST),
+    "unittest": PythonModule(program="unittest"),
     "doctest": PythonModule(spec=Spec(category=TEST_BUILD, operands="read", does="runs doctests")),
     "venv": PythonModule(spec=Spec(category=PROJECT_EDIT, operands="write", does="creates a virtual environment",
                                    value_opts=E("--prompt"))),
