@@ -33,6 +33,7 @@ FS_EDIT_PROGRAMS = frozenset({"mkdir", "touch", "cp", "mv", "rm", "rmdir", "tee"
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 _SUBSTITUTION_MARKS = ("$(", "`", "<(", ">(")
 _PROJECT_CODE = frozenset({P.PKG_INSTALL, P.TEST_BUILD, P.LINT_FORMAT})
+_DIR_MAKERS = frozenset({"mkdir"})  # an empty directory plants no code (`mkdir build && cd build && cmake ..`)
 
 
 def _is_project_write(word: Word, env: AnalysisEnv) -> bool:
@@ -77,7 +78,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
                                    "vanish, split, become an option, or name a file that is not safe to read)")
         if category in _PROJECT_CODE:
             runs_project_code = True
-        if eff.writes and category not in _PROJECT_CODE and any(_is_project_write(w, renv) for w in eff.writes):
+        if eff.writes and category not in _PROJECT_CODE and run.program not in _DIR_MAKERS \
+                and any(_is_project_write(w, renv) for w in eff.writes):
             writes_project = True
         found = tier1.invocation_findings(run, renv)
         if eff.writes:  # a hook, recipe or script written here runs at the next safe command: judge its content

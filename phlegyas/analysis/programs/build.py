@@ -1,24 +1,20 @@
-"""Build and test tools: test runners, linters, formatters, type checkers, coverage, cargo, go, dotnet,
-make and other build-goal runners, cmake, compilers and linkers.
+"""Build and test tools: the family modules' entries (``build_python``, ``build_js``, ``build_native``)
+assembled in table order, and the build-goal runners (make, mvn, gradle, ninja, bazel …), cmake, ctest
+and the other ecosystems' test commands, written here.
 
-``SAFE_GOALS`` are the make/mvn/gradle goals that build, test or check.
+``SAFE_GOALS`` are the make/mvn/gradle goals that build, test or check. A goal runner's options are
+listed with what their value is: a makefile, build script, settings or init script it loads
+(``load_flags``: refused from outside the project), code it evaluates (``make --eval``:
+``exec_flags``), a log it writes.
 """
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import (
-    LINT_FORMAT,
-    PKG_INSTALL,
-    PROJECT_EDIT,
-    TEST_BUILD,
-    E,
-    Spec,
-    add,
-    mut,
-    ro,
-    subs,
-)
+from phlegyas.analysis.programs.build_js import JS_TOOLS
+from phlegyas.analysis.programs.build_native import NATIVE_TOOLS
+from phlegyas.analysis.programs.build_python import PY_TOOLS, PYTEST, UNITTEST
+from phlegyas.analysis.programs.spec import LINT_FORMAT, TEST_BUILD, E, Spec, add, mut, ro, subs
 
-BUILD_TOOLS: dict[str, Spec] = {}
+BUILD_TOOLS: dict[str, Spec] = {**PY_TOOLS, **JS_TOOLS, **NATIVE_TOOLS}
 """Build and test tools, in the order of the program table."""
 
 
@@ -26,127 +22,8 @@ def _add(names: str, spec: Spec) -> None:
     add(BUILD_TOOLS, names, spec)
 
 
-_TEST_RUNNER = Spec(category=TEST_BUILD, operands="read", does="runs the project's tests",
-                    value_opts=E("-k -m -p -c --rootdir --basetemp --junitxml --junit-xml -n --numprocesses "
-                                 "--maxfail --tb --cov --cov-report --cov-config --durations --log-level -o "
-                                 "--override-ini --deselect --ignore --ignore-glob --confcutdir --timeout "
-                                 "-t --testNamePattern --config --reporter --grep -g --project --shard -j --jobs "
-                                 "--workers -e --environment -r --require"),
-                    default_operand=None)
-_add("pytest py.test jest vitest mocha ava karma jasmine tap playwright cypress tox nox phpunit rspec "
-     "behave ward nosetests nose2 trial hypothesis-run pest",
-     Spec(category=TEST_BUILD, operands="read", does="runs the project's tests", value_opts=_TEST_RUNNER.value_opts,
-          examples=(("pytest -q tests/test_a.py", "safe"), ("pytest -k smoke -x", "safe"),
-                    ("npx vitest run", "safe"), ("tox -e py311", "safe"))))
-_FMT_VALUES = E("-l --line-length --config --target-version -t --exclude --extend-exclude --include "
-                "--settings-path --profile --select --ignore --extend-select --extend-ignore --format "
-                "--output-format --max-line-length --rcfile --disable --enable -j --jobs --ext --cache-location "
-                "--ignore-path --parser --plugin --max-warnings --rule --env --global --resolve-plugins-relative-to "
-                "--stdin-filename --out-dir --outDir --outFile --project -p --rootDir --target --module --lib "
-                "--jsx -c --show-error-codes --python-version --cache-dir --severity -s --shell --indent "
-                "-S --style --error-format --exit-zero-even-if-changed --statistics-file --fix-only-rules")
-_add("ruff", Spec(category=LINT_FORMAT, operands="none", value_opts=_FMT_VALUES,
-                  subcommands=subs({}, ("check", Spec(category=LINT_FORMAT, operands="read", value_opts=_FMT_VALUES,
-                                                      inplace_flags=E("--fix --unsafe-fixes --add-noqa"),
-                                                      write_flags=E("-o --output-file"), default_operand=".")),
-                                   ("format", Spec(category=LINT_FORMAT, operands="read", value_opts=_FMT_VALUES,
-                                                   inplace=True, readonly_flags=E("--check --diff"),
-                                                   default_operand=".")),
-                                   ("version rule config linter --version help analyze", ro(operands="none")),
-                                   ("*", Spec(category=LINT_FORMAT, operands="read", value_opts=_FMT_VALUES,
-                                              inplace_flags=E("--fix"), default_operand="."))),
-                  examples=(("ruff check .", "readonly safe"), ("ruff check --fix src", "writes safe"),
-                            ("ruff format --check .", "readonly safe"), ("ruff format", "writes safe"))))
-_add("black isort rustfmt stylua",
-     Spec(category=LINT_FORMAT, operands="read", value_opts=_FMT_VALUES, inplace=True,
-          readonly_flags=E("--check --diff -d --check-only -c --dry-run --version"),
-          examples=(("black --check .", "readonly safe"), ("black src", "writes safe"),
-                    ("black /etc/x.py", "notsafe"), ("isort --check-only .", "readonly safe"))))
-_add("autopep8 yapf autoflake pyupgrade docformatter shfmt gofmt goimports clang-format dprint",
-     Spec(category=LINT_FORMAT, operands="read", value_opts=_FMT_VALUES,
-          inplace_flags=E("-i --in-place -w --write --overwrite"),
-          readonly_flags=E("--check --diff -d -l --list --list-files --dry-run --version"),
-          examples=(("gofmt -l .", "readonly safe"), ("gofmt -w main.go", "writes safe"),
-                    ("clang-format -i a.c", "writes safe"), ("shfmt -d x.sh", "readonly safe"))))
-_add("prettier eslint stylelint biome standard xo markdownlint markdownlint-cli2 rubocop golangci-lint "
-     "clang-tidy swiftlint ktlint detekt",
-     Spec(category=LINT_FORMAT, operands="read", value_opts=_FMT_VALUES,
-          inplace_flags=E("--write -w --fix --apply --apply-unsafe -a -A --autocorrect --autocorrect-all "
-                          "--fix-errors"),
-          write_flags=E("-o --output-file --output"),
-          exec_flags=E("--rulesdir --plugin-path"),
-          examples=(("eslint src", "readonly safe"), ("prettier --write src", "writes safe"),
-                    ("prettier --check .", "readonly safe"), ("eslint --fix .", "writes safe"))))
-_add("mypy pyright pylint flake8 pycodestyle pydocstyle pyflakes bandit vulture radon mccabe tsc vue-tsc "
-     "shellcheck hadolint yamllint jsonlint htmlhint jshint tflint checkov semgrep codespell cspell "
-     "actionlint commitlint license-checker pip-audit safety deptry",
-     Spec(category=LINT_FORMAT, operands="read", value_opts=_FMT_VALUES,
-          write_flags=E("-o --output --outFile --outDir --out-dir --junit-xml --html-report --txt-report "
-                        "--linecount-report --xml-report --cobertura-xml-report"),
-          inplace_flags=E("-w --write-changes"),
-          examples=(("mypy src", "safe"), ("tsc --noEmit", "safe"), ("flake8 .", "safe"),
-                    ("shellcheck scripts/*.sh", "safe"), ("tsc --outDir /etc/x", "notsafe"))))
-_add("coverage", Spec(operands="none", subcommands=subs({}, (
-    "report html xml json lcov combine erase debug annotate", Spec(category=TEST_BUILD, operands="none",
-                                                                   value_opts=E("-d --directory -o --data-file "
-                                                                                "--rcfile --include --omit"))),
-    ("run", Spec(operands="none", handler="coverage_run", does="runs a program under coverage",
-                 value_opts=E("--rcfile --source --include --omit --data-file --concurrency --context"))),
-    ("", ro(operands="none"))),
-    examples=(("coverage report -m", "safe"), ("coverage run -m pytest", "safe"), ("coverage run evil.py", "notsafe"))))
+_HELP = "-h --help --version"
 
-_CARGO_VALUES = E("-p --package -j --jobs --target --target-dir --features -F --manifest-path --profile "
-                  "--bin --example --test --bench --message-format --color -Z --config --exclude --lib-only")
-_cargo_build = Spec(category=TEST_BUILD, operands="none", value_opts=_CARGO_VALUES, does="builds the project")
-_add("cargo", Spec(operands="none", value_opts=E("--config -Z --color --manifest-path -C"),
-                   subcommands=subs({}, ("build b check c test t bench doc clippy rustc rustdoc fix", _cargo_build),
-                                    ("fmt", Spec(category=LINT_FORMAT, operands="none", value_opts=_CARGO_VALUES,
-                                                 does="formats the project")),
-                                    ("tree metadata search version locate-project pkgid verify-project read-manifest "
-                                     "help --version -V --list", ro(operands="none", value_opts=_CARGO_VALUES)),
-                                    ("add remove update generate-lockfile fetch vendor", Spec(
-                                        category=PKG_INSTALL, operands="none", network=True, does="changes dependencies",
-                                        value_opts=_CARGO_VALUES)),
-                                    ("new init", Spec(category=PROJECT_EDIT, operands="write",
-                                                      value_opts=E("--name --vcs --edition --registry"))),
-                                    ("run r", Spec(operands="none", value_opts=_CARGO_VALUES,
-                                                   does="runs the project's program")),
-                                    ("", ro(operands="none")),
-                                    ("*", mut("runs a cargo command", operands="none"))),
-                   examples=(("cargo build --release", "safe"), ("cargo test", "safe"), ("cargo clippy -- -D warnings", "safe"),
-                             ("cargo fmt --check", "safe"), ("cargo run", "notsafe"), ("cargo install x", "notsafe"),
-                             ("cargo publish", "notsafe"))))
-_add("rustc", Spec(category=TEST_BUILD, operands="read", value_opts=E("-o --out-dir --crate-type --crate-name "
-                                                                      "--edition -C --codegen -L -l --cfg --target "
-                                                                      "--emit -A -W -D -F --cap-lints --explain"),
-                   write_flags=E("-o --out-dir"), examples=(("rustc main.rs", "safe"),)))
-_add("go", Spec(operands="none", subcommands=subs({}, (
-    "build test vet", Spec(category=TEST_BUILD, operands="none", does="builds the project",
-                           value_opts=E("-o -run -bench -count -timeout -tags -p -ldflags -gcflags -mod -coverprofile "
-                                        "-cpuprofile -memprofile -covermode -parallel -exec -toolexec -C -cover"),
-                           whole=E("-o -run -bench -count -timeout -tags -p -ldflags -gcflags -mod -coverprofile "
-                                   "-cpuprofile -memprofile -covermode -parallel -exec -toolexec -C -v -race -short "
-                                   "-failfast -json -cover -x -n -a -trimpath"),
-                           exec_flags=E("-exec -toolexec"), write_flags=E("-o"))),
-    ("fmt", Spec(category=LINT_FORMAT, operands="none")),
-    ("list version env doc help", ro(operands="none", value_opts=E("-f -json -m"), mutate_flags=E("-w -u"))),
-    ("mod get work", Spec(category=PKG_INSTALL, operands="none", network=True, does="changes dependencies",
-                          handler="go_mod")),
-    ("run generate install tool clean bug telemetry", Spec(operands="none", does="runs or installs programs")),
-    ("", ro(operands="none"))),
-    examples=(("go test ./...", "safe"), ("go build -o bin/app ./cmd/app", "safe"), ("go vet ./...", "safe"),
-              ("go mod tidy", "safe"), ("go run main.go", "notsafe"), ("go generate ./...", "notsafe"),
-              ("go test -exec 'sh -c id' ./...", "executes notsafe"))))
-_add("dotnet", Spec(operands="none", subcommands=subs({}, (
-    "build test restore format publish pack clean msbuild", Spec(category=TEST_BUILD, operands="none",
-                                                                 value_opts=E("-c --configuration -f --framework "
-                                                                              "-r --runtime -o --output -v "
-                                                                              "--verbosity --filter -l --logger"))),
-    ("--info --version --list-sdks --list-runtimes help sln list", ro(operands="none")),
-    ("add remove", Spec(category=PKG_INSTALL, operands="none", network=True, does="changes dependencies")),
-    ("run watch tool new nuget workload dev-certs exec", Spec(operands="none", does="runs or installs programs")),
-    ("", ro(operands="none"))),
-    examples=(("dotnet build", "safe"), ("dotnet test", "safe"), ("dotnet run", "notsafe"))))
 SAFE_GOALS = frozenset({
     "", "all", "build", "test", "tests", "check", "lint", "fmt", "format", "compile", "typecheck", "vet",
     "verify", "validate", "package", "assemble", "test-compile", "compilejava", "compiletestjava",
@@ -154,36 +31,245 @@ SAFE_GOALS = frozenset({
     "spotlesscheck", "spotlessapply", "ktlintcheck", "ktlintformat", "detekt", "pmd", "spotbugs", "jacocotestreport",
     "dependency:tree", "dependency:resolve", "dependency:go-offline", "versions:display-dependency-updates",
     "help:effective-pom", "surefire-report:report", "site", "process-resources", "generate-sources",
-    "coverage", "docs", "doc", "html", "dist", "wheel", "sdist", "release-build", "debug",
+    "coverage", "docs", "doc", "html", "dist", "wheel", "sdist", "release-build", "debug", "spec", "specs",
+    "dependencyinsight", "buildenvironment", "outgoingvariants", "javatoolchains", "dependency:analyze",
+    "dependency:list", "dependency:copy-dependencies", "generate-resources", "generate-test-sources",
+    "process-test-resources", "integration-test", "help:describe", "spotless:check", "spotless:apply",
+    "checkstyle:check", "jacoco:report", "versions:display-plugin-updates",
+    "run", "dev", "serve", "start", "watch", "bench", "benchmark", "benchmarks", "e2e",
 })
-"""Goals and targets of make/mvn/gradle/ant/sbt that build, test or check (not deploy or install system-wide)."""
-_add("make gmake mvn mvnw gradle gradlew ant sbt ninja rake just task mage bazel bazelisk buck pants",
-     Spec(category=TEST_BUILD, operands="none", handler="build_goals", does="runs build targets",
-          value_opts=E("-C --directory -f --file --makefile -j --jobs -l --load-average -o --old-file -W --what-if "
-                       "-I --include-dir -P -pl --projects -D -s --settings -T --threads -q -b --builder "
-                       "--project-dir -p --build-file --init-script -I -x --exclude-task --max-workers "
-                       "-l --logger -t -f --justfile -d --working-directory --output_base --config"),
-          examples=(("make", "safe"), ("make test", "safe"), ("make -j4 build", "safe"), ("make install", "notsafe"),
-                    ("make deploy", "notsafe"), ("mvn -q test", "safe"), ("./gradlew build", "safe"),
-                    ("gradle publish", "notsafe"), ("bazel test //...", "safe"))))
-_add("cmake", Spec(category=TEST_BUILD, operands="read", handler="cmake", does="configures or builds the project",
-                   value_opts=E("-S -B -G -D -U -C -T -A --build --target -t -j --parallel --config --install "
-                                "--preset --toolchain --log-level --graphviz --system-information -P -E"),
-                   exec_flags=E("-P -E --install"),
-                   examples=(("cmake -S . -B build", "safe"), ("cmake --build build -j 4", "safe"),
-                             ("cmake -E rm -rf /", "notsafe"), ("cmake -P x.cmake", "executes notsafe"))))
-_add("meson ctest ccache sccache", Spec(category=TEST_BUILD, operands="none", does="builds or tests the project",
-                                        value_opts=E("-C -j -R -E -L --output-on-failure --test-dir --preset -V"),
-                                        examples=(("ctest --output-on-failure", "safe"),)))
-_add("gcc g++ cc c++ clang clang++ javac kotlinc scalac swiftc tcc nasm as zig ghc-build",
-     Spec(category=TEST_BUILD, operands="read", does="compiles code",
-          value_opts=E("-o -I -L -l -D -U -x -std -include -isystem -MF -MT -MQ -d -cp -classpath --class-path "
-                       "-sourcepath -source -target --release -encoding -processorpath -s -h"),
-          whole=E("-wrapper -fplugin -specs -B -fuse-ld -cp -classpath -sourcepath -encoding -source -target "
-                  "-processorpath"),
-          write_flags=E("-o -d -MF"), exec_flags=E("-wrapper -fplugin -B -specs -processorpath"),
-          examples=(("gcc -O2 -o build/app main.c", "safe"), ("gcc -wrapper /bin/sh,-s .", "executes notsafe"),
-                    ("javac -d build src/A.java", "safe"))))
-_add("ld ld.gold ld.lld", Spec(category=TEST_BUILD, operands="read", value_opts=E("-o -L -l -T -e -m"),
-                               write_flags=E("-o"), exec_flags=E("--plugin -plugin"),
-                               examples=(("ld -o a a.o", "safe"),)))
+"""Goals and targets of make/mvn/gradle/ant/sbt that build, test or check, or run the project's own program or
+development server at the trust of its tests (not deploy, publish or install system-wide)."""
+
+_GOALS = dict(category=TEST_BUILD, operands="none", handler="build_goals", does="runs build targets")
+_add("make gmake", Spec(
+    **_GOALS,
+    flags=E(f"{_HELP} -b -m -B --always-make -d --debug -e --environment-overrides -i --ignore-errors -k "
+            "--keep-going -L --check-symlink-times -n --just-print --dry-run --recon -O --output-sync -p "
+            "--print-data-base -q --question -r --no-builtin-rules -R --no-builtin-variables -s --silent --quiet "
+            "--no-silent -S --no-keep-going --stop -t --touch --trace -v -w --print-directory "
+            "--no-print-directory --warn-undefined-variables --shuffle"),
+    value_opts=E("-j --jobs -l --load-average --max-load -o --old-file --assume-old -W --what-if --new-file "
+                 "--assume-new --jobserver-auth --jobserver-style"),
+    load_flags=E("-C --directory -f --file --makefile -I --include-dir"), exec_flags=E("-E --eval"),
+    examples=(("make", "safe"), ("make test", "safe"), ("make -j4 build", "safe"), ("make -j 8 -k check", "safe"),
+              ("make -s -C build test", "safe"), ("make install", "notsafe"), ("make -j install", "notsafe"),
+              ("make deploy", "notsafe"), ("make -f /tmp/x.mk", "notsafe"),
+              ("make --eval='$(shell id)' test", "executes notsafe"), ("make CC=/tmp/evil test", "notsafe"),
+              ("make CFLAGS=-O2 DEBUG=1 test", "safe"), ("make 'CFLAGS=; id' test", "notsafe"),
+              ("make -f - test", "notsafe"))))
+_MVN_WHOLE = "-am -amd -fae -ff -fn -nsu -ntp -llr -pl -rf -gs -gt -emp -ep -cpu -npr -npu -up"
+_add("mvn mvnw", Spec(
+    **_GOALS,
+    flags=E(f"{_HELP} -q --quiet -X --debug -e --errors -B --batch-mode -U --update-snapshots -o --offline -N "
+            "--non-recursive -am --also-make -amd --also-make-dependents -fae --fail-at-end -ff --fail-fast -fn "
+            "--fail-never -nsu --no-snapshot-updates -ntp --no-transfer-progress -V --show-version -v -C "
+            "--strict-checksums -c --lax-checksums --color"),
+    value_opts=E("-D --define -P --activate-profiles -pl --projects -rf --resume-from -T --threads -b --builder"),
+    whole=E(_MVN_WHOLE), write_flags=E("-l --log-file"),
+    load_flags=E("-f --file -s --settings -gs --global-settings -t --toolchains -gt --global-toolchains"),
+    examples=(("mvn -q test", "safe"), ("mvn clean install -DskipTests", "safe"), ("mvn -B -ntp verify", "safe"),
+              ("mvn deploy", "notsafe"), ("mvn -s /tmp/settings.xml test", "notsafe"),
+              ("mvn test -Dmaven.repo.local=/tmp/repo", "notsafe"),
+              ("mvn test -DargLine=-javaagent:/tmp/a.jar", "notsafe"))))
+_add("gradle gradlew", Spec(
+    **_GOALS,
+    flags=E(f"{_HELP} -v --offline --refresh-dependencies --rerun-tasks --rerun --continue --parallel --no-parallel "
+            "--build-cache --no-build-cache --configuration-cache --no-configuration-cache --daemon --no-daemon "
+            "--no-scan -q --quiet -w --warn -i --info -d --debug -s --stacktrace -S --full-stacktrace --status "
+            "--stop -? -m --dry-run --profile -a --no-rebuild --write-locks -t --continuous --foreground "
+            "--watch-fs --no-watch-fs --configure-on-demand --all --export-keys"),
+    value_opts=E("-x --exclude-task -D --system-prop -P --project-prop --max-workers --console --warning-mode "
+                 "--priority --update-locks --dependency-verification -F -M --write-verification-metadata "
+                 "--tests --configuration --dependency --group"),
+    write_flags=E("-g --gradle-user-home --project-cache-dir"),
+    load_flags=E("-b --build-file -c --settings-file -I --init-script -p --project-dir --include-build"),
+    mutate_flags=E("--scan"),
+    examples=(("./gradlew build", "safe"), ("gradle test --tests 'a.B' --offline", "safe"),
+              ("./gradlew :app:test -x lint --no-daemon", "safe"), ("gradle publish", "notsafe"),
+              ("gradle -I /tmp/init.gradle build", "notsafe"), ("gradle build --scan", "notsafe"),
+              ("gradle test -Dorg.gradle.java.home=/tmp/jdk", "notsafe"))))
+_add("ninja samu", Spec(
+    **_GOALS, flags=E("-h --help --version -k -n -v --verbose --quiet"), value_opts=E("-j -l -d -w"),
+    load_flags=E("-C -f"), exec_flags=E("-t"),
+    examples=(("ninja -C build", "safe"), ("ninja -C build -j 8 test", "safe"), ("ninja -C build install", "notsafe"),
+              ("ninja -t commands", "executes notsafe"))))
+_BAZEL_OPTS = ("--config --compilation_mode -c --jobs -j --test_output --test_filter --test_arg --copt --cxxopt "
+               "--linkopt --define --platforms --test_tag_filters --build_tag_filters --test_size_filters "
+               "--test_timeout --runs_per_test --output_groups --output --color --curses --show_timestamps "
+               "--test_env --action_env --symlink_prefix --target_pattern_file")
+_add("bazel bazelisk", Spec(
+    **_GOALS, flags=E(f"{_HELP} --keep_going -k --verbose_failures --nocache_test_results --cache_test_results "
+                      "--build_tests_only --nobuild --noshow_progress --show_progress --subcommands -s --announce_rc "
+                      "--nokeep_going --check_up_to_date --nobuild_runfile_links --incompatible_strict_action_env"),
+    value_opts=E(_BAZEL_OPTS), load_flags=E("--bazelrc --output_base --output_user_root"),
+    source_flags=E("--remote_cache --remote_executor --bes_backend --registry"),
+    exec_flags=E("--run_under --script_path"),
+    examples=(("bazel test //...", "safe"), ("bazel build -c opt //src:app --config=ci", "safe"),
+              ("bazel test --run_under='sh -c id' //x", "executes notsafe"), ("bazel run //x", "notsafe"))))
+_add("just", Spec(
+    **_GOALS, flags=E(f"{_HELP} -V -l --list --summary -n --dry-run -q --quiet -v --verbose --unstable --yes "
+                      "--dump --check --evaluate --no-dotenv --unsorted --highlight --no-highlight"),
+    value_opts=E("--color --set -s --show --list-heading --list-prefix --shell-arg"), load_flags=E(
+        "-f --justfile -d --working-directory --dotenv-path --dotenv-filename"), exec_flags=E("--shell --command -c"),
+    examples=(("just test", "safe"), ("just --list", "safe"), ("just deploy", "notsafe"),
+              ("just -f /tmp/justfile test", "notsafe"))))
+_add("task rake mage ant sbt buck buck2 pants", Spec(
+    **_GOALS, flags=E(f"{_HELP} -V -l --list -a --list-all -n --dry -T --tasks -P -t --trace -v --verbose -q "
+                      "--quiet -s --silent -f --force -p --parallel --summary --status -k -keep-going -batch "
+                      "-no-colors -noinput -emacs -debug -compile -keep -version"),
+    value_opts=E("-D -C --concurrency -o --output -j --jobs -mem --color"),
+    whole=E("-keep-going -batch -no-colors -noinput -emacs -debug -version -buildfile -propertyfile -logfile -mem "
+            "-lib -keep -compile"),
+    write_flags=E("-logfile"),
+    load_flags=E("--taskfile --rakefile -R --rakelibdir -r --require -I -buildfile -file -propertyfile -lib -d "
+                 "--dir"),
+    examples=(("task test", "safe"), ("rake spec", "safe"), ("sbt test", "safe"), ("ant compile", "safe"),
+              ("rake deploy", "notsafe"), ("rake -r /tmp/x.rb test", "notsafe"))))
+
+# -- cmake, ctest, meson, ccache -----------------------------------------------------------------------
+_CMAKE_FLAGS = ("-h --help --version -N --fresh --warn-uninitialized --check-system-vars --debug-find --trace "
+                "--trace-expand --debug-trycompile --debug-output --list-presets --clean-first --verbose -v "
+                "--use-stderr -L -LA -LH -LAH -Wdev -Wno-dev -Werror -Wno-error -Wdeprecated -Wno-deprecated "
+                "--strip --no-warn-unused-cli")
+_add("cmake", Spec(
+    category=TEST_BUILD, operands="read", handler="cmake", does="configures or builds the project",
+    flags=E(_CMAKE_FLAGS),
+    value_opts=E("-G -D -U -T -A --target -t -j --parallel --config --preset --log-level --log-context "
+                 "--trace-source --trace-format --profiling-format --component --workflow -E"),
+    whole=E("-LA -LH -LAH -Wdev -Wno-dev -Werror -Wno-error -Wdeprecated -Wno-deprecated"),
+    write_flags=E("--graphviz --system-information --trace-redirect --profiling-output --prefix"),
+    load_flags=E("-S -B --build -C --toolchain"), exec_flags=E("-P --install --open"),
+    examples=(("cmake -S . -B build", "safe"), ("cmake --build build -j 4", "safe"), ("cd build && cmake ..", "safe"),
+              ("cmake ..", "notsafe"),
+              ("cmake -DCMAKE_BUILD_TYPE=Release -G Ninja -B build", "safe"), ("cmake -E make_directory build", "safe"),
+              ("cmake -E rm -rf /", "notsafe"), ("cmake -P x.cmake", "executes notsafe"),
+              ("cmake -DCMAKE_C_COMPILER_LAUNCHER=/tmp/x -B build", "notsafe"),
+              ("cmake -C /tmp/cache.cmake -B build", "notsafe"), ("cmake --install build", "notsafe"),
+              ("cmake /tmp/evil", "notsafe"), ("cmake -S /tmp/evil -B build", "notsafe"),
+              ("cmake --build /tmp/b", "notsafe"),
+              ("cmake -DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=/tmp/x.cmake ..", "notsafe"),
+              ("cmake -DCMAKE_INSTALL_PREFIX=/usr/local -B build", "safe"))))
+_add("ctest", Spec(
+    category=TEST_BUILD, operands="none", does="runs the project's tests",
+    flags=E("-h --help --version --output-on-failure -V --verbose -VV --extra-verbose -N --show-only -Q --quiet "
+            "--rerun-failed --stop-on-failure --progress --schedule-random --force-new-ctest-process "
+            "--print-labels --debug --no-compress-output --no-label-summary --no-subproject-summary -U --union "
+            "--no-tests"),
+    value_opts=E("-C --build-config -j --parallel -R --tests-regex -E --exclude-regex -L --label-regex -LE "
+                 "--label-exclude -I --tests-information --repeat --repeat-until-fail --preset --timeout "
+                 "--stop-time --test-load --max-width -FA -FS -FC --fixture-exclude-any --fixture-exclude-setup "
+                 "--fixture-exclude-cleanup"),
+    whole=E("-LE -VV -FA -FS -FC -SP"), load_flags=E("--test-dir"), read_flags=E("--resource-spec-file"),
+    write_flags=E("-O --output-log --output-junit"),
+    exec_flags=E("-S -SP --script -T --test-action -D --dashboard -M --test-model --build-and-test"),
+    examples=(("ctest --output-on-failure", "safe"), ("ctest --test-dir build -j4 -R unit", "safe"),
+              ("ctest -S /tmp/x.cmake", "executes notsafe"), ("ctest -T Submit", "notsafe"))))
+_MESON_BUILD = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project", handler="operands_load",
+                    flags=E(f"{_HELP} -v --verbose --wipe --reconfigure --clean --print-errorlogs --no-rebuild "
+                            "--list --quiet -q --benchmark --no-stdsplit --ninja-args"),
+                    value_opts=E("-j --jobs --num-processes -D --buildtype --backend --suite --no-suite --setup "
+                                 "--repeat --timeout-multiplier --warnlevel --werror --default-library -t --test-args "
+                                 "--logbase"),
+                    load_flags=E("-C --native-file --cross-file"), write_flags=E("--prefix"), exec_flags=E("--wrapper"))
+_add("meson", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
+    "setup compile test configure introspect", _MESON_BUILD),
+    ("", ro(operands="none", flags=E(_HELP))),
+    ("*", mut("runs a meson command", operands="none"))),
+    examples=(("meson setup build", "safe"), ("meson test -C build --print-errorlogs", "safe"),
+              ("meson install -C build", "notsafe"), ("meson setup build /tmp/src", "notsafe"))))
+_add("ccache sccache", Spec(
+    category=TEST_BUILD, operands="none", handler="no_operands", does="manages the compiler cache",
+    flags=E("-s --show-stats -z --zero-stats -C --clear -c --cleanup -p --show-config -V --version -h --help -x "
+            "--show-compression --print-stats -v --verbose --start-server --stop-server"),
+    value_opts=E("-M --max-size -F --max-files -k --get-config"), mutate_flags=E("-o --set-config"),
+    examples=(("ccache -s", "safe"), ("sccache --show-stats", "safe"), ("ccache sh -c id", "notsafe"))))
+
+# -- other ecosystems' test runners ----------------------------------------------------------------------
+_add("mix", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
+    "test compile format credo dialyzer deps.get deps.compile deps.tree xref docs", Spec(
+        category=TEST_BUILD, operands="read", does="builds or tests the project", handler="operands_load",
+        flags=E(f"{_HELP} --cover --stale --failed --trace --max-failures --warnings-as-errors --force "
+                 "--check-formatted "
+                "--dry-run --no-deps-check --no-compile --all-warnings --color --no-color --strict"),
+        value_opts=E("--seed --max-cases --partitions --only --exclude --include --formatter --timeout"))),
+    ("help", ro(operands="none", flags=E(_HELP))),
+    ("*", mut("runs a mix task", operands="none"))),
+    examples=(("mix test", "safe"), ("mix test --cover test/a_test.exs", "safe"),
+              ("mix format --check-formatted", "safe"),
+              ("mix run priv/seed.exs", "notsafe"), ("mix hex.publish", "notsafe"))))
+_SWIFT_BUILD = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project",
+                    flags=E(f"{_HELP} -v --verbose --very-verbose --parallel --enable-code-coverage --skip-build "
+                            "--list-tests --disable-sandbox --show-bin-path --build-tests --quiet -q"),
+                    value_opts=E("-c --configuration --filter --skip --product --target -j --jobs --num-workers "
+                                 "--triple --arch --swift-sdk"),
+                    write_flags=E("--scratch-path --build-path"), load_flags=E("--package-path"))
+_add("swift", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
+    "build test", _SWIFT_BUILD),
+    ("", ro(operands="none", flags=E(_HELP))),
+    ("*", mut("runs a swift command", operands="none"))),
+    examples=(("swift build", "safe"), ("swift test --parallel", "safe"), ("swift run evil", "notsafe"))))
+_DENO_CHECK = Spec(category=LINT_FORMAT, operands="read", does="checks the project",
+                   flags=E(f"{_HELP} -q --quiet --check --json --compact --watch --no-check --unstable --fix "
+                           "--rules --doc --coverage --parallel --fail-fast --no-prompt --allow-none"),
+                   value_opts=E("--ignore --filter --reporter --rules-tags --rules-include --rules-exclude "
+                                "--line-width --indent-width --log-level --shuffle"),
+                   load_flags=E("-c --config --import-map"),
+                   inplace_flags=E("--fix"))
+_add("deno", Spec(operands="none", flags=E(_HELP + " -V"), subcommands=subs({}, (
+    "lint check doc", _DENO_CHECK),
+    ("fmt", Spec(category=LINT_FORMAT, operands="read", inplace=True, readonly_flags=E("--check"),
+                 flags=_DENO_CHECK.flags, value_opts=_DENO_CHECK.value_opts, load_flags=_DENO_CHECK.load_flags)),
+    ("test", Spec(category=TEST_BUILD, operands="read", does="runs the project's tests", handler="operands_load",
+                  flags=_DENO_CHECK.flags | E("-A --allow-all --allow-read --allow-env --allow-write --allow-net "
+                                              "--allow-run --allow-sys --allow-ffi --trace-leaks --permit-no-files"),
+                  value_opts=_DENO_CHECK.value_opts, load_flags=_DENO_CHECK.load_flags)),
+    ("", ro(operands="none", flags=E(_HELP + " -V"))),
+    ("*", mut("runs code", operands="none"))),
+    examples=(("deno test", "safe"), ("deno lint", "safe"), ("deno fmt --check", "readonly safe"),
+              ("deno run https://example.com/x.ts", "notsafe"), ("deno test https://example.com/x_test.ts", "notsafe"),
+              ("deno eval 'Deno.exit()'", "notsafe"))))
+
+__all__ = ["BUILD_TOOLS", "PYTEST", "SAFE_GOALS", "UNITTEST"]
+
+# -- development servers: the project's own app, at the trust of its tests ---------------------------------
+_DEV_SERVER = dict(category=TEST_BUILD, operands="none", does="runs the project's development server")
+_add("flask", Spec(operands="none", flags=E(_HELP + " --debug --no-debug"), value_opts=E("-A --app"),
+                   handler="flask_app",
+                   subcommands=subs({}, (
+                       "run", Spec(**_DEV_SERVER,
+                                   flags=E("--help --reload --no-reload --debugger --no-debugger --with-threads "
+                                           "--without-threads --debug --no-debug --eager-loading --lazy-loading"),
+                                   value_opts=E("-h --host -p --port --extra-files --exclude-patterns"),
+                                   read_flags=E("--cert --key"), load_flags=E("-e --env-file"))),
+                       ("routes", ro(operands="none", flags=E("--help --all-methods"), value_opts=E("-s --sort"))),
+                       ("", ro(operands="none", flags=E(_HELP))),
+                       ("*", mut("runs a command of the Flask app", operands="none"))),
+                   examples=(("flask run", "safe"), ("flask --app hello run --debug -p 5001", "safe"),
+                             ("flask db upgrade", "notsafe"), ("flask shell", "notsafe"),
+                             ("flask run --env-file /tmp/x.env", "notsafe"),
+                             ("flask --app /tmp/evil.py run", "notsafe"))))
+_add("uvicorn hypercorn", Spec(
+    **_DEV_SERVER,
+    flags=E("--help --version --reload --use-colors --no-use-colors --access-log --no-access-log --proxy-headers "
+            "--no-proxy-headers --factory --server-header --no-server-header --date-header --no-date-header "
+            "--ws-per-message-deflate"),
+    value_opts=E("--host --port --fd --reload-dir --reload-include --reload-exclude --reload-delay --workers "
+                 "--loop --http --ws --ws-max-size --ws-max-queue --ws-ping-interval --ws-ping-timeout --lifespan "
+                 "--interface --root-path --limit-concurrency --limit-max-requests --backlog --timeout-keep-alive "
+                 "--timeout-graceful-shutdown --log-level --forwarded-allow-ips --header -b --bind -w"),
+    read_flags=E("--ssl-keyfile --ssl-certfile --ssl-ca-certs"), write_flags=E("--uds"),
+    load_flags=E("--app-dir --env-file --log-config -c --config"),
+    examples=(("uvicorn app:app --reload", "safe"), ("uvicorn main:app --host 127.0.0.1 --port 8000", "safe"),
+              ("uvicorn app:app --app-dir /tmp/x", "notsafe"), ("uvicorn app:app --evil", "notsafe"))))
+_add("gunicorn", Spec(
+    **_DEV_SERVER,
+    flags=E("-h --help -v --version --reload --preload --capture-output --check-config --print-config"),
+    read_flags=E("--certfile --keyfile --ca-certs"),
+    value_opts=E("-b --bind -w --workers -k --worker-class -t --timeout --graceful-timeout --keep-alive "
+                 "--log-level --threads --max-requests --max-requests-jitter --reload-extra-file -n --name "
+                 "--forwarded-allow-ips"),
+    write_flags=E("--access-logfile --error-logfile --log-file -p --pid"),
+    load_flags=E("-c --config --chdir --pythonpath --log-config"), mutate_flags=E("-D --daemon"),
+    examples=(("gunicorn app:app -b 127.0.0.1:8000 -w 2", "safe"), ("gunicorn -c /tmp/g.py app:app", "notsafe"),
+              ("gunicorn -D app:app", "notsafe"))))

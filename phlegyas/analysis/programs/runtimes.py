@@ -28,7 +28,7 @@ _add("java", Spec(operands="none", does="runs a Java program", handler="runs_cod
                   examples=(("java -jar app.jar", "executes notsafe"), ("java -version", "readonly safe"))))
 _add("jshell jrunscript jjs groovy groovysh scala clojure clj lein kotlin dart elixir iex erl escript ghci runghc "
      "runhaskell octave julia gnuplot m4 R Rscript tclsh wish expect guile clisp sbcl racket ocaml swipl gdb lldb "
-     "pdb radare2 r2 bpftrace crash deno pwsh powershell osascript "
+     "pdb radare2 r2 bpftrace crash pwsh powershell osascript "
      "php-cgi lua luajit texlua irb cobc gtester slsh",
      Spec(operands="none", does="runs code", handler="runs_code",
           examples=(("gdb -batch -ex '!id'", "executes notsafe"), ("Rscript -e 'system(\"id\")'", "executes notsafe"),
@@ -79,7 +79,6 @@ _interp("python pypy", Interpreter("python", E("-c"), value_opts=E("-W -X -Q"), 
 _interp("node nodejs", Interpreter("js", E("-e --eval -p --print"), value_opts=E("--input-type --title"),
                                    readonly_opts=E("-v --version -h --help"),
                                    exec_opts=E("-r --require --import --loader --experimental-loader")))
-_interp("deno", Interpreter("js", E("eval"), readonly_opts=E("-V --version")))
 _interp("bun", Interpreter("js", E("-e --eval -p --print")))
 _interp("perl", Interpreter("perl", E("-e -E"), value_opts=E("-I -M -m -F -l -0 -x -C -d -D"),
                             readonly_opts=E("-v --version -V"), exec_opts=E("-M -m -d")))
@@ -105,7 +104,7 @@ PYTHON_MODULES: dict[str, PythonModule] = {
         "pytest", "pip", "mypy", "black", "ruff", "flake8", "pylint", "isort", "coverage", "tox", "nox",
         "pyright", "bandit", "pycodestyle", "pydocstyle", "pyflakes", "autopep8", "yapf", "poetry", "pipx",
         "uv", "twine", "build", "vulture", "pip_audit", "mccabe")},
-    "unittest": PythonModule(spec=Spec(category=TEST_BUILD, operands="none", does="runs the project's tests")),
+    "unittest": PythonModule(program="unittest"),
     "doctest": PythonModule(spec=Spec(category=TEST_BUILD, operands="read", does="runs doctests")),
     "venv": PythonModule(spec=Spec(category=PROJECT_EDIT, operands="write", does="creates a virtual environment",
                                    value_opts=E("--prompt"))),

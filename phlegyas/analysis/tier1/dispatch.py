@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from phlegyas.analysis.tier1 import delete, disk, fetch, gate, git, network, prod, sql, system, writes
+from phlegyas.analysis.tier1 import delete, disk, fetch, gate, git, network, options, prod, sql, system, writes
 from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS
 
 Detector = Callable  # (Invocation, AnalysisEnv, list[Finding]) -> None
@@ -24,6 +24,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("find", delete.detect_find)
     on("rsync", delete.detect_rsync, writes.detect_program_writes, network.detect_upload, prod.detect_copy_to_host)
     on("mv", delete.detect_mv, writes.detect_program_writes)
+    on(options.programs_with_delete_flags(), options.detect_delete_flags)
+    on("cmake", options.detect_cmake_remove)
     # disks and permissions
     on(("mkfs", "mke2fs", "mkdosfs", "mkntfs", "mkexfatfs", "mkfs.ext4"), disk.detect_mkfs)
     on(("mkswap", "blkdiscard", "pvremove", "vgremove", "lvremove"), disk.detect_always_wipe)

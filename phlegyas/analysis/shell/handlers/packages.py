@@ -9,6 +9,7 @@ from typing import Callable
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call, operand_texts, read_only
+from phlegyas.analysis.shell.handlers.build import java_properties
 from phlegyas.analysis.shell.handlers.package_specs import Verdict, npm_spec, pip_spec
 from phlegyas.analysis.shell.parse import Word
 
@@ -45,20 +46,51 @@ def npm_audit(c: Call) -> None:
         c.eff.mutates.append("changes dependencies (npm audit fix)")
 
 
+_GOAL_WORDS = ("test", "compile", "check", "lint", "build", "assemble")
+_MAKE_PROGRAM_VARS = frozenset({"SHELL", ".SHELLFLAGS", "MAKEFILES", "MAKEFLAGS", "MFLAGS", "MAKE", "CC", "CXX",
+                                "CPP", "LD", "AR", "AS", "FC", "NM", "RANLIB", "STRIP", "OBJCOPY", "PYTHON", "GO",
+                                "CARGO", "RUSTC", "NPM", "NODE", "JAVA", "JAVAC", "DOCKER", "INSTALL", "RM", "CP",
+                                "MV", "MKDIR", "SED", "AWK", "PERL", "BASH", "SH", "CMAKE", "NINJA"})
+"""``make VAR=value`` variables that name a program make runs (or how it runs recipes)."""
+
+
 def build_goals(c: Call) -> None:
-    allowed = P.SAFE_GOALS | ({"install"} if c.name in ("mvn", "mvnw") else frozenset())
-    for op in c.parsed.operands:
+    """Each goal must build, test or check; ``make VAR=value`` must not choose a program or compute
+    anything; ``make -j`` takes an optional number, so a word after it that is no number is a goal."""
+    allowed = P.SAFE_GOALS | ({"install", "clean"} if c.name in ("mvn", "mvnw") else frozenset())
+    if c.name in ("gradle", "gradlew"):
+        allowed = allowed | {"clean", "run", "bootrun"}  # the project's application, at the trust of its tests
+    elif c.name in ("mvn", "mvnw"):
+        allowed = allowed | {"spring-boot:run", "quarkus:dev"}
+    goals = list(c.parsed.operands)
+    if c.name in ("mvn", "mvnw", "gradle", "gradlew"):
+        c.eff.loads.extend(java_properties(c))
+    if c.name in ("make", "gmake"):
+        for opt, value in c.parsed.opts:
+            if opt in ("-f", "--file", "--makefile") and value is not None and value.text == "-":
+                c.eff.runs.append("executes code (make -f -: a makefile read from its input)")
+            if opt in ("-j", "--jobs", "-l", "--load-average", "--max-load") and value is not None \
+                    and not value.text.replace(".", "", 1).isdigit():
+                goals.append(value)
+    for op in goals:
         text = op.text
         if "=" in text and not text.startswith("-"):
+            name, _, value = text.partition("=")
+            name = name.rstrip(":+?!").strip()
+            if op.dynamic or any(ch in value for ch in ";|&`$<>()\n") or name in _MAKE_PROGRAM_VARS \
+                    or name.endswith(("_PROGRAM", "_CMD", "_COMMAND")):
+                c.eff.blockers.append(f"{c.name} {name}= sets a variable that chooses what runs")
             continue  # make VAR=value
         goal = text.rsplit(":", 1)[-1].lower() if c.name in ("gradle", "gradlew") else text.lower()
-        if c.name in ("bazel", "bazelisk", "buck", "pants"):
+        if c.name in ("bazel", "bazelisk", "buck", "buck2", "pants"):
+            if text == "run":  # runs any target, an external repository's included
+                c.eff.blockers.append(f"runs the build target {text!r}")
+                continue
             if text in ("build", "test", "query", "info", "version", "cquery", "aquery", "coverage", "fetch"):
                 continue
             if text.startswith(("/", ":", "@", ".")):
                 continue
-        if op.dynamic or (goal not in allowed and not goal.startswith(("test", "compile", "check", "lint",
-                                                                         "build", "assemble"))):
+        if op.dynamic or (goal not in allowed and not goal.startswith(_GOAL_WORDS)):
             c.eff.blockers.append(f"runs the build target {text!r}")
 
 

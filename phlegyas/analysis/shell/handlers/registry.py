@@ -4,6 +4,23 @@ from __future__ import annotations
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.handlers.archives import archive_generic, tar, unzip, zip_
 from phlegyas.analysis.shell.handlers.base import Handler
+from phlegyas.analysis.shell.handlers.build import (
+    cargo_compiler_args,
+    cargo_opts,
+    cc_opts,
+    cmake,
+    dotnet_opts,
+    flask_app,
+    go_flags,
+    go_run,
+    javac_opts,
+    no_operands,
+    operands_load,
+    pytest_opts,
+    rustc_opts,
+    tox,
+    unittest_discover,
+)
 from phlegyas.analysis.shell.handlers.files import dd, mktemp, split
 from phlegyas.analysis.shell.handlers.find import find
 from phlegyas.analysis.shell.handlers.gh import gh, gh_api, gh_auth, gh_noun
@@ -59,6 +76,11 @@ from phlegyas.analysis.shell.handlers.text import awk, editor, jq, plus_command,
 HANDLERS: dict[str, Handler] = {
     # archives
     "tar": tar, "zip": zip_, "unzip": unzip, "archive_generic": archive_generic,
+    # build and test tools
+    "pytest_opts": pytest_opts, "tox": tox, "cargo_opts": cargo_opts, "go_flags": go_flags, "go_run": go_run,
+    "cc_opts": cc_opts, "javac_opts": javac_opts, "rustc_opts": rustc_opts, "cmake": cmake,
+    "no_operands": no_operands, "operands_load": operands_load, "cargo_compiler_args": cargo_compiler_args,
+    "flask_app": flask_app, "dotnet_opts": dotnet_opts, "unittest_discover": unittest_discover,
     # files
     "mktemp": mktemp, "dd": dd, "split": split,
     # find
@@ -112,5 +134,5 @@ def check_handlers() -> list[str]:
 
 
 _EXPANSION_HANDLERS = frozenset({"trap", "stdin_code", "npx", "uv_run", "uv_tool", "coverage_run", "interp_here",
-                                 "yarn_workspace", "formatter", "cmake", "openssl", "openssl_in"})
+                                 "yarn_workspace", "formatter", "openssl", "openssl_in"})
 """Handlers that ``shell.analyze`` implements (they expand into other invocations) or that need nothing."""

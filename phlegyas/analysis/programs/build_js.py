@@ -1,0 +1,195 @@
+"""Option specs of the JavaScript/TypeScript test runners, linters and formatters (jest, vitest, mocha,
+eslint, prettier, tsc, biome, stylelint …) and of the other ecosystems' linters.
+
+What matters in a value: a config, plugin, formatter, environment or setup module is code the tool
+loads (``load_flags``: refused from outside the project), a report or cache is a file written
+(``write_flags``), ``--fix``/``--write`` rewrite the operands (``inplace_flags``).
+"""
+from __future__ import annotations
+
+from phlegyas.analysis.programs.spec import LINT_FORMAT, TEST_BUILD, E, Spec
+
+JS_TOOLS: dict[str, Spec] = {}
+"""The JavaScript build tools and the other linters, in table order."""
+
+
+def _add(names: str, spec: Spec) -> None:
+    for name in names.split():
+        JS_TOOLS[name] = spec
+
+
+_HELP = "-h --help --version"
+
+_add("jest", Spec(
+    category=TEST_BUILD, operands="none", does="runs the project's tests",
+    flags=E(f"{_HELP} -v --watch --watchAll --ci --no-ci --coverage --collectCoverage --runInBand -i --bail -b "
+            "--verbose --silent --noStackTrace --onlyChanged -o --lastCommit --passWithNoTests --detectOpenHandles "
+            "--forceExit --listTests --clearCache --clearMocks --resetMocks --restoreMocks --json --useStderr "
+            "--updateSnapshot -u --no-cache --cache --debug --showConfig --errorOnDeprecated --expand -e "
+            "--logHeapUsage --no-coverage --notify --onlyFailures -f --runTestsByPath --skipFilter "
+            "--testLocationInResults --no-watchman --watchman --detectLeaks --injectGlobals --randomize --colors "
+            "--no-colors --all --findRelatedTests --no-watch --no-watchAll"),
+    value_opts=E("-t --testNamePattern --testPathPattern --testPathPatterns --testPathIgnorePatterns --testMatch "
+                 "--testRegex --maxWorkers -w --maxConcurrency --testTimeout --coverageProvider --coverageReporters "
+                 "--collectCoverageFrom --coverageThreshold --reporters --selectProjects --shard --seed "
+                 "--changedSince --watchPathIgnorePatterns --notifyMode --workerIdleMemoryLimit"),
+    write_flags=E("--outputFile --coverageDirectory --cacheDirectory"),
+    load_flags=E("-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown "
+                 "--testRunner --testSequencer --preset --projects --resolver --snapshotResolver --filter "
+                 "--testEnvironment --env --testResultsProcessor --runner --prettierPath"),
+    examples=(("jest --ci --coverage", "safe"), ("npx jest -t 'adds numbers' src/a.test.js", "safe"),
+              ("jest --config /tmp/jest.config.js", "notsafe"), ("jest --outputFile=/etc/x.json", "notsafe"))))
+_add("vitest", Spec(
+    category=TEST_BUILD, operands="none", does="runs the project's tests",
+    flags=E(f"{_HELP} -v --run --watch -w --ui --open --coverage --coverage.enabled --coverage.all -u --update "
+            "--silent --passWithNoTests --threads --isolate --no-isolate --globals --dom --allowOnly "
+            "--dangerouslyIgnoreUnhandledErrors --changed --typecheck --no-watch --clearScreen --no-color --color "
+            "--hideSkippedTests --no-file-parallelism --file-parallelism --sequence.shuffle --sequence.concurrent "
+            "--logHeapUsage --standalone --expandSnapshotDiff --no-coverage --browser --clearCache"),
+    value_opts=E("-t --testNamePattern --reporter --environment --pool --maxWorkers --minWorkers --testTimeout "
+                 "--hookTimeout --shard --bail --retry --exclude --project --mode --coverage.provider "
+                 "--coverage.reporter --coverage.include --coverage.exclude --browser.name --sequence.seed"),
+    write_flags=E("--outputFile --coverage.reportsDirectory"),
+    load_flags=E("-c --config -r --root --dir --workspace --mergeReports --globalSetup"),
+    exec_flags=E("--inspect --inspect-brk --api"),
+    examples=(("vitest run", "safe"), ("npx vitest run --coverage src", "safe"),
+              ("vitest run -c /tmp/v.config.ts", "notsafe"), ("vitest --inspect-brk", "notsafe"))))
+_add("mocha", Spec(
+    category=TEST_BUILD, operands="read", does="runs the project's tests", handler="operands_load",
+    flags=E(f"{_HELP} -V --watch -w --recursive --exit --no-exit --bail -b --parallel -p --full-trace "
+            "--check-leaks --allow-uncaught --async-only -A --forbid-only --forbid-pending --inline-diffs --diff "
+            "--no-diff --sort -S --color -c --colors -C --no-colors --no-color --dry-run --fail-zero "
+            "--list-interfaces --list-reporters --delay --invert -i --no-timeouts"),
+    value_opts=E("-g --grep -f --fgrep -t --timeout --timeouts -s --slow -R --reporter -O --reporter-option "
+                 "--reporter-options -u --ui --ignore --exclude -j --jobs --extension --retries "
+                 "--watch-files --watch-ignore"),
+    load_flags=E("-r --require --config --package --file --loader --import --spec"),
+    exec_flags=E("-n --node-option"),
+    examples=(("mocha --recursive test", "safe"), ("mocha -r ts-node/register 'test/**/*.spec.ts'", "safe"),
+              ("mocha -r /tmp/hook.js test", "notsafe"), ("mocha /tmp/evil.spec.js", "notsafe"),
+              ("mocha -n 'require=/tmp/x.js'", "executes notsafe"))))
+_add("ava karma jasmine tap playwright cypress phpunit rspec behave ward nosetests nose2 trial pest", Spec(
+    category=TEST_BUILD, operands="read", does="runs the project's tests", handler="operands_load",
+    flags=E(f"{_HELP} -v --verbose -q --quiet -x --exitfirst --fail-fast --bail --watch --serial --tap --headed "
+            "--debug --no-color --color --coverage --ci --single-run --list --stop-on-failure --testdox "
+            "--no-coverage --update-snapshots -u --only-changed --last-failed --forbid-only --pass-with-no-tests"),
+    value_opts=E("-g --grep --grep-invert -t --tag --tags -j --jobs --workers --shard --project --reporter -r "
+                 "--timeout --retries --repeat-each --match -m --filter --group --exclude-group --seed --format "
+                 "--browser -b --spec -s --env -e --max-failures --testsuite --order-by --concurrency"),
+    write_flags=E("-o --out --output --log-junit --coverage-html --coverage-clover --output-dir --junit-xml"),
+    load_flags=E("-c --config --configuration --bootstrap --require --config-file --global-setup"),
+    examples=(("npx playwright test --project=chromium", "safe"), ("rspec spec/models", "safe"),
+              ("phpunit --bootstrap /tmp/b.php", "notsafe"), ("rspec --require /tmp/x.rb", "notsafe"),
+              ("rspec /tmp/evil_spec.rb", "notsafe"))))
+
+# -- eslint, prettier, tsc -------------------------------------------------------------------------------
+_add("eslint", Spec(
+    category=LINT_FORMAT, operands="read",
+    flags=E(f"{_HELP} -v --fix-dry-run --cache --no-eslintrc --no-config-lookup --no-inline-config "
+            "--report-unused-disable-directives --no-error-on-unmatched-pattern --exit-on-fatal-error --no-ignore "
+            "--quiet --debug --env-info --color --no-color --no-warn-ignored --pass-on-no-patterns --stats "
+            "--stdin --no-cache --report-unused-inline-configs"),
+    value_opts=E("--ext --ignore-pattern --parser-options --env --global --rule --plugin --max-warnings "
+                 "--cache-strategy --stdin-filename --fix-type --report-unused-disable-directives-severity "
+                 "--concurrency --flag"),
+    read_flags=E("--ignore-path --print-config"), write_flags=E("-o --output-file --cache-location"),
+    load_flags=E("-c --config --resolve-plugins-relative-to --rulesdir --parser -f --format"),
+    inplace_flags=E("--fix"), mutate_flags=E("--init"),
+    examples=(("eslint src", "readonly safe"), ("eslint --fix .", "writes safe"),
+              ("eslint --ext .ts,.tsx --max-warnings=0 src", "safe"), ("eslint -f json -o build/lint.json src", "safe"),
+              ("eslint -c /tmp/x.js src", "notsafe"), ("eslint --rulesdir /tmp/rules src", "notsafe"),
+              ("eslint -o ~/.bashrc src", "notsafe"))))
+_add("prettier", Spec(
+    category=LINT_FORMAT, operands="read",
+    flags=E(f"{_HELP} -v --check -c --list-different -l --no-config --no-editorconfig --ignore-unknown -u "
+            "--no-error-on-unmatched-pattern --cache --no-semi --semi --single-quote --jsx-single-quote "
+            "--no-bracket-spacing --bracket-same-line --use-tabs --require-pragma --insert-pragma "
+            "--vue-indent-script-and-style --no-color --color --debug-check --support-info "
+            "--experimental-ternaries --with-node-modules --single-attribute-per-line"),
+    value_opts=E("--parser --print-width --tab-width --trailing-comma --arrow-parens --prose-wrap --end-of-line "
+                 "--quote-props --html-whitespace-sensitivity --embedded-language-formatting --object-wrap "
+                 "--cache-strategy --log-level --loglevel --stdin-filepath --config-precedence --cursor-offset "
+                 "--range-start --range-end"),
+    read_flags=E("--ignore-path --find-config-path --file-info"), write_flags=E("--cache-location"),
+    load_flags=E("--config --plugin --plugin-search-dir"),
+    inplace_flags=E("--write -w"), readonly_flags=E("--check -c --list-different -l"),
+    examples=(("prettier --write src", "writes safe"), ("prettier --check .", "readonly safe"),
+              ("prettier --single-quote --print-width 100 -w 'src/**/*.ts'", "writes safe"),
+              ("prettier --plugin /tmp/p.js --write src", "notsafe"), ("prettier --write /etc/hosts", "notsafe"))))
+_add("tsc vue-tsc", Spec(
+    category=LINT_FORMAT, operands="read",
+    flags=E(f"{_HELP} -v --noEmit --watch -w --build -b --pretty --listFiles --listEmittedFiles --traceResolution "
+            "--diagnostics --extendedDiagnostics --showConfig --all --init --strict --noImplicitAny "
+            "--strictNullChecks --skipLibCheck --declaration -d --sourceMap --incremental --composite --allowJs "
+            "--checkJs --esModuleInterop --resolveJsonModule --isolatedModules --noUnusedLocals "
+            "--noUnusedParameters --noImplicitReturns --noFallthroughCasesInSwitch --emitDeclarationOnly "
+            "--removeComments --noEmitOnError --preserveWatchOutput --force -f --clean --verbose --dry "
+            "--experimentalDecorators --emitDecoratorMetadata --allowSyntheticDefaultImports "
+            "--forceConsistentCasingInFileNames --noErrorTruncation --downlevelIteration --importHelpers "
+            "--explainFiles --listFilesOnly --strictPropertyInitialization --useDefineForClassFields "
+            "--verbatimModuleSyntax --allowImportingTsExtensions --noUncheckedIndexedAccess "
+            "--exactOptionalPropertyTypes --noPropertyAccessFromIndexSignature --noImplicitOverride "
+            "--noImplicitThis --alwaysStrict --inlineSourceMap --inlineSources --declarationMap "
+            "--stopBuildOnErrors --noLib --noResolve --preserveSymlinks --strictFunctionTypes "
+            "--strictBindCallApply --noStrictGenericChecks --suppressImplicitAnyIndexErrors"),
+    value_opts=E("-t --target -m --module --lib --jsx --moduleResolution --baseUrl --types --typeRoots --locale "
+                 "--maxNodeModuleJsDepth --newLine --moduleDetection --jsxFactory --jsxFragmentFactory "
+                 "--jsxImportSource --watchFile --watchDirectory --fallbackPolling --excludeDirectories "
+                 "--excludeFiles --ignoreDeprecations --rootDir --rootDirs --paths"),
+    write_flags=E("--outDir --outFile --out --declarationDir --tsBuildInfoFile --generateCpuProfile "
+                  "--generateTrace"),
+    load_flags=E("-p --project"),
+    examples=(("tsc --noEmit", "safe"), ("tsc -p tsconfig.build.json --noEmit", "safe"), ("tsc -b --verbose", "safe"),
+              ("tsc --outDir /etc/x", "notsafe"), ("tsc -p /tmp/tsconfig.json", "notsafe"))))
+
+_add("biome", Spec(
+    category=LINT_FORMAT, operands="read", default_operand=".",
+    flags=E(f"{_HELP} --verbose --no-errors-on-unmatched --error-on-warnings "
+            "--staged --changed --colors --use-server --skip-errors"),
+    value_opts=E("--max-diagnostics --reporter --diagnostic-level --log-level --since --stdin-file-path "
+                 "--only --skip --vcs-root"),
+    load_flags=E("--config-path"), inplace_flags=E("--write --fix --apply --apply-unsafe --unsafe"),
+    examples=(("biome check src", "safe"), ("biome check --write src", "writes safe"),
+              ("biome lint --config-path /tmp src", "notsafe"))))
+_add("stylelint standard xo markdownlint markdownlint-cli2 rubocop clang-tidy swiftlint ktlint detekt "
+     "golangci-lint staticcheck", Spec(
+         category=LINT_FORMAT, operands="read",
+         flags=E(f"{_HELP} -v -q --quiet --verbose --cache --allow-empty-input --color --no-color --strict "
+                 "--display-cop-names -D -E -S -P --parallel -L --list-target-files -F --fail-fast "
+                 "--force-exclusion --reporter-json --relative -tests --fast --new --print-issued-lines --show-cops"),
+         value_opts=E("-f --format --formatter --max-warnings --ignore-pattern --only --except --fail-level "
+                      "-checks -checks= --checks -header-filter --header-filter --timeout -j --concurrency "
+                      "--enable --disable --disable-all --enable-all --out-format --output.text.path "
+                      "--new-from-rev --build-tags -tags -go -explain"),
+         whole=E("-checks -header-filter -fix -tests -go -tags -explain -p -quiet -extra-arg -load -config-file"),
+         read_flags=E("--ignore-path"), write_flags=E("-o --out --output --output-file -export-fixes --export-fixes"),
+         load_flags=E("-c --config --config-file -config-file -r --require --custom-syntax -p -load"),
+         exec_flags=E("--plugin-path --rulesdir -extra-arg --extra-arg"),
+         inplace_flags=E("--fix -fix --fix-errors -fix-errors -a -A --autocorrect --autocorrect-all --auto-correct "
+                         "--write -w "
+                         "--apply --format-only"),
+         examples=(("golangci-lint run ./...", "safe"), ("rubocop -a app", "writes safe"),
+                   ("staticcheck ./...", "safe"), ("stylelint -c /tmp/x.js 'src/**/*.css'", "notsafe"),
+                   ("clang-tidy -load /tmp/x.so a.c", "notsafe"))))
+_add("shellcheck", Spec(
+    category=LINT_FORMAT, operands="read",
+    flags=E(f"{_HELP} -V -x --external-sources -a --check-sourced --norc --list-optional --color -C"),
+    value_opts=E("-s --shell -S --severity -e --exclude -i --include -f --format -o --enable -W --wiki-link-count"),
+    read_flags=E("-P --source-path --rcfile"),
+    examples=(("shellcheck scripts/*.sh", "safe"), ("shellcheck -x -S warning -f gcc x.sh", "safe"))))
+_add("hadolint yamllint jsonlint htmlhint jshint tflint checkov semgrep codespell cspell actionlint commitlint "
+     "license-checker pip-audit safety deptry", Spec(
+         category=LINT_FORMAT, operands="read",
+         flags=E(f"{_HELP} -V -v --verbose -q --quiet -s --strict --no-color --color --no-warnings --count --summary "
+                 "--json --compact --no-progress --offline --skip-download --error --check-filenames -r "
+                 "--recursive --production --development --no-summary --quiet-mode"),
+         value_opts=E("-f --format -d --ignore --skip -S -L --ignore-words-list --locale --language --framework "
+                      "--check --severity --failure-threshold --exclude -x --extend-exclude --min --max --rule "
+                      "-t --threshold --level --trusted-registry -D --dictionary --context -A --after-context "
+                      "-B --before-context"),
+         read_flags=E("-I --ignore-words"), write_flags=E("-o --output --output-file"),
+         load_flags=E("-c --config --config-file --config-data --rcfile"),
+         inplace_flags=E("-w --write-changes --fix"),
+         examples=(("hadolint Dockerfile", "safe"), ("yamllint -s .github", "safe"),
+                   ("codespell -w src", "writes safe"),
+                   ("yamllint -c /tmp/y.yaml .", "notsafe"))))
