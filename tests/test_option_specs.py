@@ -56,8 +56,8 @@ def insertion_point(command: str) -> tuple[list[str], int, frozenset[str]] | Non
         at += parsed.rest + 1
         spec = nxt
         known |= known_options(spec)
-    if not (spec.readonly or spec.category):
-        return None
+    if not (spec.readonly or spec.category) or spec.handler == "words_only":
+        return None  # ``echo -A`` prints "-A": for echo and test an unknown option is a plain word
     return texts, at, known
 
 

@@ -146,7 +146,8 @@ def test_planted_content_decides_the_write(kind_id, path, which):
     content = TEMPLATES[kind_id][which].replace("{bad}", CURL)
     decision = write(path, content)
     if which == 0:
-        assert str(decision.verdict) == "allow", decision.reason
+        # ``.envrc`` is one of the ``.env*`` files that hold secrets: writing it asks whatever it runs
+        assert str(decision.verdict) == ("ask" if kind_id == "envrc" else "allow"), decision.reason
     elif which == 1:
         assert str(decision.verdict) == "deny", decision.reason
         assert "write.plants_code" in decision.reason and path in decision.reason
@@ -185,7 +186,8 @@ def test_a_file_tool_without_string_content_asks_for_a_planted_file():
     ("printf 'x:\\n\\tnpm test\\n' >> Makefile", "allow"),
     ("printf 'x:\\n\\t%s\\n' '" + CURL + "' >> Makefile", "deny"),
     ("cat > conftest.py <<'EOF'\nimport os\nos.system('" + CURL + "')\nEOF", "deny"),
-    ("tee .envrc <<< 'export A=1'", "allow"),
+    ("tee .envrc <<< 'export A=1'", "ask"),  # a ``.env*`` file: secrets live there
+    ("tee .husky/pre-push <<< 'npm test'", "allow"),
     ("echo '" + CURL + "' | tee .envrc", "deny"),
     ("sed -i 's/jest/vitest/' package.json", "allow"),
     ("make-config > Makefile", "ask"),

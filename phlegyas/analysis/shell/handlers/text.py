@@ -116,7 +116,6 @@ def words_only(c: Call) -> None:
 _JQ_TWO = frozenset({"--arg", "--argjson", "--rawfile", "--slurpfile"})
 """jq options that take two words: a name, then a value (``--arg``) or a file it reads (``--rawfile``)."""
 _JQ_FILES = frozenset({"--rawfile", "--slurpfile"})
-_JQ_ENV = re.compile(r"\$ENV\b|(?<![\w$.])env\b|\b(?:str)?env\s*\(|\benvsubst\b")
 _JQ_MODULES = re.compile(r"(?:^|[\s;|(])(?:import|include)\s+\"")
 _YQ_LOAD = re.compile(r"\bload(?:_str|_xml|_props|_base64|_yaml|_json)?\s*\(\s*(\"[^\"]*\")?")
 
@@ -125,8 +124,8 @@ def jq(c: Call) -> None:
     """jq, gojq, jaq and yq: ``--rawfile NAME FILE`` takes two words, which a one-value parse gets wrong,
     so the files read are worked out here from the raw words: the ``--rawfile``/``--slurpfile`` files, a
     ``-f`` program, and the inputs after the filter (none after ``--args``, whose words are strings). A
-    filter that reads the environment (``env``, ``$ENV``, yq's ``strenv()``) shows secrets; one that
-    loads other files (``import``, yq's ``load()``) reads them."""
+    filter that loads other files (``import``, yq's ``load()``) reads them. (A filter that shows the
+    environment, ``env``/``$ENV``/``strenv()``, is ``analysis.environment``'s concern.)"""
     spec = c.spec
     one = (spec.value_opts | spec.read_flags | spec.load_flags | spec.pattern_opts) - _JQ_TWO
     args, eff = c.args, c.eff
@@ -180,8 +179,6 @@ def _jq_program(c: Call, program: Word) -> None:
     eff, text = c.eff, program.text
     if program.dynamic:
         eff.blockers.append(f"{c.name} with a computed filter")
-    if _JQ_ENV.search(text):
-        eff.secrets.append(f"the environment ({c.name} env / $ENV: API keys and tokens included)")
     if _JQ_MODULES.search(text):
         eff.blockers.append(f"{c.name} import/include loads other files")
     for m in _YQ_LOAD.finditer(text):
