@@ -128,10 +128,6 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
     odd = _unknown_option(w, parsed.opts)
     if odd is not None:
         notes.append(("blocks", f"xargs {odd} is an option phlegyas does not know for xargs"))
-    if notes:
-        carrier = ex.add(ex.new_run(cmd, "xargs", args, via, depth, remote, "xargs", "builtin"))
-        if carrier is not None:
-            carrier.notes.extend(notes)
     start = len(ex.out.runs)
     injected = False
     if replace and runs_code(rest) and replace in text_of(rest[1:]):
@@ -141,6 +137,7 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
     ex.invoke(cmd, rest, via + ("xargs",), depth, remote)
     for run in ex.out.runs[start:]:
         run.notes.append(("xargs", replace or ""))
+        run.notes.extend(notes)  # xargs's own reads and doubts go with what it runs (no run of its own)
     first = ex.out.runs[start] if len(ex.out.runs) > start else None
     if injected and first is not None:
         first.notes.append(("executes", "input data substituted into code"))
