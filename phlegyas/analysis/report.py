@@ -15,7 +15,8 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import shown_secrets
 from phlegyas.analysis.shell.analyze import Run, expand
-from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
+from phlegyas.analysis.shell.assignments import DECLARATIONS, assignment_effects, command_assignments, note_assignment
+from phlegyas.analysis.shell.effects import Effects, apply_spec, new_effects, program_effects
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.expansion import blocks_tier2, computed
@@ -54,14 +55,16 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
     categories: list[str] = []
     all_safe = readonly = edits = understood
     runs_project_code = writes_project = False
-    for run in ex.runs:
+    last_command = max((i for i, r in enumerate(ex.runs) if r.program not in DECLARATIONS), default=-1)
+    for index, run in enumerate(ex.runs):
         renv = state.env
         eff = effects_for(run)
         if run.kind in ("program", "query"):  # a wrapper with nothing to run (bare ``env``) is a query
             eff.secrets.extend(shown_secrets(run.program, run.args))
         if first_of.get(id(run.command)) is run:
-            if run.command.assignments:
-                assignment_effects(run.command.assignments, eff)
+            if run.command.assignments or run.program in DECLARATIONS:
+                command_assignments(run.program, run.args, run.command.assignments, eff, index < last_command,
+                                    command)
             if run.command.redirects:
                 redirect_effects(run.command, eff)
         sub, category, edit_ok = _judge(run, eff, renv, state.cwd_known)
@@ -97,9 +100,9 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         if cmd.words or not (cmd.redirects or cmd.assignments):
             continue
         eff = new_effects(P.READ_ONLY)
-        assignment_effects(cmd.assignments, eff)
+        assignment_effects(cmd.assignments, eff, "bare", command)
         redirect_effects(cmd, eff)
-        if not (eff.writes or eff.reads or eff.runs or eff.blockers or eff.mutates or eff.network):
+        if not (eff.writes or eff.reads or eff.loads or eff.runs or eff.blockers or eff.mutates or eff.network):
             continue
         sub, category, edit_ok = _judge(None, eff, env, True, cmd)
         out.subcommands.append(sub)
@@ -239,7 +242,7 @@ def _note(key: str, value: str, eff: Effects, run: Run) -> None:
     elif key == "privileged":
         eff.blockers.append(f"runs as another user ({value})")
     elif key == "assigns":
-        assignment_effects([(value, Word(""))], eff)
+        note_assignment(value, eff)
     elif key == "pure":
         eff.category = P.READ_ONLY
 

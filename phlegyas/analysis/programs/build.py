@@ -36,6 +36,7 @@ _TEST_RUNNER = Spec(category=TEST_BUILD, operands="read", does="runs the project
 _add("pytest py.test jest vitest mocha ava karma jasmine tap playwright cypress tox nox phpunit rspec "
      "behave ward nosetests nose2 trial hypothesis-run pest",
      Spec(category=TEST_BUILD, operands="read", does="runs the project's tests", value_opts=_TEST_RUNNER.value_opts,
+          delete_flags=E("--basetemp"),  # pytest empties it first (also reached through PYTEST_ADDOPTS)
           examples=(("pytest -q tests/test_a.py", "safe"), ("pytest -k smoke -x", "safe"),
                     ("npx vitest run", "safe"), ("tox -e py311", "safe"))))
 _FMT_VALUES = E("-l --line-length --config --target-version -t --exclude --extend-exclude --include "

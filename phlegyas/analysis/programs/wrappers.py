@@ -26,7 +26,8 @@ _wrap("doas pkexec run0 ksu", Wrapper(value_opts=E("-u -C --user"), shell_opts=E
                                   examples=(("doas rm -rf /", "deletes notsafe"),)))
 _wrap("env", Wrapper(value_opts=E("-u --unset -C --chdir -S --split-string"), split_opts=E("-S --split-string"),
                      assignments=True, alone="readonly",
-                     examples=(("env", "readonly notsafe"), ("env FOO=1 ls", "readonly safe"),
+                     examples=(("env", "readonly notsafe"), ("env LANG=C ls", "readonly safe"),
+                               ("env FOO=1 ls", "readonly notsafe"),
                                ("env -S 'rm -rf /x'", "deletes notsafe"), ("env -i /bin/sh", "executes notsafe"))))
 _wrap("timeout", Wrapper(value_opts=E("-s --signal -k --kill-after"), leading=1,
                          examples=(("timeout 5 ls", "readonly safe"), ("timeout -s KILL 5 rm -rf x", "deletes notsafe"))))
