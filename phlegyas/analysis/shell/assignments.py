@@ -73,13 +73,13 @@ def check_assignment(name: str, eff: Effects, value: Word | None = None, mode: s
         _own_options(name, value, eff)
     elif name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")) or name == "GIT_CONFIG_COUNT":
         _git_config(name, value, eff)
+    elif name in V.LOAD_PATH_VARS:
+        for part in _path_parts(name, value):
+            eff.loads.append(part)
     elif name in V.PRELOAD_VARS or name.startswith(("LD_", "DYLD_", "BASH_FUNC_")):
         eff.runs.append(f"executes code (sets {name}, which makes programs load code or configuration)")
     elif V.is_source_var(name):
         eff.blockers.append(f"{name} sets where a package manager gets packages, or another of its options")
-    elif name in V.LOAD_PATH_VARS:
-        for part in _path_parts(name, value):
-            eff.loads.append(part)
     elif name in V.WRITE_DIR_VARS:
         eff.writes.append(value)
     elif name in EXEC_ENV_VARS:
@@ -151,7 +151,7 @@ def _spec_options(name: str, value: Word, eff: Effects) -> None:
     got = new_effects()
     apply_spec(spec, words, got, " ".join(path))
     skip = {spec.does, f"runs {' '.join(path)}"}
-    eff.blockers.extend(f"{name}: {b}" for b in got.blockers)
+    eff.blockers.extend(f"{name}: {_scrub(b)}" for b in got.blockers)
     eff.runs.extend(got.runs)
     eff.loads.extend(got.loads)
     eff.reads.extend(got.reads)
@@ -160,6 +160,22 @@ def _spec_options(name: str, value: Word, eff: Effects) -> None:
     eff.uploads.extend(got.uploads)
     eff.mutates.extend(m for m in got.mutates if m not in skip)
     eff.network = eff.network or got.network
+
+
+_PLAIN_OPTION = re.compile(r"--?[a-z][a-z0-9-]{0,30}(=.*)?")
+
+
+def _scrub(text: str) -> str:
+    """A reason with every word that starts like an option but does not read like one (``--wJalrX…``, which
+    may be a secret pasted into the variable) replaced by "an option"."""
+    words = text.split(" ")
+    return " ".join(w if not w.startswith("-") or _PLAIN_OPTION.fullmatch(w) else "an option" for w in words)
+
+
+def _opt(text: str) -> str:
+    """An option as a reason shows it: its name, or "an option" when it does not read like one."""
+    name = text.split("=", 1)[0]
+    return name if _PLAIN_OPTION.fullmatch(name) else "an option"
 
 
 def _own_options(name: str, value: Word, eff: Effects) -> None:
@@ -185,11 +201,11 @@ def _own_options(name: str, value: Word, eff: Effects) -> None:
         for t in texts:
             if V.JAVA_FLAG.fullmatch(t) is not None:
                 continue
-            opt = t.split("=", 1)[0].split(":", 1)[0]
+            opt = _opt(t.split(":", 1)[0])
             if t.startswith(("-javaagent", "-agent", "-Xbootclasspath")):
                 eff.runs.append(f"executes code ({name} {opt} loads code into the JVM)")
             else:
-                eff.blockers.append(f"{name} holds {opt}, which phlegyas does not judge harmless")
+                eff.blockers.append(f"{name} holds {_opt(opt)}, which phlegyas does not judge harmless")
 
 
 def _pairs(texts: list[str], valued: frozenset[str]) -> list[tuple[str, str | None]]:
@@ -220,7 +236,7 @@ def _node(texts: list[str], eff: Effects) -> None:
         elif opt.startswith("-r") and len(opt) > 2 and not opt.startswith("--"):
             eff.loads.append(Word(opt[2:], quoted=True))
         elif opt not in V.NODE_HARMLESS:
-            eff.blockers.append(f"NODE_OPTIONS holds node {opt}, which phlegyas does not judge harmless")
+            eff.blockers.append(f"NODE_OPTIONS holds node {_opt(opt)}, which phlegyas does not judge harmless")
 
 
 def _rust(name: str, texts: list[str], eff: Effects) -> None:
@@ -232,14 +248,15 @@ def _rust(name: str, texts: list[str], eff: Effects) -> None:
             if key in ("linker", "link-arg", "link-args", "linker-flavor", "linker-plugin-lto", "link-self-contained"):
                 eff.runs.append(f"executes code ({name} -C {key} runs or feeds the linker)")
             elif key not in V.RUST_CODEGEN:
-                eff.blockers.append(f"{name} holds -C {key}, which phlegyas does not judge harmless")
+                shown = key if _PLAIN_OPTION.fullmatch("-" + key) else "a setting"
+                eff.blockers.append(f"{name} holds -C {shown}, which phlegyas does not judge harmless")
         elif opt == "-L":
             if val is not None:
                 eff.loads.append(Word(val.split("=", 1)[-1], quoted=True))
         elif opt in V.RUST_VALUED or opt == "-l":
             continue
         else:
-            eff.blockers.append(f"{name} holds {opt}, which phlegyas does not judge harmless")
+            eff.blockers.append(f"{name} holds {_opt(opt)}, which phlegyas does not judge harmless")
 
 
 def _c(name: str, texts: list[str], eff: Effects) -> None:
@@ -255,9 +272,9 @@ def _c(name: str, texts: list[str], eff: Effects) -> None:
             eff.loads.append(Word(path or ".", quoted=True))
         elif t.startswith(("-fplugin", "-B", "-specs", "-wrapper", "--sysroot", "-include", "-imacros", "-Xlinker",
                            "-Wl,", "-Wp,", "-Wa,", "-fuse-ld")):
-            eff.runs.append(f"executes code ({name} {t.split('=', 1)[0][:16]} loads or runs another program)")
+            eff.runs.append(f"executes code ({name} {_opt(t.split('=', 1)[0][:16])} loads or runs another program)")
         elif V.C_FLAG.fullmatch(t) is None:
-            eff.blockers.append(f"{name} holds {t.split('=', 1)[0][:24]}, which phlegyas does not judge harmless")
+            eff.blockers.append(f"{name} holds {_opt(t)}, which phlegyas does not judge harmless")
         i += 1
 
 

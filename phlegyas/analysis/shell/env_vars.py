@@ -49,7 +49,7 @@ HARMLESS: dict[str, str | tuple[str, ...]] = {
                      "NUMBA_DISABLE_JIT CARGO_INCREMENTAL CGO_ENABLED NODE_NO_WARNINGS NODE_DISABLE_COLORS "
                      "PIP_QUIET PYTHONNOUSERSITE PYTHONSAFEPATH PYTHONFAULTHANDLER PYTHONDEVMODE PYTHONUTF8 "
                      "PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONVERBOSE PYTHONOPTIMIZE PYTHONTRACEMALLOC "
-                     "PYTHONINTMAXSTRDIGITS PYTHONNODEBUGRANGES RUST_BACKTRACE RUST_LIB_BACKTRACE VERBOSE "
+                     "PYTHONINTMAXSTRDIGITS PYTHONNODEBUGRANGES VERBOSE "
                      "QUIET GIT_TRACE GIT_CURL_VERBOSE GIT_TRACE_PACKET GIT_TRACE_PERFORMANCE GIT_TRACE_SETUP "
                      "HYPOTHESIS_NO_PLUGINS"),
     ("PIP_PROGRESS_BAR"): ("on", "off", "raw", "ascii", "pretty"),
@@ -63,6 +63,7 @@ HARMLESS: dict[str, str | tuple[str, ...]] = {
     **_names("number", "GOMAXPROCS OMP_NUM_THREADS MKL_NUM_THREADS OPENBLAS_NUM_THREADS NUMEXPR_MAX_THREADS "
                        "CARGO_BUILD_JOBS RUST_TEST_THREADS RUST_MIN_STACK NPROC JOBS UV_CONCURRENT_DOWNLOADS "
                        "PYTEST_XDIST_AUTO_NUM_WORKERS"),
+    **_names(("0", "1", "full", "short"), "RUST_BACKTRACE RUST_LIB_BACKTRACE"),
     ("GOTOOLCHAIN"): ("local",),  # another value downloads and runs a toolchain
     ("PYTHONBREAKPOINT"): ("0", ""),  # another value names a callable Python imports and calls
     # who a commit is by: shown, never run
