@@ -34,7 +34,7 @@ def _names(shape: str | tuple[str, ...], names: str) -> dict[str, str | tuple[st
 HARMLESS: dict[str, str | tuple[str, ...]] = {
     # locale, time zone, terminal and colour: how output looks
     **_names("word", "LANG LANGUAGE LC_ALL TERM COLORTERM TERM_PROGRAM"),
-    **_names("any", "TZ"),
+    **_names("any", "TZ HISTTIMEFORMAT TIME_STYLE TIMEFORMAT QUOTING_STYLE LS_COLORS GREP_COLORS"),
     **_names("number", "COLUMNS LINES"),
     **_names("any", "NO_COLOR FORCE_COLOR CLICOLOR CLICOLOR_FORCE PY_COLORS CARGO_TERM_COLOR CARGO_TERM_VERBOSE "
                     "CARGO_TERM_PROGRESS_WHEN"),
@@ -393,10 +393,10 @@ def carried_commands(assignments: list[tuple[str, Word]]) -> list[tuple[str, str
             out.append((name, text))
         elif is_program_var(name):
             out.append((name, _quote(value.text)))
-    for index, key, value in git_config_pairs(assignments):
-        if value is None or value.dynamic or key.dynamic or not git_code_key(key.text):
+    for index, key, given in git_config_pairs(assignments):
+        if given is None or given.dynamic or key.dynamic or not git_code_key(key.text):
             continue
-        text = value.text[1:] if value.text.startswith("!") else value.text
+        text = given.text[1:] if given.text.startswith("!") else given.text
         if text.strip():
             out.append((f"GIT_CONFIG_VALUE_{index}", text))
     return out

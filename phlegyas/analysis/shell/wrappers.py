@@ -65,9 +65,9 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
     if w.assignments or key in ("sudo", "doas"):
         given: list[tuple[str, Word]] = []
         while rest and "=" in rest[0].text and rest[0].text.split("=", 1)[0].isidentifier():
-            var, _, value = rest[0].text.partition("=")
+            var, _, assigned = rest[0].text.partition("=")
             notes.append(("assigns", rest[0].text))  # judged with its value (shell.assignments)
-            given.append((var, Word(value, rest[0].dynamic, rest[0].glob, rest[0].quoted)))
+            given.append((var, Word(assigned, rest[0].dynamic, rest[0].glob, rest[0].quoted)))
             rest = rest[1:]
         carried(ex, given, via + (name,), depth, remote)
     inner_via = via + (name,)
