@@ -177,3 +177,16 @@ def test_an_unknown_name_never_keeps_a_command_automatic(name, value, command, f
     a = run(line)
     assert a.safe is None, (line, phrases(a))
     assert any(name in e for e in phrases(a)) or not a.understood or a.findings, (line, phrases(a))
+
+
+def test_ifs_for_read_is_how_read_splits_but_elsewhere_it_changes_the_shell():
+    assert not any("IFS" in e for e in phrases(run("IFS=, read a b < a.txt")))
+    assert any("IFS" in e for e in phrases(run("IFS=, ls")))
+    assert run("IFS=/; ls").safe is None
+
+
+def test_set_a_exports_every_later_assignment():
+    a = run("set -a; FOO=1; ls")
+    assert a.safe is None
+    assert any("exports FOO" in e for e in phrases(a)), phrases(a)
+    assert not any("FOO" in e for e in phrases(run("FOO=1; ls")))

@@ -15,7 +15,13 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import shown_secrets
 from phlegyas.analysis.shell.analyze import Run, expand
-from phlegyas.analysis.shell.assignments import DECLARATIONS, assignment_effects, command_assignments, note_assignment
+from phlegyas.analysis.shell.assignments import (
+    DECLARATIONS,
+    assignment_effects,
+    command_assignments,
+    exports_all,
+    note_assignment,
+)
 from phlegyas.analysis.shell.effects import Effects, apply_spec, new_effects, program_effects
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
@@ -96,11 +102,12 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         edits = edits and edit_ok
         if run.program in _CD:
             state.follow(run)
+    bare = "export" if any(exports_all(r.program, r.args) for r in ex.runs) else "bare"  # set -a exports them
     for cmd in ex.commands:
         if cmd.words or not (cmd.redirects or cmd.assignments):
             continue
         eff = new_effects(P.READ_ONLY)
-        assignment_effects(cmd.assignments, eff, "bare", command)
+        assignment_effects(cmd.assignments, eff, bare, command)
         redirect_effects(cmd, eff)
         if not (eff.writes or eff.reads or eff.loads or eff.runs or eff.blockers or eff.mutates or eff.network):
             continue

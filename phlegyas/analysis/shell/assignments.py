@@ -306,6 +306,15 @@ def _git_config(name: str, value: Word, eff: Effects) -> None:
 
 DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments to this shell (exported with ``export`` or ``-x``)."""
+_SPLITTERS = frozenset({"read", "mapfile", "readarray"})
+
+
+def exports_all(program: str, args: list[Word]) -> bool:
+    """``set -a`` / ``set -o allexport``: every later assignment is exported."""
+    if program != "set":
+        return False
+    texts = [a.text for a in args]
+    return any(t.startswith("-") and not t.startswith("--") and "a" in t for t in texts) or "allexport" in texts
 
 
 def command_assignments(program: str, args: list[Word], assignments: list[tuple[str, Word]], eff: Effects,
@@ -313,6 +322,8 @@ def command_assignments(program: str, args: list[Word], assignments: list[tuple[
     """The assignments of one simple command: a prefix (``VAR=v cmd``) is seen by the command; those of
     ``export``/``declare -x`` by the commands ``later`` on the line; the other declarations by none."""
     if program not in DECLARATIONS:
+        if program in _SPLITTERS:  # IFS= read -r line: IFS only tells read how to split (bash ignores an exported one)
+            assignments = [(n, v) for n, v in assignments if n != "IFS"]
         assignment_effects(assignments, eff, "prefix", line)
         return
     exported = program == "export" or any(a.text.startswith("-") and "x" in a.text and "=" not in a.text
