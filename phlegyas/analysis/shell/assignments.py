@@ -81,7 +81,8 @@ def check_assignment(name: str, eff: Effects, value: Word | None = None, mode: s
     elif V.is_source_var(name):
         eff.blockers.append(f"{name} sets where a package manager gets packages, or another of its options")
     elif name in V.WRITE_DIR_VARS:
-        eff.writes.append(value)
+        here = _here(value.text)
+        eff.writes.append(value if here == value.text else Word(here, "$" in here or "`" in here, quoted=True))
     elif name in EXEC_ENV_VARS:
         eff.runs.append(f"executes code (sets {name}, which makes programs run or load code)")
     elif mode == "prefix":
@@ -111,10 +112,21 @@ def _path_parts(name: str, value: Word) -> list[Word]:
     value the environment already had, so it is dropped."""
     text = value.text
     own = ("$" + name, "${" + name + "}")
-    parts = [p for p in text.split(":") if p and p not in own]
+    parts = [_here(p) for p in text.split(":") if p and p not in own]
     if not parts:
         return []
     return [Word(p, dynamic=value.dynamic and ("$" in p or "`" in p), glob=False, quoted=True) for p in parts]
+
+
+_CWD_WORDS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
+
+
+def _here(part: str) -> str:
+    """``$PWD/src``, ``$(pwd)``: the working directory, which the report resolves like ``.``."""
+    for w in _CWD_WORDS:
+        if part == w or part.startswith(w + "/"):
+            return "." + part[len(w):]
+    return part
 
 
 def _split(value: Word) -> list[str] | None:

@@ -22,8 +22,10 @@ from phlegyas.analysis.shell.parse import Word
 # word     a literal word of letters, digits and . , : + @ % / = - _ (LANG=en_US.UTF-8, TERM=xterm-256color)
 # number   a literal integer (COLUMNS=120)
 # bool     a literal on/off word: 0 1 true false yes no on off, or empty
+# flags    literal single-letter option groups only (LESS=-FRX)
 # (a, b)   one of the literal values listed
 _WORD = re.compile(r"[A-Za-z0-9_.,:+@%/=*-]*")
+_FLAGS = re.compile(r"-[A-Za-z]+")
 _BOOL = ("", "0", "1", "true", "false", "yes", "no", "on", "off", "TRUE", "FALSE", "True", "False", "y", "n")
 
 
@@ -64,6 +66,11 @@ HARMLESS: dict[str, str | tuple[str, ...]] = {
                        "CARGO_BUILD_JOBS RUST_TEST_THREADS RUST_MIN_STACK NPROC JOBS UV_CONCURRENT_DOWNLOADS "
                        "PYTEST_XDIST_AUTO_NUM_WORKERS"),
     **_names(("0", "1", "full", "short"), "RUST_BACKTRACE RUST_LIB_BACKTRACE"),
+    **_names("word", "DJANGO_SETTINGS_MODULE FLASK_APP ENVIRONMENT MPLBACKEND JAX_PLATFORMS BABEL_ENV"),
+    **_names("bool", "FLASK_DEBUG COVERAGE PYTORCH_ENABLE_MPS_FALLBACK WANDB_DISABLED KMP_DUPLICATE_LIB_OK "
+                     "DOCKER_BUILDKIT COMPOSE_DOCKER_CLI_BUILD SKIP_PREFLIGHT_CHECK"),
+    ("WANDB_MODE"): ("offline", "disabled", "dryrun"),
+    **_names("flags", "LESS MORE"),  # less -R …; not +commands, which may run or save
     ("GOTOOLCHAIN"): ("local",),  # another value downloads and runs a toolchain
     ("PYTHONBREAKPOINT"): ("0", ""),  # another value names a callable Python imports and calls
     # who a commit is by: shown, never run
@@ -169,7 +176,7 @@ LOAD_PATH_VARS = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "R
                             "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "PKG_CONFIG_PATH",
                             "GOPATH", "PYTHONUSERBASE", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR",
                             "GIT_OBJECT_DIRECTORY", "GIT_INDEX_FILE", "CARGO_HOME", "RUSTUP_HOME", "MANPATH",
-                            "PYTHONSTARTUP"})
+                            "PYTHONSTARTUP", "TS_NODE_PROJECT"})
 """Variables whose value is a list of places code, configuration or a repository is loaded from:
 each part is judged as a path loaded (inside the project it is fine, elsewhere or computed it is not)."""
 
@@ -260,6 +267,8 @@ def fits(shape: str | tuple[str, ...], value: Word) -> bool:
         return text in _BOOL
     if shape == "number":
         return text.isdigit()
+    if shape == "flags":
+        return all(_FLAGS.fullmatch(part) for part in text.split())
     return _WORD.fullmatch(text) is not None and ".." not in text
 
 
@@ -314,6 +323,7 @@ ROLES: dict[str, frozenset[str]] = {
     "CARGO": frozenset({"cargo"}), "MAKE": frozenset({"make", "gmake"}),
     **{n: frozenset({"bash", "sh", "zsh", "dash"}) for n in ("SHELL", "CONFIG_SHELL")},
     **{n: frozenset({"ssh"}) for n in ("GIT_SSH_COMMAND", "GIT_SSH")},
+    "BROWSER": frozenset({"none", "true"}),  # BROWSER=none npm start: open nothing
 }
 """The programs each command variable may name and stay automatic: a pager that only shows, an editor
 that changes nothing, the usual compilers and caches, ``ssh`` with options that only pick a key or a
