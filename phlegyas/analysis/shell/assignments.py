@@ -130,6 +130,7 @@ def _here(part: str) -> str:
 
 
 def _split(value: Word) -> list[str] | None:
+    """The words of an option variable as the program splits them (shell-like quoting), or None."""
     try:
         return shlex.split(value.text)
     except ValueError:
@@ -239,6 +240,7 @@ def _pairs(texts: list[str], valued: frozenset[str]) -> list[tuple[str, str | No
 
 
 def _node(texts: list[str], eff: Effects) -> None:
+    """NODE_OPTIONS: modules it preloads are loads; other options must be in ``NODE_HARMLESS``."""
     for opt, val in _pairs(texts, V.NODE_VALUED):
         if opt in V.NODE_LOADS:
             if val is None:
@@ -252,6 +254,7 @@ def _node(texts: list[str], eff: Effects) -> None:
 
 
 def _rust(name: str, texts: list[str], eff: Effects) -> None:
+    """RUSTFLAGS: lints, cfgs and code-generation settings; the linker and unstable ``-Z`` are not harmless."""
     for opt, val in _pairs(texts, V.RUST_VALUED | frozenset({"-L", "-l", "-Z"})):
         if val is None and len(opt) > 2 and opt[:2] in ("-C", "-D", "-A", "-W", "-F", "-L", "-l", "-Z"):
             opt, val = opt[:2], opt[2:]
@@ -272,6 +275,7 @@ def _rust(name: str, texts: list[str], eff: Effects) -> None:
 
 
 def _c(name: str, texts: list[str], eff: Effects) -> None:
+    """CFLAGS/LDFLAGS: include and library dirs are loads; plugins, ``-B`` and pass-through flags run code."""
     i = 0
     while i < len(texts):
         t = texts[i]

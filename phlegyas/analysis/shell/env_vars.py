@@ -273,18 +273,22 @@ def fits(shape: str | tuple[str, ...], value: Word) -> bool:
 
 
 def _substituted(text: str) -> bool:
+    """Does ``text`` run a command (``$(…)``, backquotes, process substitution) to compute the value?"""
     return "`" in text or "$(" in text or "<(" in text or ">(" in text
 
 
 def is_program_var(name: str) -> bool:
+    """Does ``name`` hold one program that runs (``RUSTC_WRAPPER``, ``CARGO_TARGET_<triple>_LINKER``)?"""
     return name in PROGRAM_VARS or _CARGO_TARGET.fullmatch(name) is not None and name.endswith("_LINKER")
 
 
 def is_code_var(name: str) -> bool:
+    """Does ``name`` hold a command line a program hands to a shell (``GIT_PAGER``, ``CC``, ``…_RUNNER``)?"""
     return name in CODE_VARS or _CARGO_TARGET.fullmatch(name) is not None and name.endswith("_RUNNER")
 
 
 def is_source_var(name: str) -> bool:
+    """Does ``name`` set where a package manager gets packages, or another of its options?"""
     return (name in SOURCE_VARS or name.startswith(SOURCE_PREFIXES) or name.lower().startswith(NPM_CONFIG))
 
 
@@ -297,6 +301,7 @@ def git_config_pairs(assignments: list[tuple[str, Word]]) -> list[tuple[str, Wor
 
 
 def git_code_key(key: str) -> bool:
+    """Is the git configuration ``key`` one whose value git runs as a command?"""
     return key.lower().startswith(GIT_CODE_CONFIG) or key.lower().endswith((".cmd", ".command", ".program",
                                                                             ".helper", ".driver", ".textconv",
                                                                             ".clean", ".smudge", ".process"))
@@ -413,4 +418,5 @@ def carried_commands(assignments: list[tuple[str, Word]]) -> list[tuple[str, str
 
 
 def _quote(text: str) -> str:
+    """``text`` as one shell word: a program variable names one program, spaces and all."""
     return "'" + text.replace("'", "'\\''") + "'"
