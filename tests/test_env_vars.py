@@ -43,7 +43,7 @@ def test_example(command: str, labels: str):
 def _sample(shape) -> str:
     if isinstance(shape, tuple):
         return shape[0] or shape[-1]
-    return {"any": "x", "word": "C", "number": "80", "bool": "1", "flags": "-FRX"}[shape]
+    return {"any": "x", "name": "C", "word": "C", "number": "80", "bool": "1", "flags": "-FRX"}[shape]
 
 
 HARMLESS = sorted(V.HARMLESS.items())
@@ -70,7 +70,7 @@ def test_no_harmless_name_takes_a_command_substitution(name, shape):
     "RUSTC_WRAPPER=sccache cargo build", "PAGER='less -R' git log", "GIT_PAGER= git log",
     "GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy -o IdentitiesOnly=yes' git fetch", "CARGO_TARGET_DIR=/tmp/t cargo build",
     "TMPDIR=/tmp/x pytest", "HOME=$HOME ls", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=color.ui GIT_CONFIG_VALUE_0=always git log",
-    "PYTHONWARNINGS=ignore::DeprecationWarning pytest", "LD_LIBRARY_PATH=build/lib ls", "x=build; ls $x",
+    "PYTHONWARNINGS=ignore::DeprecationWarning pytest", "x=build; ls $x",
     "PYTHONPATH=$PWD pytest", "PYTHONPATH=$(pwd)/src pytest", "LESS=-FRX git log", "BROWSER=none npm test",
     "DJANGO_SETTINGS_MODULE=app.settings.test pytest", "CARGO_TARGET_DIR=$PWD/target2 cargo build",
 ])
@@ -102,6 +102,8 @@ def test_carried_values_that_stay_automatic(command):
     ("GIT_PAGER=\"$P\" git log", "computed command"),
     ("export FOO=1; ls", "exports FOO"),
     ("FOO=1 ls", "sets FOO"),
+    ("LD_LIBRARY_PATH=build/lib ls", "LD_LIBRARY_PATH"),
+    ("LANG=/tmp/locale ls", "LANG is set to a value"),
     ("PYTHONPATH=$(pwd)/../x pytest", "loads ~/x"),
     ("LESS='+s/tmp/x' git log", "LESS is set to a value"),
     ("BROWSER=firefox npm test", "BROWSER makes programs run firefox"),

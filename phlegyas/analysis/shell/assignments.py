@@ -77,6 +77,8 @@ def check_assignment(name: str, eff: Effects, value: Word | None = None, mode: s
         for part in _path_parts(name, value):
             eff.loads.append(part)
     elif name in V.PRELOAD_VARS or name.startswith(("LD_", "DYLD_", "BASH_FUNC_")):
+        if not value.dynamic and not value.text and name not in ("IFS", "PS4", "CDPATH", "GLOBIGNORE"):
+            return  # LD_PRELOAD= cmd: emptied, nothing is loaded
         eff.runs.append(f"executes code (sets {name}, which makes programs load code or configuration)")
     elif V.is_source_var(name):
         eff.blockers.append(f"{name} sets where a package manager gets packages, or another of its options")

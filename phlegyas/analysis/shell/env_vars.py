@@ -19,12 +19,14 @@ from phlegyas.analysis.shell.parse import Word
 
 # -- value shapes ----------------------------------------------------------------------------------
 # any      any value, computed too: the program only shows or formats with it (GIT_AUTHOR_NAME, TZ)
+# name     a literal name without a slash (a locale or terminal name, not a file of one: LANG=en_US.UTF-8)
 # word     a literal word of letters, digits and . , : + @ % / = - _ (LANG=en_US.UTF-8, TERM=xterm-256color)
 # number   a literal integer (COLUMNS=120)
 # bool     a literal on/off word: 0 1 true false yes no on off, or empty
 # flags    literal single-letter option groups only (LESS=-FRX)
 # (a, b)   one of the literal values listed
 _WORD = re.compile(r"[A-Za-z0-9_.,:+@%/=*-]*")
+_NAME = re.compile(r"[A-Za-z0-9_.,:+@-]*")
 _FLAGS = re.compile(r"-[A-Za-z]+")
 _BOOL = ("", "0", "1", "true", "false", "yes", "no", "on", "off", "TRUE", "FALSE", "True", "False", "y", "n")
 
@@ -35,7 +37,7 @@ def _names(shape: str | tuple[str, ...], names: str) -> dict[str, str | tuple[st
 
 HARMLESS: dict[str, str | tuple[str, ...]] = {
     # locale, time zone, terminal and colour: how output looks
-    **_names("word", "LANG LANGUAGE LC_ALL TERM COLORTERM TERM_PROGRAM"),
+    **_names("name", "LANG LANGUAGE LC_ALL TERM COLORTERM TERM_PROGRAM"),
     **_names("any", "TZ HISTTIMEFORMAT TIME_STYLE TIMEFORMAT QUOTING_STYLE LS_COLORS GREP_COLORS"),
     **_names("number", "COLUMNS LINES"),
     **_names("any", "NO_COLOR FORCE_COLOR CLICOLOR CLICOLOR_FORCE PY_COLORS CARGO_TERM_COLOR CARGO_TERM_VERBOSE "
@@ -78,9 +80,9 @@ HARMLESS: dict[str, str | tuple[str, ...]] = {
                     "GIT_COMMITTER_DATE USER LOGNAME"),
 }
 """Names that only change how a program looks, logs or schedules its work, with the shape of value they
-take (see the shapes above). ``LC_*`` names are harmless as ``word`` too."""
+take (see the shapes above). ``LC_*`` names are harmless as ``name`` too."""
 
-HARMLESS_PREFIXES: tuple[tuple[str, str], ...] = (("LC_", "word"),)
+HARMLESS_PREFIXES: tuple[tuple[str, str], ...] = (("LC_", "name"),)
 
 PYTHONWARNINGS = "PYTHONWARNINGS"
 """``action:message:category:module:line``; a dotted category is imported, so only built-in categories."""
@@ -172,13 +174,14 @@ JAVA_FLAG = re.compile(r"-(Xm[sx][0-9]+[kKmMgG]?|Xss[0-9]+[kKmMgG]?|XX:[+-][A-Za
 and other ``-D`` properties (which load code or reconfigure it) do not match."""
 
 # -- paths a variable carries ----------------------------------------------------------------------
-LOAD_PATH_VARS = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "CLASSPATH", "GEM_PATH",
-                            "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "PKG_CONFIG_PATH",
+LOAD_PATH_VARS = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "CLASSPATH", "GEM_PATH", "PKG_CONFIG_PATH",
                             "GOPATH", "PYTHONUSERBASE", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR",
                             "GIT_OBJECT_DIRECTORY", "GIT_INDEX_FILE", "CARGO_HOME", "RUSTUP_HOME", "MANPATH",
                             "PYTHONSTARTUP", "TS_NODE_PROJECT"})
 """Variables whose value is a list of places code, configuration or a repository is loaded from:
-each part is judged as a path loaded (inside the project it is fine, elsewhere or computed it is not)."""
+each part is judged as a path loaded (inside the project it is fine, elsewhere or computed it is not).
+Native library paths (``LD_LIBRARY_PATH``) are not among them: every program, a read-only one too, would
+run the project's native code, so they are never automatic."""
 
 WRITE_DIR_VARS = frozenset({"CARGO_TARGET_DIR", "GOCACHE", "PIP_CACHE_DIR", "UV_CACHE_DIR", "XDG_CACHE_HOME",
                             "PYTHONPYCACHEPREFIX", "COVERAGE_FILE", "RUFF_CACHE_DIR",
@@ -269,6 +272,8 @@ def fits(shape: str | tuple[str, ...], value: Word) -> bool:
         return text.isdigit()
     if shape == "flags":
         return all(_FLAGS.fullmatch(part) for part in text.split())
+    if shape == "name":
+        return _NAME.fullmatch(text) is not None
     return _WORD.fullmatch(text) is not None and ".." not in text
 
 
