@@ -144,7 +144,8 @@ CASES = [
     ("env -i FOO=1 rm -rf src", "notsafe deletes prog:rm"),
     ("env -u HOME rm -rf src", "notsafe deletes prog:rm"),
     ("env -S 'rm -rf src'", "notsafe deletes"),
-    ("env FOO=bar ls", "safe readonly"),
+    ("env FOO=bar ls", "notsafe readonly"),
+    ("env LANG=C ls", "safe readonly"),
     ("/usr/bin/env rm -rf src", "notsafe deletes prog:rm"),
     ("timeout 5 rm -rf src", "notsafe deletes prog:rm"),
     ("timeout -s KILL -k 3 10 rm -rf src", "notsafe deletes prog:rm"),
@@ -303,9 +304,10 @@ CASES = [
     ("LD_PRELOAD=/tmp/x.so ls", "notsafe executes"),
     ("PAGER='sh -c id' git log", "notsafe executes"),
     ("GIT_SSH_COMMAND='sh -c id' git fetch", "notsafe executes"),
-    ("FOO=1 ls", "safe readonly"),
+    ("FOO=1 ls", "notsafe readonly"),  # a variable phlegyas does not know (issue 11, item 3)
+    ("LANG=C ls", "safe readonly"),
     ("PYTHONPATH=src pytest", "safe"),
-    ("PYTHONPATH=/tmp/evil pytest", "notsafe executes"),
+    ("PYTHONPATH=/tmp/evil pytest", "notsafe finding:env.code_injection"),
     ("export PATH=/tmp/x:$PATH", "notsafe"),
     # -- git ------------------------------------------------------------------------------------------------
     ("git checkout -b feature/auth0-setup", "safe cat:git_local"),

@@ -17,7 +17,14 @@ from phlegyas.analysis.environment import shown_secrets
 from phlegyas.analysis.generated import cache_expression, generated_find, generated_target
 from phlegyas.analysis.planted import ShellTools, shell_write_findings
 from phlegyas.analysis.shell.analyze import Run, expand
-from phlegyas.analysis.shell.effects import Effects, apply_spec, assignment_effects, new_effects, program_effects
+from phlegyas.analysis.shell.assignments import (
+    DECLARATIONS,
+    assignment_effects,
+    command_assignments,
+    exports_all,
+    note_assignment,
+)
+from phlegyas.analysis.shell.effects import Effects, apply_spec, new_effects, program_effects
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
@@ -58,14 +65,16 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
     categories: list[str] = []
     all_safe = readonly = edits = understood
     runs_project_code = writes_project = False
-    for run in ex.runs:
+    last_command = max((i for i, r in enumerate(ex.runs) if r.program not in DECLARATIONS), default=-1)
+    for index, run in enumerate(ex.runs):
         renv = state.env
         eff = effects_for(run)
         if run.kind in ("program", "query", "interp"):  # a bare ``env`` is a query; ``python -c`` an interp
             eff.secrets.extend(shown_secrets(run.program, run.args))
         if first_of.get(id(run.command)) is run:
-            if run.command.assignments:
-                assignment_effects(run.command.assignments, eff)
+            if run.command.assignments or run.program in DECLARATIONS:
+                command_assignments(run.program, run.args, run.command.assignments, eff, index < last_command,
+                                    command)
             if run.command.redirects:
                 redirect_effects(run.command, eff)
         sub, category, edit_ok = _judge(run, eff, renv, state.cwd_known)
@@ -100,13 +109,14 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         edits = edits and edit_ok
         if run.program in _CD:
             state.follow(run)
+    bare = "export" if any(exports_all(r.program, r.args) for r in ex.runs) else "bare"  # set -a exports them
     for cmd in ex.commands:
         if cmd.words or not (cmd.redirects or cmd.assignments):
             continue
         eff = new_effects(P.READ_ONLY)
-        assignment_effects(cmd.assignments, eff)
+        assignment_effects(cmd.assignments, eff, bare, command)
         redirect_effects(cmd, eff)
-        if not (eff.writes or eff.reads or eff.runs or eff.blockers or eff.mutates or eff.network):
+        if not (eff.writes or eff.reads or eff.loads or eff.runs or eff.blockers or eff.mutates or eff.network):
             continue
         sub, category, edit_ok = _judge(None, eff, env, True, cmd)
         out.subcommands.append(sub)
@@ -248,7 +258,7 @@ def _note(key: str, value: str, eff: Effects, run: Run) -> None:
     elif key == "privileged":
         eff.blockers.append(f"runs as another user ({value})")
     elif key == "assigns":
-        assignment_effects([(value, Word(""))], eff)
+        note_assignment(value, eff)
     elif key == "blocks":
         eff.blockers.append(value)
     elif key == "pure":

@@ -27,7 +27,8 @@ _wrap("doas pkexec run0 ksu", Wrapper(value_opts=E("-u -C --user"), shell_opts=E
 _wrap("env", Wrapper(value_opts=E("-u --unset -C --chdir -S --split-string"), split_opts=E("-S --split-string"),
                      flags=E("-i --ignore-environment -0 --null -v --debug --help --version"),
                      assignments=True, alone="readonly",
-                     examples=(("env", "readonly notsafe"), ("env FOO=1 ls", "readonly safe"),
+                     examples=(("env", "readonly notsafe"), ("env LANG=C ls", "readonly safe"),
+                               ("env FOO=1 ls", "readonly notsafe"),
                                ("env -S 'rm -rf /x'", "deletes notsafe"), ("env -i /bin/sh", "executes notsafe"))))
 _wrap("timeout", Wrapper(value_opts=E("-s --signal -k --kill-after"), leading=1,
                          flags=E("--preserve-status --foreground -v --verbose --help --version"),

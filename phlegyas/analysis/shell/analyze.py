@@ -24,7 +24,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.nested import builtin_code, shell, stdin_shell
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.shell.variables import learn, substitute, substitute_command
-from phlegyas.analysis.shell.wrappers import runner, wrapper
+from phlegyas.analysis.shell.wrappers import carried, runner, wrapper
 
 STDIN_SHELLS = frozenset({"at", "batch"})
 
@@ -90,6 +90,8 @@ class _Expander(Walk):
     def command(self, cmd: SimpleCommand, via: tuple[str, ...], depth: int, remote: bool,
                 ups: list[Invocation]) -> None:
         self.out.commands.append(cmd)
+        if cmd.assignments:
+            carried(self, cmd.assignments, via, depth, remote)  # GIT_PAGER='sh -c id' git log runs sh
         if not cmd.words:
             return
         first = len(self.out.runs)

@@ -7,14 +7,13 @@ network use, uploads, state changes, secrets shown. Generic rules cover every ta
 the syntax that flags cannot describe (``find`` expressions, ``tar`` modes, ``dd`` operands, git
 subcommand forms …). Shells, interpreters and wrappers are dealt with earlier, in ``shell.analyze``,
 which leaves its findings on the invocation as notes; variable assignments are read in
-``shell.assignments``.
+``shell.assignments`` (which uses ``apply_spec`` for the options a variable carries).
 """
 from __future__ import annotations
 
 import posixpath
 
 from phlegyas.analysis import programs as P
-from phlegyas.analysis.shell.assignments import assignment_effects
 from phlegyas.analysis.shell.effect_types import Effects, literal, new_effects
 from phlegyas.analysis.shell.handlers.base import Call, urls
 from phlegyas.analysis.shell.handlers.find import FIND_EXEC, find_exec_end, find_start_dirs
@@ -291,5 +290,5 @@ def _inert(spec: P.Spec) -> bool:
             and not spec.readonly_flags and not _option_sets(spec)[1])
 
 
-__all__ = ["Effects", "FIND_EXEC", "GIT_CODE_KEYS", "apply_spec", "assignment_effects", "check_handlers",
+__all__ = ["Effects", "FIND_EXEC", "GIT_CODE_KEYS", "apply_spec", "check_handlers",
            "find_exec_end", "find_start_dirs", "git_config_key", "new_effects", "program_effects", "resolve"]

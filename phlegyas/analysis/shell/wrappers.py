@@ -8,6 +8,7 @@ hands its operands to a shell.
 from __future__ import annotations
 
 from phlegyas.analysis import programs as P
+from phlegyas.analysis.shell.env_vars import carried_commands
 from phlegyas.analysis.shell.expansion import Walk, literal, quote, runs_code, text_of
 from phlegyas.analysis.shell.handlers.package_specs import npm_spec, package_name, pip_spec
 from phlegyas.analysis.shell.options import parse_options
@@ -68,10 +69,13 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
                 code.append(value.text)
         rest = rest[more.rest:] if more.rest >= 0 else []
     if w.assignments or key in ("sudo", "doas"):
+        given: list[tuple[str, Word]] = []
         while rest and "=" in rest[0].text and rest[0].text.split("=", 1)[0].isidentifier():
-            var = rest[0].text.split("=", 1)[0]
-            notes.append(("assigns", var))
+            var, _, assigned = rest[0].text.partition("=")
+            notes.append(("assigns", rest[0].text))  # judged with its value (shell.assignments)
+            given.append((var, Word(assigned, rest[0].dynamic, rest[0].glob, rest[0].quoted)))
             rest = rest[1:]
+        carried(ex, given, via + (name,), depth, remote)
     inner_via = via + (name,)
     need_carrier = bool(notes) or bool(code) or w.rest_is_code or key == "ssh"
     if need_carrier or (not rest and not code):
@@ -111,6 +115,13 @@ def _unknown_option(w: P.Wrapper, opts: list[tuple[str, Word | None]]) -> str | 
                 or opt in w.write_opts or opt in w.query_opts or opt in w.shell_opts or opt in w.exec_opts):
             return opt
     return None
+
+
+def carried(ex: Walk, assignments: list[tuple[str, Word]], via: tuple[str, ...], depth: int, remote: bool) -> None:
+    """The commands environment variables hand to programs (``GIT_PAGER='sh -c id'``, ``RUSTC_WRAPPER=/tmp/w``,
+    a ``GIT_CONFIG_VALUE_n`` of ``core.fsmonitor``): expanded like any code, through the variable."""
+    for name, code in carried_commands(assignments):
+        ex.nested(code, via + (name,), depth, remote)
 
 
 def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:

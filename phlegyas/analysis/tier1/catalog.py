@@ -240,6 +240,16 @@ _CLASSES = (
         (("phlegyas uninstall --project .", "ask"), ("phlegyas-trust --revoke ./deploy.sh", "ask"),
          ("phlegyas stats", "none"))),
     FindingClass(
+        "env.code_injection", ASK, "An environment variable that makes programs load foreign code",
+        "LD_PRELOAD (LD_AUDIT, DYLD_INSERT_LIBRARIES) makes every program load a library before its own code; "
+        "BASH_ENV, ENV and PYTHONSTARTUP name a file the shell or Python runs first; a code search path "
+        "(PYTHONPATH, NODE_PATH, LD_LIBRARY_PATH …) in a shared temp directory lets anyone plant modules. "
+        "Whatever the command, it then runs code nobody has read: a person confirms.",
+        (("LD_PRELOAD=/tmp/x.so ls", "ask"), ("env LD_PRELOAD=./libhook.so make", "ask"),
+         ("export LD_PRELOAD=/tmp/x.so; ls", "ask"), ("BASH_ENV=/tmp/x bash -c ls", "ask"),
+         ("PYTHONPATH=/tmp/evil python -m pytest", "ask"), ("BASH_ENV=./ci/env.sh bash -c ls", "none"),
+         ("PYTHONPATH=src pytest", "none"), ("LANG=C ls", "none"))),
+    FindingClass(
         "priv.sudo", ASK, "Privilege escalation",
         "sudo, doas, su and pkexec run commands as root, where every mistake reaches the whole system.",
         (("sudo apt-get install jq", "ask"), ("su -c 'id'", "ask"), ("sudo -l", "none"))),

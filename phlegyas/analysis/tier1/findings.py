@@ -18,6 +18,7 @@ from phlegyas.analysis.tier1.base import add, program_of
 from phlegyas.analysis.tier1.catalog import CLASSES, FindingClass
 from phlegyas.analysis.tier1.disk import is_device
 from phlegyas.analysis.tier1.dispatch import DEFAULT, DETECTORS
+from phlegyas.analysis.tier1.environment import detect_environment
 from phlegyas.analysis.tier1.expansion import detect_unknown_words
 from phlegyas.analysis.tier1.network import redirect_to_socket
 from phlegyas.analysis.tier1.secrets import detect_piped_reads, find_secret, tracked_file
@@ -41,6 +42,8 @@ def invocation_findings(inv: Invocation, env: AnalysisEnv) -> list[Finding]:
     detect_unknown_words(inv, env, out)
     if inv.via:
         detect_piped_reads(inv, env, out)
+    if inv.command.assignments or prog in _ASSIGNERS:
+        detect_environment(inv, env, out)
     if inv.via and inv.privileged:
         wrapper = next(v for v in inv.via if v in ("sudo", "doas", "pkexec", "su", "run0"))
         add(out, "priv.sudo", inv, f"{wrapper} runs {prog or 'a program'} with elevated privileges")
@@ -65,6 +68,8 @@ def script_findings(script: Script, invocations: Sequence[Invocation], env: Anal
     return out
 
 
+_ASSIGNERS = frozenset({"env", "sudo", "doas", "export", "declare", "typeset", "local"})
+"""Programs whose operands may be environment assignments (``env A=1 cmd``, ``export A=1``)."""
 _FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
 
 

@@ -3,16 +3,14 @@ and interpreters that only print their version."""
 from __future__ import annotations
 
 from phlegyas.analysis import programs as P
-from phlegyas.analysis.shell.assignments import check_assignment
 from phlegyas.analysis.shell.handlers.base import Call, read_only
-from phlegyas.analysis.shell.parse import Word
 
 
 def shell_state(c: Call) -> None:
-    for op in c.parsed.operands:
-        name, eq, value = op.text.partition("=")
-        if eq:
-            check_assignment(name, c.eff, Word(value, op.dynamic))
+    """``export``/``declare``/``local`` … change only this shell: what their assignments hand to the
+    commands after them is judged with the whole line in view (``analysis.report`` through
+    ``shell.assignments``, which must not import the handlers: it reads options with ``shell.effects``)."""
+    return None
 
 
 def history(c: Call) -> None:
