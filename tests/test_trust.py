@@ -488,7 +488,7 @@ def test_revoked_script_is_not_allowed(trusted):
 
 
 def test_symlink_swapped_to_another_file_is_not_allowed(project):
-    a, b = project.script("a.sh", "echo a\n"), project.script("b.sh", "echo b\n")
+    _, b = project.script("a.sh", "echo a\n"), project.script("b.sh", "echo b\n")
     link = project.dir / "run.sh"
     os.symlink("a.sh", link)
     project.trust(str(link))
