@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import stat
 from functools import lru_cache
 
 _HOME_PREFIXES = ("$HOME", "${HOME}")
@@ -118,12 +119,19 @@ def real(path: str, home: str = "", root: str = "", cwd: str = "", write: bool =
     one ``lstat`` per component; nothing is memoized, since a link can change between two calls. The
     real forms of ``home``, ``root`` and the system's own aliases (``/tmp`` is ``/private/tmp`` on
     macOS) are mapped back, so a place is judged by the name the checks know it by."""
-    if not (is_within(path, root or "/") or (cwd and is_within(path, cwd))
-            or path.startswith(("/tmp/", "/var/tmp/"))):
-        return None
     if path.startswith(("/dev/", "/proc/", "/sys/")):
         return None  # /dev/stdout is a pipe of this very process: where it leads says nothing of the command
-    if not os.path.lexists(posixpath.dirname(path) if write else path):
+    if root and root != "/" and is_within(path, root):
+        base = root
+    elif cwd and cwd != "/" and is_within(path, cwd):
+        base = cwd
+    elif path.startswith(("/tmp/", "/var/tmp/")):
+        base = path[:path.index("/", 1)]
+    elif root == "/" or cwd == "/":
+        base = ""
+    else:
+        return None
+    if not _link_below(path, base):
         return None
     try:
         resolved = os.path.realpath(path)
@@ -134,6 +142,25 @@ def real(path: str, home: str = "", root: str = "", cwd: str = "", write: bool =
             resolved = name + resolved[len(alias):]
             break
     return resolved if resolved != path else None
+
+
+def _link_below(path: str, base: str) -> bool:
+    """Whether a component of ``path`` below ``base`` is a symlink: one ``lstat`` per component under the
+    base (the base itself is mapped through ``_aliases``), and none past the first that does not exist,
+    since nothing below a missing directory can lead elsewhere. ``src/app.py`` in the project costs two."""
+    rest = path[len(base):].strip("/")
+    if not rest:
+        return False
+    current = base
+    for part in rest.split("/"):
+        current = current + "/" + part
+        try:
+            mode = os.lstat(current).st_mode
+        except (OSError, ValueError):
+            return False
+        if stat.S_ISLNK(mode):
+            return True
+    return False
 
 
 @lru_cache(maxsize=64)
