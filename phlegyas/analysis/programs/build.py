@@ -9,6 +9,8 @@ listed with what their value is: a makefile, build script, settings or init scri
 """
 from __future__ import annotations
 
+from typing import Any
+
 from phlegyas.analysis.programs.build_js import JS_TOOLS
 from phlegyas.analysis.programs.build_native import NATIVE_TOOLS
 from phlegyas.analysis.programs.build_python import PY_TOOLS, PYTEST, UNITTEST
@@ -41,7 +43,7 @@ SAFE_GOALS = frozenset({
 """Goals and targets of make/mvn/gradle/ant/sbt that build, test or check, or run the project's own program or
 development server at the trust of its tests (not deploy, publish or install system-wide)."""
 
-_GOALS = dict(category=TEST_BUILD, operands="none", handler="build_goals", does="runs build targets")
+_GOALS: dict[str, Any] = dict(category=TEST_BUILD, operands="none", handler="build_goals", does="runs build targets")
 _add("make gmake", Spec(
     **_GOALS,
     flags=E(f"{_HELP} -b -m -B --always-make -d --debug -e --environment-overrides -i --ignore-errors -k "
@@ -221,7 +223,7 @@ _add("deno", Spec(operands="none", flags=E(_HELP + " -V"), subcommands=subs({}, 
     ("fmt", Spec(category=LINT_FORMAT, operands="read", inplace=True, readonly_flags=E("--check"),
                  flags=_DENO_CHECK.flags, value_opts=_DENO_CHECK.value_opts, load_flags=_DENO_CHECK.load_flags)),
     ("test", Spec(category=TEST_BUILD, operands="read", does="runs the project's tests", handler="operands_load",
-                  flags=_DENO_CHECK.flags | E("-A --allow-all --allow-read --allow-env --allow-write --allow-net "
+                  flags=(_DENO_CHECK.flags or frozenset()) | E("-A --allow-all --allow-read --allow-env --allow-write --allow-net "
                                               "--allow-run --allow-sys --allow-ffi --trace-leaks --permit-no-files"),
                   value_opts=_DENO_CHECK.value_opts, load_flags=_DENO_CHECK.load_flags)),
     ("", ro(operands="none", flags=E(_HELP + " -V"))),
@@ -233,7 +235,7 @@ _add("deno", Spec(operands="none", flags=E(_HELP + " -V"), subcommands=subs({}, 
 __all__ = ["BUILD_TOOLS", "PYTEST", "SAFE_GOALS", "UNITTEST"]
 
 # -- development servers: the project's own app, at the trust of its tests ---------------------------------
-_DEV_SERVER = dict(category=TEST_BUILD, operands="none", does="runs the project's development server")
+_DEV_SERVER: dict[str, Any] = dict(category=TEST_BUILD, operands="none", does="runs the project's development server")
 _add("flask", Spec(operands="none", flags=E(_HELP + " --debug --no-debug"), value_opts=E("-A --app"),
                    handler="flask_app",
                    subcommands=subs({}, (

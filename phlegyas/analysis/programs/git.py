@@ -10,6 +10,7 @@ that run a program (``--upload-pack``, ``rebase --exec``, ``--ext-diff``, ``grep
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from phlegyas.analysis.programs.spec import GIT_LOCAL, GIT_READ, WEB_READ, E, Spec, add, mut, ro, subs
 
@@ -83,7 +84,7 @@ _REV_FLAGS = (
 _REV_VALUES = ("-n --max-count --skip --since --after --since-as-filter --until --before --max-age --min-age "
                "--author --committer --grep --grep-reflog --min-parents --max-parents --date -L --decorate-refs "
                "--decorate-refs-exclude --exclude")
-_DIFF_DANGER = {"write_flags": E("--output"), "exec_flags": E("--ext-diff")}
+_DIFF_DANGER: dict[str, Any] = {"write_flags": E("--output"), "exec_flags": E("--ext-diff")}
 """Every diff-printing command writes its output to ``--output FILE`` and runs an external diff program
 on ``--ext-diff``; the configured textconv filters (``--textconv``) already run by default for the
 porcelain, so asking for them changes nothing."""
@@ -226,7 +227,7 @@ _APPLY = _local("applies a patch to the working tree",
 """git apply and am refuse paths with ``..`` or ``.git`` in them and paths behind a symbolic link, so a
 patch changes files of the work tree only (``--unsafe-paths`` and ``--directory ROOT``, which moves
 where the patch lands, are not listed)."""
-_PATHSPEC_FILE = {"read_flags": E("--pathspec-from-file")}
+_PATHSPEC_FILE: dict[str, Any] = {"read_flags": E("--pathspec-from-file")}
 _ADD = _local("stages changes",
               "-n --dry-run -v --verbose -f --force -i --interactive -p --patch -e --edit -u --update -A --all "
               "--no-all --ignore-removal --no-ignore-removal -N --intent-to-add --refresh --ignore-errors "

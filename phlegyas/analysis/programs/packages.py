@@ -12,6 +12,8 @@ project's own tests, builds, linters and dev servers, at the trust of ``npm test
 """
 from __future__ import annotations
 
+from typing import Any
+
 from phlegyas.analysis.programs.spec import (
     NAVIGATION,
     NET_READ,
@@ -63,7 +65,7 @@ _NPM_COMMON = ("-d -dd -ddd --silent -s --quiet -q --verbose --json --parseable 
                "--ws --include-workspace-root --if-present --foreground-scripts --ignore-scripts --force -f "
                "--dry-run -h --help --usage --no-workspaces")
 _NPM_COMMON_VALUES = "-w --workspace --loglevel --omit --include --tag --before --min-release-age"
-_NPM_DANGER = dict(load_flags=E("--prefix -C --userconfig --globalconfig --init-module"),
+_NPM_DANGER: dict[str, Any] = dict(load_flags=E("--prefix -C --userconfig --globalconfig --init-module"),
                    source_flags=E("--registry"), exec_flags=E("--script-shell --node-options"),
                    write_flags=E("--cache"))
 _NPM_SAVE = ("-S --save --no-save -P --save-prod -D --save-dev -O --save-optional --save-peer -B --save-bundle "
@@ -140,7 +142,7 @@ switches of the common test runners and dev servers (a value that names a file o
 _RUNNER_PASS_VALUES = "--port --reporter -t --testNamePattern --mode --shard --maxWorkers"
 _YARN_COMMON = ("--verbose --silent -s --offline --prefer-offline --no-progress --non-interactive --json "
                 "--no-default-rc --ignore-engines --ignore-platform --ignore-optional --emoji --no-emoji -h --help")
-_YARN_DANGER = dict(load_flags=E("--cwd --use-yarnrc"), source_flags=E("--registry"),
+_YARN_DANGER: dict[str, Any] = dict(load_flags=E("--cwd --use-yarnrc"), source_flags=E("--registry"),
                     write_flags=E("--cache-folder --modules-folder --global-folder --link-folder"))
 _YARN_INSTALL = (f"{_YARN_COMMON} --frozen-lockfile --pure-lockfile --immutable --immutable-cache --check-cache "
                  "--check-files --refresh-lockfile --production --prod --ignore-scripts --force --flat --har "
@@ -178,7 +180,7 @@ _PNPM_COMMON = ("-r --recursive -w --workspace-root --silent -s --verbose --no-c
                 "--if-present --no-bail --bail --sort --no-sort --resume-from --changed-files-ignore-pattern "
                 "--workspace-packages --reverse --report-summary --json")
 _PNPM_VALUES = "-F --filter --filter-prod --loglevel --reporter --workspace-concurrency --test-pattern"
-_PNPM_DANGER = dict(load_flags=E("-C --dir --config-dir"), source_flags=E("--registry"),
+_PNPM_DANGER: dict[str, Any] = dict(load_flags=E("-C --dir --config-dir"), source_flags=E("--registry"),
                     write_flags=E("--store-dir --cache-dir --virtual-store-dir --modules-dir"))
 _PNPM_INSTALL = (f"{_PNPM_COMMON} --frozen-lockfile --no-frozen-lockfile --prefer-frozen-lockfile --lockfile-only "
                  "--fix-lockfile --offline --prefer-offline -P --prod -D --dev --no-optional --ignore-scripts "
@@ -216,7 +218,7 @@ _add("pnpm", Spec(operands="none", handler="yarn_script", flags=E(f"{_PNPM_COMMO
                             ("pnpm -r --filter web build", "safe"), ("pnpm add -g x", "notsafe"))))
 
 _BUN_COMMON = "--silent --verbose --no-progress --no-summary -h --help --dry-run --frozen-lockfile --yarn"
-_BUN_DANGER = dict(load_flags=E("--cwd --cafile --config -c"), source_flags=E("--registry"),
+_BUN_DANGER: dict[str, Any] = dict(load_flags=E("--cwd --cafile --config -c"), source_flags=E("--registry"),
                    write_flags=E("--cache-dir"))
 _bun_install = _install(f"{_BUN_COMMON} -d -D --dev --development --optional --peer -E --exact -p --production "
                         "--no-save --save --force -f --ignore-scripts --trust --lockfile-only --save-text-lockfile "
@@ -270,7 +272,7 @@ _PIP_GENERAL = ("-h --help --debug --isolated --require-virtualenv -v --verbose 
                 "--no-cache-dir --disable-pip-version-check --no-color --no-python-version-warning")
 _PIP_GENERAL_VALUES = "--retries --timeout --exists-action --use-feature --use-deprecated --keyring-provider " \
                       "--resume-retries"
-_PIP_DANGER = dict(load_flags=E("--python --cert --client-cert"), source_flags=E("--proxy --trusted-host"),
+_PIP_DANGER: dict[str, Any] = dict(load_flags=E("--python --cert --client-cert"), source_flags=E("--proxy --trusted-host"),
                    write_flags=E("--log --log-file --cache-dir"))
 _PIP_INDEX = "-i --index-url --extra-index-url -f --find-links"
 _PIP_INSTALL = (f"{_PIP_GENERAL} --no-deps --pre --dry-run -I --ignore-installed --ignore-requires-python -U "
@@ -342,7 +344,7 @@ _UV_GLOBAL = ("-q --quiet -v --verbose --native-tls --no-native-tls --offline --
               "-n --no-cache --managed-python --no-managed-python --no-python-downloads --preview --no-preview "
               "-h --help -V --version")
 _UV_GLOBAL_VALUES = "--color --python-preference"
-_UV_DANGER = dict(load_flags=E("--directory --project --config-file"), source_flags=E("--allow-insecure-host"),
+_UV_DANGER: dict[str, Any] = dict(load_flags=E("--directory --project --config-file"), source_flags=E("--allow-insecure-host"),
                   write_flags=E("--cache-dir"))
 _UV_RESOLVE = ("--no-index -U --upgrade --reinstall --refresh --no-build-isolation --no-build --no-binary "
                "--no-sources --compile-bytecode --no-compile-bytecode --all-extras --no-dev --only-dev --dev "

@@ -317,7 +317,7 @@ def unittest_discover(c: Call) -> None:
 def java_properties(c: Call) -> list[Word]:
     """``-Dname=value`` of mvn/gradle: a JVM agent runs code; a path outside the project is loaded
     (``maven.repo.local``, ``org.gradle.java.home`` …)."""
-    out = []
+    out: list[Word] = []
     for opt, value in c.parsed.opts:
         if opt in ("-D", "--define", "-P", "--project-prop", "--system-prop") and value is not None:
             _, _, val = value.text.partition("=")

@@ -75,9 +75,9 @@ def build_goals(c: Call) -> None:
     for op in goals:
         text = op.text
         if "=" in text and not text.startswith("-"):
-            name, _, value = text.partition("=")
+            name, _, assigned = text.partition("=")
             name = name.rstrip(":+?!").strip()
-            if op.dynamic or any(ch in value for ch in ";|&`$<>()\n") or name in _MAKE_PROGRAM_VARS \
+            if op.dynamic or any(ch in assigned for ch in ";|&`$<>()\n") or name in _MAKE_PROGRAM_VARS \
                     or name.endswith(("_PROGRAM", "_CMD", "_COMMAND")):
                 c.eff.blockers.append(f"{c.name} {name}= sets a variable that chooses what runs")
             continue  # make VAR=value
