@@ -55,9 +55,11 @@ _add("kubectl oc k3s-kubectl microk8s-kubectl", Spec(
                                                          "--no-headers -p --previous --timestamps --prefix "
                                                          "--all-containers --ignore-not-found --recursive -R "
                                                          "--show-events --containers --short --client --help -h "
-                                                         "--use-protocol-buffers --sort-by-cpu --sum -i --ignore-errors"))),
+                                                         "--use-protocol-buffers --sort-by-cpu --sum -i --ignore-errors "
+                                                         "--namespaced --cached --no-headers"))),
                      ("config", Spec(operands="none", handler="kubectl_config", does="changes kubectl configuration")),
-                     ("auth", ro(category=NET_READ, operands="none", network=True)),
+                     ("auth", ro(category=NET_READ, operands="none", network=True, value_opts=_KUBE_GLOBALS,
+                                 flags=E("-A --all-namespaces --list -q --quiet --no-headers -h --help"))),
                      ("", ro(operands="none")),
                      ("*", mut("changes cluster state", operands="none", network=True,
                                value_opts=E("-f --filename -o --output -l --selector -c --container -i -t "

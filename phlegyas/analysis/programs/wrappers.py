@@ -114,7 +114,7 @@ _wrap("ssh", Wrapper(value_opts=SSH_VALUES, rest_is_code=True, leading=1, remote
 _wrap("xargs", Wrapper(value_opts=E("-I -n --max-args -P --max-procs -L --max-lines -s --max-chars -E --eof "
                                     "-d --delimiter -a --arg-file --process-slot-var"),
                        flags=E("-0 --null -r --no-run-if-empty -t --verbose -p --interactive -x --exit -o --open-tty "
-                               "-i -e --show-limits --help --version"),
+                               "-i -e -l --replace --show-limits --help --version"),
                        read_opts=E("-a --arg-file"), alone="readonly",
                        examples=(("xargs rm -f", "deletes notsafe"), ("xargs grep -l foo", "readonly safe"),
                                  ("xargs", "readonly safe"), ("xargs -I{} sh -c 'echo {}'", "executes notsafe"),

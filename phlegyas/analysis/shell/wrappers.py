@@ -132,7 +132,7 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
     for opt, value in parsed.opts:
         if opt in ("-I", "--replace") and value is not None:
             replace = value.text
-        elif opt == "-i":
+        elif opt in ("-i", "--replace"):
             replace = "{}"
     rest = args[parsed.rest:] if parsed.rest >= 0 else [literal("echo")]
     notes = [("reads", v.text) for o, v in parsed.opts if o in w.read_opts and v is not None]
