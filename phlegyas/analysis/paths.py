@@ -330,6 +330,17 @@ _SYS_TOPS = tuple(sorted({"/" + e.split("/")[1] + "/" for e, _ in SYSTEM_SECRETS
 """First components of the tables: most paths (``proj/src/a.py``, ``/usr/lib/x``) fail here, at once."""
 
 
+def _looked_up(key: str, files: dict[str, str], dirs: tuple[tuple[str, str], ...]) -> str | None:
+    """The reason a table gives ``key``: as a file of it, or as a path in one of its directories."""
+    why = files.get(key)
+    if why is not None:
+        return why
+    for d, reason in dirs:
+        if key == d or key.startswith(d + "/"):
+            return reason
+    return None
+
+
 def _plain_reason(path: str, home: str, wide: bool) -> str | None:
     """``sensitive_reason`` for a path without glob characters: lookups, no matching."""
     home_files, home_dirs, _ = _HOME_TABLES[wide]
@@ -337,22 +348,16 @@ def _plain_reason(path: str, home: str, wide: bool) -> str | None:
         low = rel.lower()
         if low.split("/", 1)[0] not in _HOME_TOPS:
             continue
-        why = home_files.get(low)
+        why = _looked_up(low, home_files, home_dirs)
         if why is not None:
             return why
-        for d, why in home_dirs:
-            if low == d or low.startswith(d + "/"):
-                return why
         if low == ".ssh" or low.startswith(".ssh/") and ("/" in rel[5:] or not _ssh_public(rel[5:])):
             return "SSH private keys"  # the directory itself too: rsync ~/.ssh/ takes every key
     if not path.startswith(_SYS_TOPS):
         return None
-    why = _SYS_FILES.get(path)
+    why = _looked_up(path, _SYS_FILES, _SYS_DIRS)
     if why is not None:
         return why
-    for d, why in _SYS_DIRS:
-        if path == d or path.startswith(d + "/"):
-            return why
     for pattern, why in _SYS_GLOBS:
         if path.count("/") == pattern.count("/") and fnmatch.fnmatchcase(path, pattern):
             return why
