@@ -175,7 +175,7 @@ def _inside(target: str, env: AnalysisEnv) -> bool:
     if "$" in target or "`" in target:
         return False
     path = paths.normalize(target, env.cwd, env.home)
-    return env.project_root != "/" and paths.is_within(path, env.project_root) and not paths.is_temp_path(path)
+    return env.project_root != "/" and paths.is_within(path, env.project_root)
 
 
 def _short(text: str) -> str:

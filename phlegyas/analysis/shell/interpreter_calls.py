@@ -127,6 +127,9 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
         run_code(ex, run, it.lang, "\n".join(c.text for c in codes), via + (f"{name} -c",), depth, remote)
         return
     if script is not None:
+        if it.lang == "python" and _django_dev(script, rest[1:]):
+            run.notes.append(("project_code", script.text))  # the project's tests or dev server, as `npm test`
+            return
         run.notes.append(("runs", script.text))
         return
     if readonly:
@@ -135,6 +138,20 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
     if key == "java":
         return
     stdin_code(ex, run, name, cmd, via, depth, remote, it.lang)
+
+
+_DJANGO_DEV = frozenset({"test", "runserver", "check", "showmigrations", "makemigrations"})
+"""``manage.py`` commands that run the project's tests, dev server or checks (not ``migrate``, ``shell``,
+``flush``, ``dbshell``: they change or open the database the settings name, which may not be a dev one)."""
+
+
+def _django_dev(script: Word, rest: list[Word]) -> bool:
+    """``python manage.py test`` of the project's own ``manage.py`` (a relative path without ``..``)."""
+    text = script.text
+    if script.dynamic or text.startswith(("/", "~")) or ".." in text or text.rsplit("/", 1)[-1] != "manage.py":
+        return False
+    return bool(rest) and not rest[0].dynamic and rest[0].text in _DJANGO_DEV and not any(
+        w.dynamic for w in rest)
 
 
 def _cluster(t: str, args: list[Word], i: int, it: P.Interpreter, codes: list[Word], run: Run,
