@@ -162,6 +162,8 @@ def _allowed_examples() -> list[str]:
             continue
         if command.split(" ", 1)[0] in ("export", "declare", "typeset", "local", "readonly", "env"):
             continue
+        if not run(command).subcommands or command.startswith(("[ ", "[[ ", "test ")):
+            continue  # no program sees the environment (``[ -d src ]`` is a test expression of the shell)
         if run(command).safe is not None:
             out.append(command)
     return sorted(set(out))

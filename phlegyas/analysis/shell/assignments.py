@@ -22,7 +22,7 @@ import shlex
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell import env_vars as V
 from phlegyas.analysis.shell.effect_types import Effects, new_effects
-from phlegyas.analysis.shell.effects import apply_spec
+from phlegyas.analysis.shell.effects import program_effects
 from phlegyas.analysis.shell.parse import Word
 
 PATH_VARS = V.PATH_VARS
@@ -164,7 +164,8 @@ def _spec_options(name: str, value: Word, eff: Effects) -> None:
         texts = [t for t in texts if t.startswith("-") and t != "--"]
     words = [Word(t, quoted=True) for t in texts]
     got = new_effects()
-    apply_spec(spec, words, got, " ".join(path))
+    # the program's own rules, its handler's included (``pytest -p`` must name a module)
+    program_effects(path[0], [Word(p, quoted=True) for p in path[1:]] + words, got)
     skip = {spec.does, f"runs {' '.join(path)}"}
     eff.blockers.extend(f"{name}: {_scrub(b)}" for b in got.blockers)
     eff.runs.extend(got.runs)

@@ -54,7 +54,7 @@ _PYTEST_INI_HARMLESS = frozenset({
 
 def pytest_opts(c: Call) -> None:
     """Test files are code it runs (loads); ``-o KEY=VALUE`` with a key outside the harmless set is not
-    judged; ``--cov-report=KIND:PATH`` writes PATH."""
+    judged; ``-p`` must name a module (``-p no:NAME`` turns one off); ``--cov-report=KIND:PATH`` writes PATH."""
     operands_load(c)
     for opt, value in c.parsed.opts:
         if value is None:
@@ -63,6 +63,11 @@ def pytest_opts(c: Call) -> None:
             key = value.text.partition("=")[0].strip()
             if value.dynamic or key not in _PYTEST_INI_HARMLESS:
                 c.eff.blockers.append(f"pytest {opt} {key}: an ini setting phlegyas does not judge")
+        elif opt == "-p" and not value.text.startswith("no:"):
+            # a plugin is a module name found on sys.path (the project's or an installed one); anything
+            # else (a path, a computed name) is not a plugin phlegyas can place
+            if value.dynamic or not all(part.isidentifier() for part in value.text.split(".")):
+                c.eff.blockers.append(f"pytest -p {value.text}: a plugin that is not a module name")
         elif opt == "--cov-report":
             kind, colon, path = value.text.partition(":")
             if colon and path and kind in ("html", "xml", "json", "lcov", "annotate", "markdown",
