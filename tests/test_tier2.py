@@ -54,7 +54,7 @@ BASH = [
     ("ls > /dev/null 2>&1", "read-only"), ("ls | grep x | head", "read-only"),
     # not safe
     ("rm -rf src", None), ("rm -rf /tmp/cache", None), ("sudo ls", None), ("git push", None),
-    ("git push --force", None), ("git checkout main", None), ("git switch master", None),
+    ("git push --force", None), ("git checkout -b main", None), ("git switch -c master", None),
     ("git pull origin main", None), ("git reset --hard", None), ("git clean -fd", None), ("git branch -D x", None),
     ("git stash drop", None), ("git tag v1", None), ("git remote add o u", None), ("npm publish", None),
     ("npm run deploy", None), ("npm install -g x", None), ("make install", None), ("go run example.com/x@latest", None),

@@ -193,3 +193,48 @@ _add("hadolint yamllint jsonlint htmlhint jshint tflint checkov semgrep codespel
          examples=(("hadolint Dockerfile", "safe"), ("yamllint -s .github", "safe"),
                    ("codespell -w src", "writes safe"),
                    ("yamllint -c /tmp/y.yaml .", "notsafe"))))
+
+# -- bundlers and frameworks' dev servers: the project's build at the trust of its tests --------------------
+_VITE_BUILD = Spec(
+    category=TEST_BUILD, operands="read", does="builds the project or serves it for development",
+    flags=E(f"{_HELP} --open --strictPort --force --cors --emptyOutDir --no-emptyOutDir --sourcemap --minify "
+            "--watch -w --clearScreen --debug -d --ssr --manifest --ssrManifest --host --profile"),
+    value_opts=E("--mode -m --base --port --logLevel -l --filter -f --target --assetsDir --assetsInlineLimit "
+                 "--outDir"),
+    load_flags=E("-c --config --configLoader"),
+    write_flags=E("--outDir"))
+_add("vite", Spec(
+    category=TEST_BUILD, operands="read", does="serves the project for development",
+    flags=_VITE_BUILD.flags, value_opts=_VITE_BUILD.value_opts, load_flags=_VITE_BUILD.load_flags,
+    subcommands={"build": _VITE_BUILD, "dev": _VITE_BUILD, "serve": _VITE_BUILD, "preview": _VITE_BUILD,
+                 "optimize": _VITE_BUILD, "": _VITE_BUILD, "*": _VITE_BUILD},
+    examples=(("vite build", "safe"), ("npx vite build --mode staging", "safe"), ("vite --port 5174", "safe"),
+              ("vite build --config /tmp/x.mjs", "notsafe"), ("vite build --frobnicate", "notsafe"))))
+_NEXT = Spec(
+    category=TEST_BUILD, operands="none", does="builds the project or serves it for development",
+    flags=E(f"{_HELP} --turbo --turbopack --profile --debug -d --no-lint --no-mangling --experimental-https "
+            "--experimental-debug-memory-usage"),
+    value_opts=E("-p --port -H --hostname --keepAliveTimeout"))
+_add("next", Spec(
+    category=TEST_BUILD, operands="none", flags=E(_HELP + " -v"),
+    subcommands={"build": _NEXT, "dev": _NEXT, "start": _NEXT, "info": _NEXT,
+                 "lint": Spec(category=LINT_FORMAT, operands="none", flags=E(f"{_HELP} --strict --quiet --no-cache"),
+                              value_opts=E("-d --dir --file --max-warnings"), inplace_flags=E("--fix")),
+                 "": _NEXT},
+    examples=(("next build", "safe"), ("npx next dev -p 3001", "safe"), ("next lint --fix", "safe"),
+              ("next export", "notsafe"), ("next build --frobnicate", "notsafe"))))
+_WEBPACK = Spec(
+    category=TEST_BUILD, operands="none", does="builds the project",
+    flags=E(f"{_HELP} -w --watch --progress --no-watch --color --no-color --fail-on-warnings --analyze "
+            "--disable-interpret --no-stats --json -j --hot --open --no-open"),
+    value_opts=E("--mode --env --stats --devtool -d --entry --name --target -t --port --host --merge -m "
+                 "--node-env --define-process-env-node-env"),
+    load_flags=E("-c --config --config-name"),
+    write_flags=E("-o --output-path"))
+_add("webpack webpack-cli", Spec(
+    category=TEST_BUILD, operands="none", does="builds the project", flags=_WEBPACK.flags,
+    value_opts=_WEBPACK.value_opts, load_flags=_WEBPACK.load_flags, write_flags=_WEBPACK.write_flags,
+    subcommands={"build": _WEBPACK, "bundle": _WEBPACK, "b": _WEBPACK, "watch": _WEBPACK, "serve": _WEBPACK,
+                 "s": _WEBPACK, "": _WEBPACK},
+    examples=(("webpack --mode production", "safe"), ("npx webpack serve", "safe"),
+              ("webpack -c /tmp/evil.config.js", "notsafe"))))

@@ -14,7 +14,8 @@ def _add(names: str, spec: Spec) -> None:
 
 _add("docker podman nerdctl", Spec(
     operands="none", handler="docker",
-    value_opts=E("-H --host -c --context --config -l --log-level --tlscacert --tlscert --tlskey"),
+    value_opts=E("-H --host -c --context -l --log-level --tlscacert --tlscert --tlskey"),
+    load_flags=E("--config"),  # a client configuration names credential helpers: programs docker runs
     flags=E("-D --debug --tls --tlsverify -v --version --help"),
     subcommands=subs({}, (
         "ps images version info inspect logs history top port diff stats search events", ro(
@@ -31,7 +32,8 @@ _add("docker podman nerdctl", Spec(
     examples=(("docker ps -a", "readonly safe"), ("docker logs -f web", "readonly safe"),
               ("docker run --rm -v /:/mnt alpine chroot /mnt sh", "notsafe"), ("docker compose ps", "readonly safe"),
               ("docker compose up -d", "mutates notsafe"), ("docker system prune -a", "mutates notsafe"),
-              ("docker image ls", "readonly safe"), ("docker exec -it web sh", "notsafe"))))
+              ("docker image ls", "readonly safe"), ("docker exec -it web sh", "notsafe"),
+              ("docker --config /tmp/d ps", "notsafe"), ("webpack -c /tmp/x.js", "notsafe"))))
 _add("docker-compose", Spec(readonly=True, category=READ_ONLY, operands="none", handler="docker_compose_top",
                            value_opts=E("-f --file -p --project-name --project-directory --env-file --profile"),
                            flags=E("-a --all -q --quiet --services -f --follow -t --timestamps --no-color "

@@ -90,6 +90,20 @@ def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parse
     inplace = spec.inplace and not readonly_mode
     if spec.network:
         eff.network = True
+    inplace = _option_effects(spec, parsed, eff, name, notable) or inplace
+    _operands(spec, parsed, eff, inplace)
+    if spec.does and not spec.readonly and not readonly_mode:
+        (eff.changes if spec.category else eff.mutates).append(spec.does)
+    elif not spec.readonly and not readonly_mode and spec.category is None and not (
+            eff.mutates or eff.runs or eff.deletes or eff.writes or eff.uploads):
+        eff.mutates.append(f"runs {name}")
+    return parsed
+
+
+def _option_effects(spec: P.Spec, parsed: Parsed, eff: Effects, name: str, notable: frozenset[str]) -> bool:
+    """What the options of ``parsed`` do by ``spec``'s sets (run, write, read, load, delete, send …);
+    whether one of them makes the operands be rewritten in place."""
+    inplace = False
     for opt, value in parsed.opts:
         if opt not in notable:
             continue
@@ -119,13 +133,7 @@ def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parse
             eff.mutates.append(f"{name} {opt}")
         elif opt in spec.inplace_flags:
             inplace = True
-    _operands(spec, parsed, eff, inplace)
-    if spec.does and not spec.readonly and not readonly_mode:
-        (eff.changes if spec.category else eff.mutates).append(spec.does)
-    elif not spec.readonly and not readonly_mode and spec.category is None and not (
-            eff.mutates or eff.runs or eff.deletes or eff.writes or eff.uploads):
-        eff.mutates.append(f"runs {name}")
-    return parsed
+    return inplace
 
 
 def _data(value: Word, eff: Effects) -> None:
@@ -208,6 +216,8 @@ def resolve(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> tuple[P.
             odd = _level_option(spec, parsed)
             if odd is not None:
                 eff.blockers.append(f"{name} {odd} is an option phlegyas does not know for {name}")
+            # what the options before the subcommand do (``webpack -c /tmp/x.js``: a load)
+            _option_effects(spec, parsed, eff, name, _option_sets(spec)[1])
         if parsed.rest < 0:
             sub, rest = "", []
         else:

@@ -149,7 +149,7 @@ def git_checkout(c: Call) -> None:
         if any(_is_main(n.text) or n.dynamic for n in new):
             c.eff.blockers.append("creates a main/master branch")
     elif len(ops) == 1 and _is_main(ops[0].text):
-        c.eff.blockers.append(f"checks out {ops[0].text}")
+        return  # the main branch: switching to it changes no work (git refuses when edits would be lost)
     elif len(ops) == 1 and not ops[0].dynamic and (
             _surely_a_ref(ops[0].text) or c.parsed.has(("-t", "--track", "-d", "--detach"))):
         return  # -t takes a remote branch and --detach a commit: neither is a path
@@ -161,10 +161,12 @@ def git_switch(c: Call) -> None:
     new = c.parsed.values(("-c", "--create", "-C", "--force-create", "--orphan"))
     if c.parsed.has(("-f", "--force", "--discard-changes", "-m", "--merge")):
         mutate(c, "discards working-tree changes")
-    targets = new or c.parsed.operands[:1]
-    for t in targets:
+    for t in new:
         if _is_main(t.text) or t.dynamic:
-            c.eff.blockers.append(f"switches to {t.text}")
+            c.eff.blockers.append(f"creates the branch {t.text}")
+    for t in c.parsed.operands[:1]:
+        if t.dynamic:
+            c.eff.blockers.append(f"switches to {t.text}, a branch only known when it runs")
 
 
 _BRANCH_MUTATE = frozenset({"-d", "-D", "--delete", "-m", "-M", "--move", "-f", "--force", "--edit-description"})

@@ -57,9 +57,11 @@ _MAKE_PROGRAM_VARS = frozenset({"SHELL", ".SHELLFLAGS", "MAKEFILES", "MAKEFLAGS"
 def build_goals(c: Call) -> None:
     """Each goal must build, test or check; ``make VAR=value`` must not choose a program or compute
     anything; ``make -j`` takes an optional number, so a word after it that is no number is a goal."""
-    allowed = P.SAFE_GOALS | ({"install", "clean"} if c.name in ("mvn", "mvnw") else frozenset())
+    # ``clean`` runs the project's own recipe, at the trust of ``make test`` (a Write that plants a
+    # dangerous recipe is judged when it is written: ``analysis.planted``)
+    allowed = P.SAFE_GOALS | {"clean"} | ({"install"} if c.name in ("mvn", "mvnw") else frozenset())
     if c.name in ("gradle", "gradlew"):
-        allowed = allowed | {"clean", "run", "bootrun"}  # the project's application, at the trust of its tests
+        allowed = allowed | {"run", "bootrun"}  # the project's application, at the trust of its tests
     elif c.name in ("mvn", "mvnw"):
         allowed = allowed | {"spring-boot:run", "quarkus:dev"}
     goals = list(c.parsed.operands)
