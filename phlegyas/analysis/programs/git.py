@@ -232,7 +232,7 @@ _ADD = _local("stages changes",
               "-n --dry-run -v --verbose -f --force -i --interactive -p --patch -e --edit -u --update -A --all "
               "--no-all --ignore-removal --no-ignore-removal -N --intent-to-add --refresh --ignore-errors "
               "--ignore-missing --sparse --renormalize --no-warn-embedded-repo --pathspec-file-nul",
-              "--chmod", **_PATHSPEC_FILE)
+              "--chmod", operands="read", **_PATHSPEC_FILE)  # what it stages is read: `git add -f .env` asks
 _COMMIT = _local(
     "records a commit",
     "-a --all -p --patch --interactive -s --signoff --no-signoff -n --no-verify --verify -e --edit --no-edit "
