@@ -210,6 +210,7 @@ class _Walker:
         elif kind in ("variable_assignment", "variable_assignments"):
             self.bare_assignments(node, depth, origin)
         elif kind in ("for_statement", "select_statement"):
+            self.loop_binding(node, depth, origin)
             for child in node.children:
                 if child.type not in ("variable_name",):
                     self.collect(child, depth + 1, origin)
@@ -289,6 +290,23 @@ class _Walker:
         nodes = [node] if node.type == "variable_assignment" else [c for c in node.children if c.is_named]
         for child in nodes:
             cmd.assignments.append(self.assignment(child, depth, origin))
+        self.script.commands.append(cmd)
+
+    def loop_binding(self, node, depth: int, origin: str) -> None:
+        """``for f in src/*.py; do wc -l "$f"; done``: with one plain value, the loop variable is that word
+        for the body (each file the glob matches), recorded as an assignment before it. Not for a value
+        that starts with a glob character (``*.md`` may match ``-rf.md``, an option), nor for several values
+        or computed ones: the variable then stays unknown."""
+        var = node.child_by_field_name("variable")
+        values = node.children_by_field_name("value")
+        if var is None or len(values) != 1 or values[0].type not in ("word", "raw_string"):
+            return
+        value = self.word(values[0], depth, origin)
+        if value.dynamic or value.text[:1] in ("*", "?", "[", "-", ""):
+            return
+        name = self.text(var)
+        cmd = SimpleCommand(words=[], origin=origin, text=f"{name}={value.text}")
+        cmd.assignments.append((name, value))
         self.script.commands.append(cmd)
 
     def redirect(self, node, cmd: SimpleCommand, depth: int, origin: str) -> list:
