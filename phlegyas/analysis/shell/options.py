@@ -35,8 +35,9 @@ class Parsed:
 def may_be_option(word: Word) -> bool:
     """An unquoted glob that starts with a glob character (``*``, ``*.txt``, ``?x``, ``[a-z]*``): it can match
     a file whose name starts with ``-``, so bash may hand the program an option (``tar cf x.tar *`` with a
-    file named ``--checkpoint-action=exec=sh x.sh``). ``./*`` and ``src/*`` cannot."""
-    return word.glob and not word.dynamic and word.text[:1] in "*?["
+    file named ``--checkpoint-action=exec=sh x.sh``); so can one that starts with ``-`` itself (``-d*``).
+    ``./*`` and ``src/*`` cannot."""
+    return word.glob and not word.dynamic and word.text[:1] in "*?[-"
 
 
 def _sub(word: Word, text: str) -> Word:

@@ -21,6 +21,8 @@ are substituted before this runs.
 """
 from __future__ import annotations
 
+import fnmatch
+
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.options import may_be_option
@@ -81,6 +83,15 @@ def is_unknown(word: Word) -> bool:
 _GLOB_OPTION_RUNS = frozenset({"tar", "find", "zip", "rsync_like"})
 """Handlers whose programs have options that run a command (``tar --to-command``, ``find -exec``,
 ``zip -TT``): a glob that may spell such an option is a Tier 1 question, not only a Tier 2 doubt."""
+_FIND_ACTIONS = ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls")
+"""find's primaries take no ``=value``: a glob spells one only when it matches the primary's name itself
+(``*`` can, ``*.py`` cannot), unlike ``tar``'s ``--checkpoint-action=exec=sh x.py``."""
+
+
+def _spells_option(program: str, word: Word) -> bool:
+    if program in ("find", "gfind", "bfs"):
+        return any(fnmatch.fnmatchcase(action, word.text) for action in _FIND_ACTIONS)
+    return True
 
 
 def _consequential(spec: P.Spec) -> frozenset[str]:
@@ -135,7 +146,7 @@ def detect_unknown_words(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             f"{inv.program} gets {shown}, which bash decides only when it runs: it may vanish, split into "
             f"several words or become an option of {inv.program}")
     elif spec.exec_flags or spec.handler in _GLOB_OPTION_RUNS:
-        globs = [w for w in inv.args if may_be_option(w)]
+        globs = [w for w in inv.args if may_be_option(w) and _spells_option(inv.program, w)]
         if globs:
             add(out, "shell.unknown_word", inv,
                 f"{inv.program} gets {globs[0].text}, which may match a file named like an option of "
