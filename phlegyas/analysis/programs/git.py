@@ -161,7 +161,7 @@ _RANGE_DIFF = _diffish("--no-dual-color --left-only --right-only --no-notes --no
 _SHOW_BRANCH = _read("-r --remotes -a --all --current --topo-order --date-order --sparse --more --list "
                      "--merge-base --independent --no-name --sha1-name --topics -g --reflog --color --no-color",
                      "", numeric=True)
-_CHERRY = _read("-v --abbrev")
+_CHERRY = _read("-v --verbose --abbrev")
 _TAR_ID = _read("")
 _REFLOG_SHOW = _diffish()
 _STASH_SHOW = _diffish("--include-untracked -u --only-untracked --no-include-untracked")
@@ -378,7 +378,9 @@ GIT = Spec(
                      ("merge-base", _MERGE_BASE), ("cherry", _CHERRY), ("verify-commit verify-tag", _VERIFY),
                      ("check-ignore", _CHECK_IGNORE), ("check-attr", _CHECK_ATTR), ("fsck", _FSCK),
                      ("check-ref-format count-objects var version help", _SMALL), ("range-diff", _RANGE_DIFF),
-                     ("show-branch", _SHOW_BRANCH), ("get-tar-commit-id check-mailmap", _TAR_ID),
+                     ("show-branch", _SHOW_BRANCH), ("get-tar-commit-id", _TAR_ID),
+                     ("check-mailmap", _read("--stdin --no-stdin", "--mailmap-blob",
+                                             read_flags=E("--mailmap-file"))),
                      ("fetch", _FETCH), ("ls-remote", _LS_REMOTE), ("add", _ADD), ("commit", _COMMIT),
                      ("mv", _MV), ("init", _INIT), ("pull", _PULL), ("checkout", _CHECKOUT), ("switch", _SWITCH),
                      ("branch", _BRANCH), ("tag", _TAG), ("stash", _STASH), ("remote", _REMOTE),

@@ -85,6 +85,12 @@ _NPM_READ_FLAGS = (f"{_NPM_COMMON} -a --all -g --global --link --package-lock-on
                    "--no-expect-results --long --browser --no-browser")
 _NPM_READ_VALUES = f"{_NPM_COMMON_VALUES} --depth --min-release-age-exclude --expect-result-count"
 _npm_read = _reader(_NPM_READ_FLAGS, _NPM_READ_VALUES, load_flags=E("--prefix -C --userconfig --globalconfig"))
+_npm_diff = _reader(f"{_NPM_READ_FLAGS} --diff-name-only --diff-ignore-all-space --diff-no-prefix --diff-text",
+                    f"{_NPM_READ_VALUES} --diff --diff-unified --diff-src-prefix --diff-dst-prefix",
+                    load_flags=E("--prefix -C --userconfig --globalconfig"))
+_npm_search = _reader(f"{_NPM_READ_FLAGS} --description --no-description --json --parseable -p",
+                      f"{_NPM_READ_VALUES} --searchlimit --searchopts --searchexclude --author --scope",
+                      load_flags=E("--prefix -C --userconfig --globalconfig"))
 _NPM_SCRIPT_FLAGS = f"{_NPM_COMMON} --if-present --no-if-present"
 _npm_test = Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS), value_opts=E(_NPM_COMMON_VALUES),
                  does="runs project scripts", passthrough=True, handler="npm_script", **_NPM_DANGER)
@@ -101,9 +107,10 @@ NPM = Spec(
                      ("start", Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS),
                                     value_opts=E(_NPM_COMMON_VALUES), does="runs the project's start script",
                                     passthrough=True, handler="npm_script", **_NPM_DANGER)),
-                     ("ls list ll la view v info show outdated help config-get why explain search fund doctor "
+                     ("ls list ll la view v info show outdated help config-get why explain fund doctor "
                       "root bin prefix -v --version version-show pkg-get query audit-signatures bugs docs home repo "
-                      "find-dupes help-search completion sbom diff", _npm_read),
+                      "find-dupes help-search completion sbom", _npm_read),
+                     ("diff", _npm_diff), ("search find s se", _npm_search),
                      ("audit", ro(category=NET_READ, operands="none", network=True, handler="npm_audit",
                                   flags=E(f"{_NPM_COMMON} --package-lock-only --no-package-lock --include-attestations "
                                           "--production --install-links"),
