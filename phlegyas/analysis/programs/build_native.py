@@ -35,11 +35,10 @@ _CARGO_VALUES = E("-p --package --exclude -j --jobs --target --features -F --bin
 _CARGO_LOAD = E("--manifest-path --config")
 _CARGO_WRITE = E("--target-dir --artifact-dir --out-dir")
 _cargo_build = Spec(category=TEST_BUILD, operands="none", flags=_CARGO_BUILD_FLAGS, value_opts=_CARGO_VALUES,
-                    load_flags=_CARGO_LOAD, write_flags=_CARGO_WRITE, does="builds the project", passthrough=True)
+                    load_flags=_CARGO_LOAD, write_flags=_CARGO_WRITE, does="builds the project")
 _cargo_compile = replace(_cargo_build, handler="cargo_compiler_args")
 _cargo_run = Spec(category=TEST_BUILD, operands="none", flags=_CARGO_BUILD_FLAGS, value_opts=_CARGO_VALUES,
-                  load_flags=_CARGO_LOAD, write_flags=_CARGO_WRITE, does="runs the project's program",
-                  passthrough=True)
+                  load_flags=_CARGO_LOAD, write_flags=_CARGO_WRITE, does="runs the project's program")
 _cargo_ro = ro(operands="none", flags=E(_CARGO_COMMON + " -V --version --list --no-dedupe -d --duplicates "
                                                         "--prefix --no-deps --json --plain"),
                value_opts=E("-p --package --features -F --target -e --edges -i --invert --depth --format "
@@ -61,8 +60,7 @@ _add("cargo", Spec(operands="none", flags=E(_CARGO_COMMON + " -V --version --lis
                                     ("fmt", Spec(category=LINT_FORMAT, operands="none", does="formats the project",
                                                  flags=E(_CARGO_COMMON + " --check --all"),
                                                  value_opts=E("-p --package --message-format"),
-                                                 load_flags=_CARGO_LOAD, readonly_flags=E("--check"),
-                                                 passthrough=True)),
+                                                 load_flags=_CARGO_LOAD, readonly_flags=E("--check"))),
                                     ("tree metadata search version locate-project pkgid verify-project read-manifest "
                                      "help", _cargo_ro),
                                     ("add remove rm update up generate-lockfile fetch", _cargo_deps),
@@ -83,7 +81,7 @@ _add("cargo", Spec(operands="none", flags=E(_CARGO_COMMON + " -V --version --lis
                                                                      "--theme -d --depth --format --ignore "
                                                                      "--exit-code --packages -x"),
                                         write_flags=_CARGO_WRITE | E("--output-path --output-dir"),
-                                        load_flags=_CARGO_LOAD, passthrough=True)),
+                                        load_flags=_CARGO_LOAD)),
                                     ("new init", Spec(category=PROJECT_EDIT, operands="write",
                                                       flags=E(_CARGO_COMMON + " --bin --lib"),
                                                       value_opts=E("--name --vcs --edition --registry"))),
@@ -224,11 +222,11 @@ _DOTNET_LOAD = E("-s --settings --configfile --project --test-adapter-path")
 _dotnet_build = Spec(category=TEST_BUILD, operands="none", does="builds the project", flags=_DOTNET_FLAGS,
                      handler="dotnet_opts",
                      value_opts=_DOTNET_VALUES, write_flags=_DOTNET_WRITE, load_flags=_DOTNET_LOAD,
-                     source_flags=E("--source"), passthrough=True)
+                     source_flags=E("--source"))
 _dotnet_run = Spec(category=TEST_BUILD, operands="none", does="runs the project's program", flags=_DOTNET_FLAGS,
                    handler="dotnet_opts",
                    value_opts=_DOTNET_VALUES, write_flags=_DOTNET_WRITE, load_flags=_DOTNET_LOAD,
-                   source_flags=E("--source"), passthrough=True)
+                   source_flags=E("--source"))
 _add("dotnet", Spec(operands="none", flags=E(f"{_HELP} --info --list-sdks --list-runtimes -d --diagnostics"),
                     subcommands=subs({}, (
                         "build test restore format publish pack clean msbuild", _dotnet_build),

@@ -53,7 +53,6 @@ PYTEST = Spec(
     load_flags=E("-c --config-file --inifile --rootdir --confcutdir --cov-config"),
     delete_flags=E("--basetemp"),
     mutate_flags=E("--pastebin"),
-    passthrough=True,
     examples=(("pytest -q tests/test_a.py", "safe"), ("pytest -k smoke -x", "safe"),
               ("pytest -q -x --maxfail=1 -p no:cacheprovider tests", "safe"), ("pytest -vv -rA --tb=short", "safe"),
               ("pytest --cov=src --cov-report=term-missing", "safe"), ("pytest -n auto --lf", "safe"),

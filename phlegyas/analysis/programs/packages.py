@@ -93,9 +93,9 @@ _npm_search = _reader(f"{_NPM_READ_FLAGS} --description --no-description --json 
                       load_flags=E("--prefix -C --userconfig --globalconfig"))
 _NPM_SCRIPT_FLAGS = f"{_NPM_COMMON} --if-present --no-if-present"
 _npm_test = Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS), value_opts=E(_NPM_COMMON_VALUES),
-                 does="runs project scripts", passthrough=True, handler="npm_script", **_NPM_DANGER)
+                 does="runs project scripts", handler="npm_script", **_NPM_DANGER)
 _npm_run = Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS), value_opts=E(_NPM_COMMON_VALUES),
-                handler="npm_run", does="runs a project script", passthrough=True, **_NPM_DANGER)
+                handler="npm_run", does="runs a project script", **_NPM_DANGER)
 NPM = Spec(
     operands="none", handler="package_globals", flags=E(f"{_NPM_COMMON} -v --version -g --global"),
     value_opts=E(_NPM_COMMON_VALUES), mutate_flags=E("-g --global --location"), **_NPM_DANGER,
@@ -106,7 +106,7 @@ NPM = Spec(
                      ("test t tst install-test it", _npm_test), ("run run-script rum urn", _npm_run),
                      ("start", Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS),
                                     value_opts=E(_NPM_COMMON_VALUES), does="runs the project's start script",
-                                    passthrough=True, handler="npm_script", **_NPM_DANGER)),
+                                    handler="npm_script", **_NPM_DANGER)),
                      ("ls list ll la view v info show outdated help config-get why explain fund doctor "
                       "root bin prefix -v --version version-show pkg-get query audit-signatures bugs docs home repo "
                       "find-dupes help-search completion sbom", _npm_read),
@@ -159,11 +159,11 @@ _YARN_INSTALL = (f"{_YARN_COMMON} --frozen-lockfile --pure-lockfile --immutable 
 _YARN_VALUES = "--network-timeout --network-concurrency --mode --mutex --scope --pattern"
 _yarn_install = _install(_YARN_INSTALL, _YARN_VALUES, handler="npm_install", **_YARN_DANGER)
 _yarn_script = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_YARN_COMMON} {_RUNNER_PASS}"),
-                    value_opts=E(_RUNNER_PASS_VALUES), does="runs project scripts", passthrough=True,
+                    value_opts=E(_RUNNER_PASS_VALUES), does="runs project scripts",
                     handler="npm_script", **_YARN_DANGER)
 _yarn_run = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_YARN_COMMON} {_RUNNER_PASS}"),
                  value_opts=E(_RUNNER_PASS_VALUES), handler="npm_run", does="runs a project script",
-                 passthrough=True, **_YARN_DANGER)
+                 **_YARN_DANGER)
 _yarn_read = _reader(f"{_YARN_COMMON} -v --version -R --recursive --all -A --patterns",
                      f"{_YARN_VALUES} --depth --pattern")
 _add("yarn", Spec(operands="none", handler="yarn_script", flags=E(f"{_YARN_COMMON} -v --version"),
@@ -199,10 +199,10 @@ _pnpm_install = _install(_PNPM_INSTALL, f"{_PNPM_VALUES} --depth --network-concu
                          mutate_flags=E("-g --global"), **_PNPM_DANGER)
 _pnpm_script = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_PNPM_COMMON} {_RUNNER_PASS}"),
                     value_opts=E(f"{_PNPM_VALUES} {_RUNNER_PASS_VALUES}"), does="runs project scripts",
-                    passthrough=True, handler="npm_script", **_PNPM_DANGER)
+                    handler="npm_script", **_PNPM_DANGER)
 _pnpm_run = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_PNPM_COMMON} {_RUNNER_PASS}"),
                  value_opts=E(f"{_PNPM_VALUES} {_RUNNER_PASS_VALUES}"), handler="npm_run",
-                 does="runs a project script", passthrough=True, **_PNPM_DANGER)
+                 does="runs a project script", **_PNPM_DANGER)
 _pnpm_read = _reader(f"{_PNPM_COMMON} -g --global -P --prod -D --dev --no-optional --long --parseable -a --all "
                      "--only-projects --compatible", f"{_PNPM_VALUES} --depth --format --audit-level",
                      load_flags=E("-C --dir"))
@@ -235,7 +235,7 @@ _bun_install = _install(f"{_BUN_COMMON} -d -D --dev --development --optional --p
 _add("bun", Spec(operands="none", handler="yarn_script", flags=E("-v --version -h --help --revision --silent"),
                  load_flags=E("--cwd --config -c"),
                  subcommands=subs({}, ("install i add a remove rm update outdated", _bun_install),
-                                  ("test", Spec(category=TEST_BUILD, operands="none", passthrough=True,
+                                  ("test", Spec(category=TEST_BUILD, operands="none",
                                                 flags=E("--watch --hot --coverage --bail --only --todo -u "
                                                         "--update-snapshots --silent --verbose --pass-with-no-tests "
                                                         "--randomize --concurrent --no-clear-screen"),
@@ -250,7 +250,7 @@ _add("bun", Spec(operands="none", handler="yarn_script", flags=E("-v --version -
                                                value_opts=E("--filter -F"),
                                                load_flags=E("--preload -r --require --config -c --cwd --env-file "
                                                             "--tsconfig-override"),
-                                               does="runs a project script", passthrough=True)),
+                                               does="runs a project script")),
                                   ("build", Spec(category=TEST_BUILD, operands="read",
                                                  flags=E("--minify --sourcemap --splitting --watch --production "
                                                          "--compile --bytecode --no-bundle --minify-syntax "

@@ -77,7 +77,6 @@ class Spec:
     subcommands: Mapping[str, "Spec"] | None = None  # "" = no subcommand given, "*" = any other
     posix: bool = False  # options end at the first operand
     numeric: bool = False  # ``-NUM`` is an option (``head -5``, ``tail -20``)
-    passthrough: bool = False  # the words after ``--`` go to another program as its arguments (``cargo test --``)
     examples: tuple[tuple[str, str], ...] = ()
 
 

@@ -241,9 +241,16 @@ def resolve(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> tuple[P.
     return spec, args, path, top
 
 
+_LEVEL_KNOWN: dict[int, frozenset[str]] = {}
+
+
 def _level_option(spec: P.Spec, parsed: Parsed) -> str | None:
-    """An option before the subcommand that the program's global options do not list."""
-    known = (spec.flags or EMPTY) | _option_sets(spec)[0] | spec.whole | spec.mutate_flags | spec.readonly_flags
+    """An option before the subcommand that the program's global options do not list (their union is
+    computed once per table entry, like ``_option_sets``)."""
+    known = _LEVEL_KNOWN.get(id(spec))
+    if known is None:
+        known = _LEVEL_KNOWN[id(spec)] = ((spec.flags or EMPTY) | _option_sets(spec)[0] | spec.whole
+                                          | spec.mutate_flags | spec.readonly_flags)
     for opt, _ in parsed.opts:
         if opt not in known:
             return opt

@@ -80,9 +80,10 @@ def is_unknown(word: Word) -> bool:
     return word.glob and "{" in word.text and ("," in word.text or ".." in word.text)
 
 
-_GLOB_OPTION_RUNS = frozenset({"tar", "find", "zip", "rsync_like"})
+_GLOB_OPTION_RUNS = frozenset({"tar", "find", "zip"})
 """Handlers whose programs have options that run a command (``tar --to-command``, ``find -exec``,
-``zip -TT``): a glob that may spell such an option is a Tier 1 question, not only a Tier 2 doubt."""
+``zip -TT``): a glob that may spell such an option is a Tier 1 question, not only a Tier 2 doubt (programs
+whose entry lists ``exec_flags``, such as ``rsync -e``, are such programs without being named here)."""
 _FIND_ACTIONS = ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls")
 """find's primaries take no ``=value``: a glob spells one only when it matches the primary's name itself
 (``*`` can, ``*.py`` cannot), unlike ``tar``'s ``--checkpoint-action=exec=sh x.py``."""
