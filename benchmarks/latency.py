@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """In-process latency of Gate.decide over the NL2Bash corpus: p50 / p99 / max per call.
 
-The gate is warmed on the first 200 commands, then every command is decided once and timed with
+The gate is warmed on the first 200 commands and the heap settled (``runtime.settle_heap``, as the
+resident hook server does after its warm-up), then every command is decided once and timed with
 perf_counter_ns. Figures are per call, on this machine, with default settings. The first line says
 whether the analysis ran compiled (a wheel built by ``pip install .``) or as pure Python (an editable
 install, as the tests use): run it with the interpreter of the install you want to measure.
@@ -25,6 +26,7 @@ from _common import default_runtime, load_corpus
 
 from phlegyas import analysis_build
 from phlegyas.core.model import ToolCall
+from phlegyas.runtime import settle_heap
 
 
 def percentile(sorted_values: list[int], q: float) -> int:
@@ -44,6 +46,7 @@ def main() -> int:
     calls = [ToolCall("Bash", {"command": r["command"]}, cwd=project) for r in load_corpus(args.corpus)]
     for call in calls[:200]:
         gate.decide(call)
+    settle_heap()  # as the resident hook server does after its warm-up
     times: list[int] = []
     for _ in range(args.repeat):
         for call in calls:

@@ -6,6 +6,7 @@ a broken file never means running without a policy.
 """
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
@@ -136,3 +137,13 @@ def default_checkers(extra: list[Checker] | tuple[Checker, ...] = ()) -> list[Ch
         Tier2Checker(),
         *extra,
     ]
+
+
+def settle_heap() -> None:
+    """For a long-lived process, once its gate is loaded and warmed: move every object alive (program
+    tables, option specs, compiled patterns, the parser) into the collector's permanent generation.
+    A decision allocates thousands of short-lived objects; without this, every collection of an older
+    generation walks those tables again, which cost a quarter of a decision's time
+    (``benchmarks/latency.py`` settles the same way)."""
+    gc.collect()
+    gc.freeze()

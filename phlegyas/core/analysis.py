@@ -25,7 +25,7 @@ class AnalysisEnv:
     local_ports: tuple[int, ...] = ()  # localhost ports served by the user's dev servers (settings.local_ports)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Subcommand:
     """One simple command that will run (after wrappers are peeled), as the analysis saw it."""
 
@@ -37,8 +37,19 @@ class Subcommand:
     via: tuple[str, ...] = ()  # how it was reached ("sudo", "bash -c", "find -exec" …)
     readonly: bool = True  # this subcommand alone changes nothing
 
+    def __init__(self, text: str, program: str | None, effects: list[str] | None = None, safe: str | None = None,
+                 findings: list[Finding] | None = None, via: tuple[str, ...] = (), readonly: bool = True) -> None:
+        # hand-written (``init=False``): mypyc compiles it, a dataclass's generated one stays interpreted
+        self.text = text
+        self.program = program
+        self.effects = [] if effects is None else effects
+        self.safe = safe
+        self.findings = [] if findings is None else findings
+        self.via = via
+        self.readonly = readonly
 
-@dataclass
+
+@dataclass(init=False)
 class Analysis:
     findings: list[Finding] = field(default_factory=list)
     subcommands: list[Subcommand] = field(default_factory=list)
@@ -48,6 +59,18 @@ class Analysis:
     understood: bool = True  # False when anything could not be parsed or resolved
     problems: list[str] = field(default_factory=list)  # why it is not understood
     script: object | None = field(default=None, repr=False, compare=False)  # the parsed Bash command, as parsed
+
+    def __init__(self, findings: list[Finding] | None = None, subcommands: list[Subcommand] | None = None,
+                 readonly: bool = False, safe: str | None = None, edit_in_project: bool = False,
+                 understood: bool = True, problems: list[str] | None = None, script: object | None = None) -> None:
+        self.findings = [] if findings is None else findings  # hand-written, as Subcommand's
+        self.subcommands = [] if subcommands is None else subcommands
+        self.readonly = readonly
+        self.safe = safe
+        self.edit_in_project = edit_in_project
+        self.understood = understood
+        self.problems = [] if problems is None else problems
+        self.script = script
 
 
 __all__ = ["Analysis", "AnalysisEnv", "Subcommand"]

@@ -42,7 +42,7 @@ class Analyzer(Protocol):
 Parser = Callable[[str], Any]  # a Bash command → its parse (``phlegyas.analysis.shell.parse.parse``)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Context:
     """Everything the checkers share for one call; the parse and the analysis are done once, lazily."""
 
@@ -54,6 +54,18 @@ class Context:
     parser: Parser | None = None
     _analysis: Analysis | None = field(default=None, repr=False)
     _script: Any = field(default=None, repr=False)
+
+    def __init__(self, call: ToolCall, policy: Any, mode: str, env: AnalysisEnv, analyzer: Analyzer | None = None,
+                 parser: Parser | None = None, _analysis: Analysis | None = None, _script: Any = None) -> None:
+        # hand-written (``init=False``): mypyc compiles it, a dataclass's generated one stays interpreted
+        self.call = call
+        self.policy = policy
+        self.mode = mode
+        self.env = env
+        self.analyzer = analyzer
+        self.parser = parser
+        self._analysis = _analysis
+        self._script = _script
 
     @property
     def script(self) -> Any:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from phlegyas.analysis.shell.parse import Word
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Effects:
     """Everything one invocation does; paths are words as written (normalized by the caller)."""
 
@@ -30,6 +30,28 @@ class Effects:
     unknown: str | None = None
     category: str | None = None
 
+    def __init__(self, reads: list[Word] | None = None, lists: list[Word] | None = None,
+                 writes: list[Word] | None = None, deletes: list[tuple[Word, bool]] | None = None,
+                 uploads: list[Word] | None = None, loads: list[Word] | None = None, runs: list[str] | None = None,
+                 mutates: list[str] | None = None, changes: list[str] | None = None,
+                 blockers: list[str] | None = None, secrets: list[str] | None = None, network: bool = False,
+                 unknown: str | None = None, category: str | None = None) -> None:
+        # a hand-written __init__ (see shell.syntax): mypyc compiles it
+        self.reads = [] if reads is None else reads
+        self.lists = [] if lists is None else lists
+        self.writes = [] if writes is None else writes
+        self.deletes = [] if deletes is None else deletes
+        self.uploads = [] if uploads is None else uploads
+        self.loads = [] if loads is None else loads
+        self.runs = [] if runs is None else runs
+        self.mutates = [] if mutates is None else mutates
+        self.changes = [] if changes is None else changes
+        self.blockers = [] if blockers is None else blockers
+        self.secrets = [] if secrets is None else secrets
+        self.network = network
+        self.unknown = unknown
+        self.category = category
+
     @property
     def readonly(self) -> bool:
         return not (self.writes or self.deletes or self.uploads or self.runs or self.mutates or self.changes
@@ -37,8 +59,8 @@ class Effects:
 
 
 def new_effects(category: str | None = None) -> Effects:
-    """An empty ``Effects`` (built positionally: faster than the dataclass's default factories)."""
-    return Effects([], [], [], [], [], [], [], [], [], [], [], False, None, category)
+    """An empty ``Effects`` of ``category``."""
+    return Effects(category=category)
 
 
 def literal(text: str) -> Word:

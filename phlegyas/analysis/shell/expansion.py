@@ -17,7 +17,7 @@ MAX_DEPTH = 8
 MAX_RUNS = 500
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class Run(Invocation):
     """An ``Invocation`` plus what the expansion learnt about it."""
 
@@ -27,13 +27,36 @@ class Run(Invocation):
     spec: P.Spec | None = None  # a programs.Spec that overrides the table (``python -m venv``)
     depth: int = 0
 
+    def __init__(self, program: str, args: list[Word], command: SimpleCommand, via: tuple[str, ...] = (),
+                 upstream: list[Invocation] | None = None, stdin_text: str | None = None, remote: bool = False,
+                 written: str = "", kind: str = "program", notes: list[tuple[str, str]] | None = None,
+                 spec: P.Spec | None = None, depth: int = 0) -> None:
+        self.program = program
+        self.args = args
+        self.command = command
+        self.via = via
+        self.upstream = [] if upstream is None else upstream
+        self.stdin_text = stdin_text
+        self.remote = remote
+        self.written = written
+        self.kind = kind
+        self.notes = [] if notes is None else notes
+        self.spec = spec
+        self.depth = depth
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Expansion:
     runs: list[Run] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     scripts: list[tuple[Script, list[Run]]] = field(default_factory=list)
     commands: list[SimpleCommand] = field(default_factory=list)  # every simple command seen, in order
+
+    def __init__(self) -> None:
+        self.runs = []
+        self.problems = []
+        self.scripts = []
+        self.commands = []
 
     @property
     def understood(self) -> bool:
@@ -45,7 +68,7 @@ class Walk:
     (``script``, ``invoke``) that ``shell.analyze`` implements."""
 
     def __init__(self) -> None:
-        self.out = Expansion([], [], [], [])
+        self.out = Expansion()
         self.ups_of: dict[int, list[Invocation]] = {}
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -62,7 +85,6 @@ class Walk:
 
     def new_run(self, cmd: SimpleCommand, program: str, args: list[Word], via: tuple[str, ...], depth: int,
                 remote: bool, written: str = "", kind: str = "program") -> Run:
-        # positional, every field given: a dataclass builds fastest that way (no default factories)
         return Run(program, args, cmd, via, [], None, remote, written or program, kind, [], None, depth)
 
     # -- the walk (defined by shell.analyze) -----------------------------------------------------

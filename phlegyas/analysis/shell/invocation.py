@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Invocation:
     program: str  # basename as the shell resolves it ("/bin/rm" → "rm"); "" when dynamic
     args: list[Word]  # the words after the program name
@@ -20,6 +20,17 @@ class Invocation:
     upstream: list["Invocation"] = field(default_factory=list)  # what pipes into its stdin
     stdin_text: str | None = None  # a heredoc / here-string body it reads
     remote: bool = False  # runs on another host (ssh host CMD)
+
+    def __init__(self, program: str, args: list[Word], command: SimpleCommand, via: tuple[str, ...] = (),
+                 upstream: list[Invocation] | None = None, stdin_text: str | None = None, remote: bool = False) -> None:
+        # hand-written, as the records of shell.syntax: mypyc compiles it
+        self.program = program
+        self.args = args
+        self.command = command
+        self.via = via
+        self.upstream = [] if upstream is None else upstream
+        self.stdin_text = stdin_text
+        self.remote = remote
 
     @property
     def argv(self) -> list[str]:

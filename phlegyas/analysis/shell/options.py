@@ -14,13 +14,19 @@ from phlegyas.analysis.shell.parse import Word
 EMPTY: frozenset[str] = frozenset()
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Parsed:
     """Options in order (``name``, value word or None) and the operands that are not options."""
 
     opts: list[tuple[str, Word | None]] = field(default_factory=list)
     operands: list[Word] = field(default_factory=list)
     rest: int = -1  # with ``stop_at_operand``: index in ``args`` of the first operand, else -1
+
+    def __init__(self, opts: list[tuple[str, Word | None]] | None = None, operands: list[Word] | None = None,
+                 rest: int = -1) -> None:  # hand-written: mypyc compiles it (see shell.syntax)
+        self.opts = [] if opts is None else opts
+        self.operands = [] if operands is None else operands
+        self.rest = rest
 
     def has(self, names: Collection[str]) -> bool:
         for name, _ in self.opts:

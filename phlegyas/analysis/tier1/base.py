@@ -40,13 +40,18 @@ def env_for(inv: Invocation, env: AnalysisEnv) -> AnalysisEnv:
 # -- options ------------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Opts:
     """Options and operands of one invocation, as a getopt-style parser sees them."""
 
     flags: dict[str, list[str | None]]
     operands: list[Word]
     maybe_flags: bool = False  # an unquoted dynamic word could expand to options
+
+    def __init__(self, flags: dict[str, list[str | None]], operands: list[Word], maybe_flags: bool = False) -> None:
+        self.flags = flags  # hand-written: mypyc compiles it (see shell.syntax)
+        self.operands = operands
+        self.maybe_flags = maybe_flags
 
     def has(self, *names: str) -> bool:
         return any(n in self.flags for n in names)

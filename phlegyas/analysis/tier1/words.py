@@ -103,7 +103,7 @@ def inner_commands(text: str) -> list:
 # -- paths --------------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Target:
     """A path a word names, normalized; ``path`` is None when only the running shell knows it."""
 
@@ -111,6 +111,12 @@ class Target:
     raw: str
     glob: bool = False
     dynamic: bool = False
+
+    def __init__(self, path: str | None, raw: str, glob: bool = False, dynamic: bool = False) -> None:
+        self.path = path  # hand-written: mypyc compiles it (see shell.syntax)
+        self.raw = raw
+        self.glob = glob
+        self.dynamic = dynamic
 
 
 def _worst_case(text: str, env: AnalysisEnv) -> tuple[str, bool]:

@@ -36,6 +36,7 @@ from typing import Callable, Mapping, Sequence
 
 from phlegyas.hosts.claude_code.decide import handle
 from phlegyas.hosts.claude_code.hook import MAX_EVENT_BYTES, PACKAGE_DIR, PROTOCOL, _Path
+from phlegyas.runtime import settle_heap
 
 MAX_ENV_BYTES = 1024 * 1024
 MAX_CWD_BYTES = 4096
@@ -370,6 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             log("another server holds the socket: not starting")
             return 0
         warm()
+        settle_heap()
         log(f"serving {args.socket} (python {sys.executable}, package {package}, idle {args.idle:.0f} s)")
         why = server.serve_forever()
         log(f"stopping: {why} after {server.served} requests")

@@ -10,7 +10,7 @@ from phlegyas.analysis.shell.options import Parsed
 from phlegyas.analysis.shell.parse import Word
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Call:
     """What a handler sees."""
 
@@ -21,6 +21,16 @@ class Call:
     path: list[str]
     top: Parsed | None
     spec: P.Spec
+
+    def __init__(self, name: str, args: list[Word], parsed: Parsed, eff: Effects, path: list[str], top: Parsed | None,
+                 spec: P.Spec) -> None:  # hand-written: mypyc compiles it (see shell.syntax)
+        self.name = name
+        self.args = args
+        self.parsed = parsed
+        self.eff = eff
+        self.path = path
+        self.top = top
+        self.spec = spec
 
 
 Handler = Callable[[Call], None]
