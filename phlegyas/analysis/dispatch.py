@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from phlegyas.analysis import paths
+from phlegyas.analysis import paths, resolver
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.planted import ShellTools, content_findings, planted_kind
@@ -27,12 +27,16 @@ def analyze(call: ToolCall, env: AnalysisEnv, script: Script | None = None) -> A
     then does not parse it again. ``Analysis.script`` hands the parse on the other way."""
     if call.cwd and call.cwd != env.cwd:
         env = replace(env, cwd=call.cwd)
-    if call.tool_name == "Bash":
-        command = call.command
-        if command is None:
-            return Analysis(understood=False, problems=["Bash call without a string command"])
-        return analyze_command(command, env, script)
-    return analyze_tool(call, env)
+    started = resolver.one_decision()  # a path's symlinks are looked up once per decision
+    try:
+        if call.tool_name == "Bash":
+            command = call.command
+            if command is None:
+                return Analysis(understood=False, problems=["Bash call without a string command"])
+            return analyze_command(command, env, script)
+        return analyze_tool(call, env)
+    finally:
+        resolver.end_decision(started)
 
 
 

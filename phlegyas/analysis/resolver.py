@@ -116,7 +116,8 @@ def real(path: str, home: str = "", root: str = "", cwd: str = "", write: bool =
     Links are looked for where someone else may have planted one: in the project (a cloned repository
     can carry ``notes.txt -> ~/.ssh/id_rsa``), the cwd and the temp directories; system directories'
     links are root's. Only a path that exists is looked at (for a write, one whose directory exists),
-    one ``lstat`` per component; nothing is memoized, since a link can change between two calls. The
+    one ``lstat`` per component, remembered for the rest of one decision (``one_decision``) and no longer,
+    since a link can change between two calls. The
     real forms of ``home``, ``root`` and the system's own aliases (``/tmp`` is ``/private/tmp`` on
     macOS) are mapped back, so a place is judged by the name the checks know it by."""
     if path.startswith(("/dev/", "/proc/", "/sys/")):
@@ -152,15 +153,43 @@ def _link_below(path: str, base: str) -> bool:
     if not rest:
         return False
     current = base
+    seen = _seen
     for part in rest.split("/"):
         current = current + "/" + part
-        try:
-            mode = os.lstat(current).st_mode
-        except (OSError, ValueError):
-            return False
-        if stat.S_ISLNK(mode):
-            return True
+        kind = seen.get(current, -1) if seen is not None else -1
+        if kind < 0:
+            try:
+                kind = _LINK if stat.S_ISLNK(os.lstat(current).st_mode) else _OTHER
+            except (OSError, ValueError):
+                kind = _MISSING
+            if seen is not None:
+                seen[current] = kind
+        if kind != _OTHER:
+            return kind == _LINK
     return False
+
+
+_MISSING, _LINK, _OTHER = 0, 1, 2
+_seen: dict[str, int] | None = None
+"""What ``lstat`` found for each path component looked at during the decision being made, or None
+between decisions (then every call looks again)."""
+
+
+def one_decision() -> bool:
+    """Start remembering ``lstat`` results (one decision looks at a path several times: as a read, a
+    write and a protected place); True when this call started it and must call ``end_decision``."""
+    global _seen
+    if _seen is not None:
+        return False
+    _seen = {}
+    return True
+
+
+def end_decision(started: bool) -> None:
+    """Forget what ``one_decision`` remembered, if this caller started it."""
+    global _seen
+    if started:
+        _seen = None
 
 
 @lru_cache(maxsize=64)

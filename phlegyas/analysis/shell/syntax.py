@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
 # The records below are built thousands of times per second: each writes its ``__init__`` by hand
 # (``init=False``), which mypyc compiles, where a dataclass's generated one stays interpreted (8x slower).
 

@@ -101,11 +101,25 @@ def _consequential(spec: P.Spec) -> frozenset[str]:
             | spec.target_opts)
 
 
+_PLAIN_VALUES: dict[int, tuple[P.Spec, frozenset[str]]] = {}
+
+
+def _plain_values(spec: P.Spec) -> frozenset[str]:
+    """The options of ``spec`` whose value is a plain value: computed once per table entry (the entry is
+    kept with it, so a reused ``id`` is never mistaken for it)."""
+    got = _PLAIN_VALUES.get(id(spec))
+    if got is None or got[0] is not spec:
+        got = _PLAIN_VALUES[id(spec)] = (spec, spec.value_opts - _consequential(spec))
+    return got[1]
+
+
 def unknown_words(spec: P.Spec | None, args: list[Word]) -> list[Word]:
     """The unknown words of ``args``, but for plain values of options that take one."""
     if spec is None:
         return [w for w in args if is_unknown(w)]
-    values = spec.value_opts - _consequential(spec)
+    if not any(is_unknown(w) for w in args):
+        return []
+    values = _plain_values(spec)
     out = []
     for i, word in enumerate(args):
         if not is_unknown(word):
