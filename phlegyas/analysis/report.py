@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from phlegyas.analysis import paths
+from phlegyas.analysis import git_index, paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import shown_secrets
@@ -327,9 +327,10 @@ def _generated(word: Word, env: AnalysisEnv) -> bool:
     return generated_target(word.text, word.dynamic, env.cwd, env.home, env.project_root)
 
 
-def _deletes_ok(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool) -> bool:
+def _deletes_ok(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool, restorable: list[bool]) -> bool:
     """Whether the deletions of an ``rm``/``unlink``/``find`` subcommand are Tier-2 safe: named files in a
-    sticky temp directory, or generated/cache paths of the project when the cwd is known."""
+    sticky temp directory, generated/cache paths of the project when the cwd is known, or files git
+    restores (``restorable``, one flag per deletion)."""
     if cwd_known and run is not None and _cache_find(run):
         words = run.command.words
         return generated_find([(w.text, w.dynamic) for w in words[1:]], env.cwd, env.home, env.project_root)
@@ -337,8 +338,20 @@ def _deletes_ok(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool
     if listed is not None:
         return generated_find([(w.text, w.dynamic) for w in listed.args], env.cwd, env.home, env.project_root,
                               listing=True)
-    return all(_temp_file(word, recursive, env) or (cwd_known and _generated(word, env))
-               for word, recursive in eff.deletes)
+    return all(back or _temp_file(word, recursive, env) or (cwd_known and _generated(word, env))
+               for (word, recursive), back in zip(eff.deletes, restorable))
+
+
+def _restorable(run: Run | None, word: Word, path: str, env: AnalysisEnv) -> bool:
+    """``rm src/old.py``: a named project file (no pattern, no link on the way) that git tracks with this
+    very content, deleted by ``rm`` or ``unlink`` itself (not through ``find``, ``xargs`` or a wrapper)."""
+    if run is None or run.via or run.depth or P.canonical(run.program) not in ("rm", "unlink"):
+        return False
+    if word.dynamic or word.glob or env.project_root == "/" or not paths.is_within(path, env.project_root):
+        return False
+    if paths.real(path, env.home, env.project_root, env.cwd) is not None:
+        return False
+    return git_index.restorable(path, env.project_root)
 
 
 def _temp_file(word: Word, recursive: bool, env: AnalysisEnv) -> bool:
@@ -436,9 +449,14 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
             in_project = in_project and place == P.SAFE_WRITE and paths.is_within(path, root)
         if not remote and not unresolved:
             _protected(path, "writes", sub, env)
+    restorable: list[bool] = []
     for word, recursive in eff.deletes:
         path, shown, _ = _place(word.text, cwd, home, root)
-        phrases.append(f"deletes {shown} (recursive)" if recursive else "deletes " + shown)
+        back = not recursive and not remote and cwd_known and _restorable(run, word, path, env)
+        restorable.append(back)
+        phrases.append(f"deletes {shown} (recursive)" if recursive else
+                       f"deletes {shown} (tracked by git and unchanged: `git restore` brings it back)" if back else
+                       "deletes " + shown)
         unresolved = computed(word) or not cwd_known
         if unresolved or remote or not paths.is_within(path, root) or root == "/":
             in_project = False
@@ -470,7 +488,7 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
         sub.effects[:] = list(dict.fromkeys(phrases))
     sub.readonly = not (eff.deletes or eff.uploads or eff.runs or eff.mutates or eff.changes
                         or eff.unknown is not None) and harmless_writes
-    category = _category(run, eff, env, safe and writes_ok, write_categories, cwd_known)
+    category = _category(run, eff, env, safe and writes_ok, write_categories, cwd_known, restorable)
     if category is None and run is not None and _user_allows(run, eff, env, writes_ok):
         category = T2.USER_PATTERN
     sub.safe = category
@@ -489,7 +507,7 @@ def _protected(path: str, verb: str, sub: Subcommand, env: AnalysisEnv) -> None:
 
 
 def _category(run: Run | None, eff: Effects, env: AnalysisEnv, writes_ok: bool,
-              write_categories: list[str], cwd_known: bool = True) -> str | None:
+              write_categories: list[str], cwd_known: bool = True, restorable: list[bool] | None = None) -> str | None:
     """The Tier 2 category of one subcommand, or None when something in it needs a human."""
     if eff.unknown is not None or eff.runs or eff.uploads or eff.mutates or eff.blockers or eff.secrets:
         return None
@@ -501,9 +519,12 @@ def _category(run: Run | None, eff: Effects, env: AnalysisEnv, writes_ok: bool,
     if eff.deletes:
         program = P.canonical(run.program) if run is not None else None
         if program in ("rm", "unlink", "find"):
-            if not _deletes_ok(run, eff, env, cwd_known):
+            back = restorable if restorable is not None else [False] * len(eff.deletes)
+            if not _deletes_ok(run, eff, env, cwd_known, back):
                 return None
-            if category == P.READ_ONLY:
+            if any(back):
+                category = P.PROJECT_EDIT  # a tracked file of the project, which git gives back
+            elif category == P.READ_ONLY:
                 category = P.SAFE_WRITE  # ``find -delete``: no longer only reading
         elif program not in ("mv", "git") or any(r for _, r in eff.deletes):
             return None
