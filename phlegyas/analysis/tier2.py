@@ -106,9 +106,9 @@ def sensitive(path: str, env, glob: bool = False, tree: bool = True) -> str | No
         return why
     extra = env.sensitive_paths
     if extra:
-        for pattern in extra:
-            if paths.matches_pattern(path, pattern, env.home):
-                return f"a secret place in your policy ({pattern})"
+        why = _policy_sensitive(path, extra if isinstance(extra, tuple) else tuple(extra), env.home)
+        if why is not None:
+            return why
     store = env.user_patterns
     if store is not None:
         why = store.sensitive(path, env.home)
@@ -119,6 +119,15 @@ def sensitive(path: str, env, glob: bool = False, tree: bool = True) -> str | No
         why = _builtin_sensitive(target, env.home, tree)
         if why is not None:
             return f"{why}, through a symlink to {target}"
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _policy_sensitive(path: str, patterns: tuple[str, ...], home: str) -> str | None:
+    """The policy's ``sensitive_paths`` part of ``sensitive``: pure, so memoized."""
+    for pattern in patterns:
+        if paths.matches_pattern(path, pattern, home):
+            return f"a secret place in your policy ({pattern})"
     return None
 
 

@@ -36,7 +36,20 @@ _WRAPPER_SCRIPTS = {"gradlew": "gradlew", "mvnw": "mvnw", "gradlew.bat": "gradle
 
 
 def canonical(name: str) -> str:
-    """Aliases to the table's key: ``python3.12`` → ``python``, ``pip3`` → ``pip``, ``ruby3.2`` → ``ruby``."""
+    """Aliases to the table's key: ``python3.12`` → ``python``, ``pip3`` → ``pip``, ``ruby3.2`` → ``ruby``.
+    Asked about ten times per command: remembered for up to 4,096 names."""
+    got = _CANONICAL.get(name)
+    if got is None:
+        got = _canonical(name)
+        if len(_CANONICAL) < 4096:
+            _CANONICAL[name] = got
+    return got
+
+
+_CANONICAL: dict[str, str] = {}
+
+
+def _canonical(name: str) -> str:
     if name in _P or name in WRAPPERS or name in SHELLS:
         return name
     base = name.rstrip("0123456789.")

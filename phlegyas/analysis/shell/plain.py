@@ -300,11 +300,12 @@ def _dollar_list_word(token: str) -> Word:
 
 
 _SEPARATOR_RE = re.compile(r"(\|\||&&|[|&]|(?<!\\);)")  # a `;` after a backslash is the `\;` word
+_SEPARATOR_PLAIN_RE = re.compile(r"(\|\||&&|[|&;])")  # the same without a backslash in the line: twice as fast
 
 
 def _parse_unquoted_list(src: str) -> Script | None:
     """``_parse_list`` without quotes or escapes: the separators split the line, ``str.split`` the words."""
-    parts = _SEPARATOR_RE.split(src)  # command, separator, command, …, command
+    parts = (_SEPARATOR_RE if "\\" in src else _SEPARATOR_PLAIN_RE).split(src)  # command, separator, …, command
     last = len(parts) - 1
     commands: list[SimpleCommand] = []
     upstream: list[int] = []
