@@ -818,3 +818,24 @@ def test_a_server_whose_directory_is_gone_does_not_recreate_it(tmp_path):
     with pytest.raises(FileNotFoundError):
         server.bind()
     assert not (tmp_path / "gone").exists()
+
+
+def test_the_server_settles_its_heap_after_the_warm_up():
+    """``runtime.settle_heap`` (which the resident server calls after ``warm``) moves what is alive into the
+    collector's permanent generation, so collections no longer walk the program tables."""
+    import gc
+
+    from phlegyas.runtime import settle_heap
+
+    assert gc.get_freeze_count() == 0
+    try:
+        settle_heap()
+        assert gc.get_freeze_count() > 1000
+    finally:
+        gc.unfreeze()
+    import inspect
+
+    from phlegyas.hosts.claude_code import server
+
+    source = inspect.getsource(server.main)
+    assert source.index("warm()") < source.index("settle_heap()")
