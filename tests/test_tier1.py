@@ -246,8 +246,10 @@ CASES = [
     ("git push --force-if-includes origin main", "git.force_push", "deny"),
     ("git push --force-with-lease=main:abc123 origin main", "git.force_push", "deny"),
     ("git push origin +HEAD:main", "git.force_push", "deny"),
-    ("git push origin +feature", "git.force_push", "ask"),
-    ("git push -f origin fix/typo", "git.force_push", "ask"),
+    ("git push origin +feature", "git.force_push", "deny"),  # issue 12: every plain force push denies (the seed's rule)
+    ("git push -f origin fix/typo", "git.force_push", "deny"),
+    ("git push --force-with-lease origin fix/typo", "git.force_push", "ask"),  # a lease to a named feature branch
+    ("git push --force-if-includes --force-with-lease origin fix/typo", "git.force_push", "ask"),
     ("git -C repo push --force origin main", "git.force_push", "deny"),
     ("git -c http.sslVerify=false push -f", "git.force_push", "deny"),
     ("git push origin feature", "git.force_push", "none"),

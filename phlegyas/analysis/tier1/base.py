@@ -2,13 +2,15 @@
 families and what flows into a command's stdin."""
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, replace
 
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.shell.parse import Word
+from phlegyas.analysis.shell.parse import Word, parse
 from phlegyas.analysis.tier1.catalog import CLASSES
-from phlegyas.analysis.tier1.words import KNOWN_PREFIXES
+from phlegyas.analysis.tier1.words import KNOWN_PREFIXES, resolve
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding, Verdict
 
@@ -211,3 +213,45 @@ def piped_text(inv: Invocation) -> tuple[list[str], bool]:
         else:
             unknown = True
     return texts, unknown
+
+
+_FILE_TEXT_LIMIT = 1024 * 1024
+
+
+def given_text(text: str, env: AnalysisEnv) -> str | None:
+    """What a program reads from the file word ``text`` (``psql -f FILE``): the literal output of a process
+    substitution of ``echo``/``printf``/``cat <<EOF`` (``<(echo 'DROP TABLE t')``), or the content of a
+    literal regular file (up to 1 MiB); None when it cannot be known (a computed word, another program's
+    output, a file that is not there)."""
+    if text.startswith("<(") and text.endswith(")"):
+        return _printed(text[2:-1])
+    if not text or text == "-" or "$" in text or "`" in text:
+        return None
+    path = resolve(text, env)
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _FILE_TEXT_LIMIT:
+            return None
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read(_FILE_TEXT_LIMIT)
+    except (OSError, ValueError):
+        return None
+
+
+def _printed(code: str) -> str | None:
+    """The text a command line prints when it only prints literals (``echo``, ``printf``, ``cat`` of a heredoc)."""
+    script = parse(code)
+    if script.problems or not script.commands:
+        return None
+    out: list[str] = []
+    for cmd in script.commands:
+        if any(w.dynamic for w in cmd.words) or cmd.redirects and cmd.stdin_text is None:
+            return None
+        prog = cmd.program
+        if prog in _PRINTERS:
+            out.append(" ".join(w.text for w in cmd.words[1:] if w.text not in ("-n", "-e", "-E", "-ne", "-en")))
+        elif prog == "cat" and len(cmd.words) == 1 and cmd.stdin_text is not None:
+            out.append(cmd.stdin_text)
+        else:
+            return None
+    return "\n".join(out)

@@ -83,10 +83,12 @@ _CLASSES = (
          ("chmod -R u+w src", "none"), ("chmod +x scripts/run.sh", "none"))),
     FindingClass(
         "git.force_push", DENY, "Force push",
-        "A force push replaces the remote history; on a shared or protected branch other people's commits "
-        "are lost. An explicitly named feature branch only asks.",
+        "A force push replaces the remote history; other people's commits on that branch are lost. Every "
+        "--force, -f and +refspec push denies, as the seed's list has it; only --force-with-lease (which "
+        "refuses when the remote moved) to a named branch other than main/master asks.",
         (("git push --force origin main", "deny"), ("git push -f", "deny"), ("git push origin +main", "deny"),
          ("git push --force-with-lease", "deny"), ("git push --mirror origin", "deny"),
+         ("git push --force origin feature/x", "deny"), ("git push origin +feature/x", "deny"),
          ("git push --force-with-lease origin feature/x", "ask"), ("git push origin feature/x", "none"))),
     FindingClass(
         "git.push_protected", DENY, "Push to main/master",
@@ -156,6 +158,23 @@ _CLASSES = (
          ("ssh prod-web-1 'systemctl restart app'", "deny"), ("kubectl get pods -n production", "none"),
          ("terraform plan -var-file=prod.tfvars", "none"), ("grep prod config.yml", "none"),
          ("git grep production", "none"), ('psql -h prod-db -c "SELECT count(*) FROM users"', "none"))),
+    FindingClass(
+        "data.cloud_delete", DENY, "Cloud storage or managed data deleted",
+        "Removing objects or buckets, syncing with deletion into a bucket, or deleting a managed table, "
+        "database, snapshot, backup, volume or key destroys data no local undo brings back, whatever the "
+        "bucket or table is called. --dryrun/--dry-run is harmless.",
+        (("aws s3 rm s3://acme-backups --recursive", "deny"), ("aws s3 rb s3://logs --force", "deny"),
+         ("aws s3 sync ./empty s3://bucket --delete", "deny"), ("aws s3api delete-object --bucket b --key k", "deny"),
+         ("aws dynamodb delete-table --table-name users", "deny"),
+         ("aws rds delete-db-instance --db-instance-identifier db1 --skip-final-snapshot", "deny"),
+         ("gsutil -m rm -r gs://bucket", "deny"), ("gsutil rsync -d -r . gs://site", "deny"),
+         ("gcloud sql instances delete main-db", "deny"), ("gcloud storage rm -r gs://b", "deny"),
+         ("az storage blob delete-batch -s data", "deny"), ("az group delete -n rg1 --yes", "deny"),
+         ("rclone purge remote:backups", "deny"), ("rclone sync ./site remote:site", "deny"),
+         ("aws s3 rm s3://b/x --dryrun", "none"), ("aws s3 ls s3://acme-backups", "none"),
+         ("aws s3 cp s3://b/x .", "none"), ("aws s3 sync ./dist s3://site", "none"),
+         ("gsutil ls gs://bucket", "none"), ("gcloud sql instances list", "none"),
+         ("rclone copy ./site remote:site", "none"))),
     FindingClass(
         "infra.destroy", ASK, "Infrastructure teardown",
         "terraform destroy, kubectl delete of namespaces or --all, helm uninstall and docker system/volume prune "

@@ -7,7 +7,7 @@ import re
 from phlegyas.analysis.paths import is_system_path, is_within, sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
-from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts
+from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts, piped_text
 from phlegyas.analysis.tier1.words import catastrophic, in_project, is_safe_device, word_targets
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
@@ -105,6 +105,21 @@ def detect_always_wipe(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         return
     target = next((w.text for w in inv.args if not w.text.startswith("-")), "a device")
     add(out, "disk.wipe", inv, f"{inv.program} destroys the data on {target}")
+
+
+def detect_windows_format(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """Windows' ``format C:`` (also under WSL, Git Bash or ``cmd /c``) and ``diskpart`` given ``clean``."""
+    if inv.program.lower() in ("format", "format.com"):
+        drive = next((w.text for w in inv.args if len(w.text) == 2 and w.text[1] == ":" and w.text[0].isalpha()),
+                     None)
+        if drive is not None:
+            add(out, "disk.wipe", inv, f"format {drive} erases the drive")
+        return
+    scripts = piped_text(inv)[0] + [w.text for w in inv.args]
+    if any("clean" in s.lower().replace("\\n", "\n").split() for s in scripts):
+        add(out, "disk.wipe", inv, "diskpart clean erases a disk's partition table")
+    elif any(w.text.lower() == "/s" for w in inv.args):
+        add(out, "disk.wipe", inv, "diskpart runs a script the gate cannot see", Verdict.ASK)
 
 
 _SUBCOMMAND_WIPES = {

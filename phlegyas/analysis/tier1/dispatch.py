@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from phlegyas.analysis.tier1 import delete, disk, fetch, gate, git, network, options, prod, sql, system, writes
+from phlegyas.analysis.tier1 import cloud, delete, disk, fetch, gate, git, network, options, prod, sql, system, writes
 from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS
 
 Detector = Callable  # (Invocation, AnalysisEnv, list[Finding]) -> None
@@ -30,6 +30,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("mkfs", "mke2fs", "mkdosfs", "mkntfs", "mkexfatfs", "mkfs.ext4"), disk.detect_mkfs)
     on(("mkswap", "blkdiscard", "pvremove", "vgremove", "lvremove"), disk.detect_always_wipe)
     on("dd", disk.detect_dd)
+    on(("format", "format.com", "diskpart", "diskpart.exe"), disk.detect_windows_format)
     on("wipefs", disk.detect_wipefs)
     on(("fdisk", "gdisk", "cfdisk", "sfdisk", "sgdisk", "parted"), disk.detect_partition)
     on(("zpool", "zfs", "nvme", "cryptsetup"), disk.detect_subcommand_wipe)
@@ -40,7 +41,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("git", git.detect_git)
     # databases
     on(("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach",
-        "sqlcmd"), sql.detect_sql_client)
+        "sqlcmd", "cqlsh"), sql.detect_sql_client)
     on(("mongo", "mongosh"), sql.detect_mongo)
     on("redis-cli", sql.detect_redis)
     on("dropdb", sql.detect_dropdb)
@@ -50,6 +51,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("helm", prod.detect_helm, system.detect_publish)
     on(("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"), prod.detect_terraform)
     on(("aws", "gcloud", "az", "gsutil", "doctl"), prod.detect_cloud)
+    on(cloud.CLOUD_PROGRAMS, cloud.detect_cloud_data)
     on(("aws", "gsutil", "rclone"), network.detect_upload)
     on(("docker", "podman"), prod.detect_docker, system.detect_publish)
     on("ssh", prod.detect_ssh, network.detect_upload)

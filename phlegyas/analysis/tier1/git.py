@@ -72,7 +72,8 @@ def _push(inv: Invocation, args: list[Word], out: Out) -> None:
     opts = parse_opts(args, short_values="o", long_values=_PUSH_VALUES)
     if opts.has("-n", "--dry-run"):
         return
-    force = opts.has("-f", "--force", "--force-with-lease", "--force-if-includes")
+    hard = opts.has("-f", "--force")  # the seed's rule: every plain force push denies
+    force = hard or opts.has("--force-with-lease", "--force-if-includes")
     delete = opts.has("-d", "--delete")
     positional = [w.text for w in opts.operands]
     remote = positional[0] if positional else "the default remote"
@@ -83,7 +84,7 @@ def _push(inv: Invocation, args: list[Word], out: Out) -> None:
     targets: list[str] = []
     for spec in refspecs:
         if spec.startswith("+"):
-            force = True
+            force = hard = True
             spec = spec[1:]
         src, colon, dst = spec.rpartition(":") if ":" in spec else ("", "", spec)
         if colon and src == "":
@@ -102,7 +103,10 @@ def _push(inv: Invocation, args: list[Word], out: Out) -> None:
     unknown = everything or not refspecs or any(t in ("HEAD", "@", "") for t in targets)
     named = ", ".join(targets) if targets else "the current branch"
     if force:
-        if protected or unknown:
+        if hard and not (protected or unknown):
+            add(out, "git.force_push", inv, f"force-pushes {named} to {remote}, replacing its history (only "
+                                            "--force-with-lease to a branch other than main/master asks)")
+        elif protected or unknown:
             what = ", ".join(protected) if protected else ("every branch" if everything else "the current branch")
             add(out, "git.force_push", inv, f"force-pushes {what} to {remote}, rewriting its history")
         else:

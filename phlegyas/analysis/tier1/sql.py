@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.tier1.base import Out, add, is_prod, parse_opts, piped_text
+from phlegyas.analysis.tier1.base import Out, add, given_text, is_prod, parse_opts, piped_text
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
@@ -178,6 +178,7 @@ class _Query:
 
     def __init__(self) -> None:
         self.texts: list[str] = []
+        self.files: list[str] = []  # files (or process substitutions) it reads statements from
         self.unknown = False
         self.hosts: list[str] = []
 
@@ -188,7 +189,7 @@ def _psql(inv: Invocation) -> _Query:
         "--command", "--dbname", "--file", "--host", "--port", "--username", "--set", "--variable", "--output",
         "--log-file", "--pset", "--field-separator", "--record-separator", "--table-attr"}))
     q.texts = opts.values("-c", "--command")
-    q.unknown = opts.has("-f", "--file")
+    q.files = opts.values("-f", "--file")
     q.hosts = opts.values("-h", "--host", "-d", "--dbname") + [w.text for w in opts.operands]
     return q
 
@@ -219,7 +220,7 @@ def _sqlite(inv: Invocation) -> _Query:
                 if t in ("-cmd", "-c", "-s"):
                     q.texts.append(args[i + 1].text)
                 elif t in ("-init", "-f"):
-                    q.unknown = True
+                    q.files.append(args[i + 1].text)
                 i += 1
         else:
             operands.append(t)
@@ -234,7 +235,7 @@ def _clickhouse(inv: Invocation) -> _Query:
     opts = parse_opts(args, short_values="qhdu", long_values=frozenset({"--query", "--host", "--database", "--user",
                                                                        "--port", "--password", "--queries-file"}))
     q.texts = opts.values("-q", "--query")
-    q.unknown = opts.has("--queries-file")
+    q.files = opts.values("--queries-file")
     q.hosts = opts.values("-h", "--host")
     return q
 
@@ -246,7 +247,7 @@ def _cockroach(inv: Invocation) -> _Query:
     opts = parse_opts(inv.args[1:], short_values="ef", long_values=frozenset({"--execute", "--url", "--host",
                                                                               "--database", "--file"}))
     q.texts = opts.values("-e", "--execute")
-    q.unknown = opts.has("-f", "--file")
+    q.files = opts.values("-f", "--file")
     q.hosts = opts.values("--url", "--host")
     return q
 
@@ -255,14 +256,27 @@ def _sqlcmd(inv: Invocation) -> _Query:
     q = _Query()
     opts = parse_opts(inv.args, short_values="QqSdUPi")
     q.texts = opts.values("-Q", "-q")
-    q.unknown = opts.has("-i")
+    q.files = opts.values("-i")
     q.hosts = opts.values("-S")
+    return q
+
+
+def _cqlsh(inv: Invocation) -> _Query:
+    """Cassandra's ``cqlsh [HOST [PORT]] -e STATEMENT`` / ``-f FILE``: CQL is judged as SQL (DROP KEYSPACE …)."""
+    q = _Query()
+    opts = parse_opts(inv.args, short_values="eufkpb", long_values=frozenset({
+        "--execute", "--file", "--keyspace", "--username", "--password", "--cqlshrc", "--cqlversion",
+        "--request-timeout", "--connect-timeout", "--encoding", "--credentials"}))
+    q.texts = opts.values("-e", "--execute")
+    q.files = opts.values("-f", "--file")
+    q.hosts = [w.text for w in opts.operands[:1]]
     return q
 
 
 _CLIENTS = {
     "psql": _psql, "mysql": _mysql, "mariadb": _mysql, "sqlite3": _sqlite, "sqlite": _sqlite, "duckdb": _sqlite,
     "clickhouse-client": _clickhouse, "clickhouse": _clickhouse, "cockroach": _cockroach, "sqlcmd": _sqlcmd,
+    "cqlsh": _cqlsh,
 }
 _HASH_COMMENTS = frozenset({"mysql", "mariadb", "clickhouse-client", "clickhouse"})
 
@@ -288,6 +302,12 @@ def detect_sql_client(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     q = _CLIENTS[inv.program](inv)
     piped, piped_unknown = piped_text(inv)
     texts = q.texts + piped
+    for name in q.files:  # `psql -f <(echo 'DROP TABLE t')`, `psql -f migrate.sql`: what the file holds
+        text = given_text(name, env)
+        if text is None:
+            q.unknown = True
+        else:
+            texts.append(text)
     hash_comments = inv.program in _HASH_COMMENTS
     found: list[tuple[Verdict, str]] = []
     mutating = False

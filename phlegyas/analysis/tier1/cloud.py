@@ -1,0 +1,198 @@
+"""Destruction by verb in the cloud: object storage and managed data deleted, whatever the names.
+
+A production marker is not needed here (``tier1/prod.py`` covers changes aimed at production): removing
+objects or buckets, syncing with deletion into a bucket, or deleting a table, database, snapshot, backup,
+volume or key of a managed service loses data that no local undo brings back. The operation is read from
+the command's words, as each CLI spells it:
+
+- ``aws SERVICE OPERATION``: ``s3 rm``/``rb``, ``s3 sync … s3://… --delete``, ``s3 mv s3://…``, and
+  ``delete-*``/``remove-*``/``terminate-*``/``purge-*``/``schedule-key-deletion`` of a data service;
+- ``gsutil rm``/``rb``/``rsync -d``; ``gcloud … delete`` under storage, SQL, Bigtable, Spanner, Firestore,
+  Datastore, BigQuery, Filestore, Memorystore, snapshots and disks; ``gcloud storage rm``;
+- ``az … delete``/``delete-batch``/``purge`` under storage, SQL, Cosmos DB, key vault, backups, disks,
+  snapshots, and ``az group delete`` (a whole resource group);
+- ``rclone delete``/``deletefile``/``purge``/``rmdir``/``rmdirs``/``cleanup``, ``rclone sync`` (it deletes
+  what the source lacks); ``s3cmd del``/``rm``/``rb``, ``sync --delete-removed``; MinIO's ``mc rm``/``rb``;
+  ``doctl databases delete``, ``doctl compute volume``/``snapshot delete``.
+
+Other deletions of a cloud CLI (an instance, a function, a queue) are infrastructure: ``infra.destroy``
+asks. ``--dryrun``/``--dry-run`` makes any of them harmless.
+"""
+from __future__ import annotations
+
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.tier1.base import Out, add
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.model import Verdict
+
+_DELETE_VERBS = ("delete", "remove", "terminate", "purge", "destroy", "drop", "batch-delete", "schedule-key-deletion")
+_AWS_DATA = frozenset({"s3", "s3api", "s3control", "dynamodb", "rds", "redshift", "redshift-serverless",
+                       "elasticache", "memorydb", "docdb", "docdb-elastic", "neptune", "glacier", "backup", "efs",
+                       "fsx", "ebs", "kms", "secretsmanager", "ssm", "logs", "ecr", "timestream-write", "keyspaces",
+                       "opensearch", "es", "qldb", "kinesis", "firehose", "glue", "athena", "lakeformation",
+                       "dax", "storagegateway", "datasync", "lightsail"})
+_AWS_EC2_DATA = ("delete-volume", "delete-snapshot", "deregister-image", "delete-fpga-image")
+_GCLOUD_DATA = frozenset({"storage", "sql", "bigtable", "spanner", "firestore", "datastore", "bigquery",
+                          "filestore", "redis", "memcache", "alloydb", "kms", "secrets", "artifacts", "logging",
+                          "pubsub", "backup-dr", "dataproc", "composer"})
+_GCLOUD_COMPUTE_DATA = frozenset({"disks", "snapshots", "images", "machine-images", "instant-snapshots"})
+_AZ_DATA = frozenset({"storage", "sql", "cosmosdb", "keyvault", "backup", "disk", "snapshot", "mysql", "postgres",
+                      "mariadb", "redis", "synapse", "datalake", "dls", "dla", "kusto", "monitor", "acr",
+                      "netappfiles", "hdinsight", "databricks", "sig", "image"})
+_RCLONE_DELETES = frozenset({"delete", "deletefile", "purge", "rmdir", "rmdirs", "cleanup", "sync", "move"})
+
+
+def _words(inv: Invocation) -> list[str]:
+    """The words that are not options, options' values skipped where the CLI's options are ``--name value``
+    (an option's value never starts a subcommand path, but an operand may follow a flag)."""
+    out: list[str] = []
+    skip = False
+    for w in inv.args:
+        t = w.text
+        if skip:
+            skip = False
+            continue
+        if t.startswith("--") and "=" not in t and t[2:] in _VALUE_OPTS:
+            skip = True
+            continue
+        if t.startswith("-"):
+            continue
+        out.append(t)
+    return out
+
+
+_VALUE_OPTS = frozenset({"profile", "region", "endpoint-url", "output", "query", "project", "account", "format",
+                         "configuration", "subscription", "resource-group", "name", "cli-input-json", "zone",
+                         "bucket", "key", "table-name", "db-instance-identifier", "db-cluster-identifier",
+                         "snapshot-id", "volume-id", "instance", "database", "config"})
+
+
+def _dry(inv: Invocation) -> bool:
+    marks = ("--dryrun", "--dry-run", "-n") if inv.program in ("rclone", "gsutil") else ("--dryrun", "--dry-run")
+    return any(w.text in marks for w in inv.args)
+
+
+def _is_delete(verb: str) -> bool:
+    return verb.startswith(_DELETE_VERBS)
+
+
+def _aws(inv: Invocation, words: list[str]) -> str | None:
+    if len(words) < 2:
+        return None
+    service, op = words[0], words[1]
+    if service == "s3":
+        if op in ("rm", "rb"):
+            return f"aws s3 {op} {words[2] if len(words) > 2 else ''}".strip()
+        if op == "sync" and any(w.text == "--delete" for w in inv.args) and words[-1].startswith("s3://"):
+            return f"aws s3 sync --delete into {words[-1]}"
+        if op == "mv" and len(words) > 2 and words[2].startswith("s3://"):
+            return f"aws s3 mv moves (deletes) the objects of {words[2]}"
+        return None
+    if service == "ec2":
+        return f"aws ec2 {op}" if op.startswith(_AWS_EC2_DATA) else None
+    if service in _AWS_DATA and _is_delete(op):
+        return f"aws {service} {op}"
+    return None
+
+
+def _gcloud(inv: Invocation, words: list[str]) -> str | None:
+    words = [w for w in words if w not in ("alpha", "beta", "preview")]
+    if not words:
+        return None
+    group = words[0]
+    if group == "storage" and len(words) > 1 and words[1] == "rm":
+        return "gcloud storage rm"
+    if group == "storage" and len(words) > 1 and words[1] == "rsync" and any(
+            w.text == "--delete-unmatched-destination-objects" for w in inv.args):
+        return f"gcloud storage rsync --delete-unmatched-destination-objects into {words[-1]}"
+    if "delete" not in words[1:5]:
+        return None
+    if group in _GCLOUD_DATA or group == "compute" and len(words) > 1 and words[1] in _GCLOUD_COMPUTE_DATA:
+        return "gcloud " + " ".join(words[:words.index("delete") + 1])
+    return None
+
+
+def _gsutil(inv: Invocation, words: list[str]) -> str | None:
+    if not words:
+        return None
+    if words[0] in ("rm", "rb"):
+        return f"gsutil {words[0]} {words[1] if len(words) > 1 else ''}".strip()
+    if words[0] == "rsync" and any(w.text in ("-d",) or w.text.startswith("-") and not w.text.startswith("--")
+                                   and "d" in w.text[1:] for w in inv.args):
+        return f"gsutil rsync -d into {words[-1]}"
+    return None
+
+
+def _az(words: list[str]) -> str | None:
+    if not words:
+        return None
+    if words[:2] == ["group", "delete"]:
+        return "az group delete (every resource in the group)"
+    for i, w in enumerate(words[1:6], 1):
+        if w in ("delete", "delete-batch", "purge", "remove") and words[0] in _AZ_DATA:
+            return "az " + " ".join(words[:i + 1])
+    return None
+
+
+def _rclone(words: list[str]) -> str | None:
+    if words and words[0] in _RCLONE_DELETES:
+        return f"rclone {words[0]} {words[-1] if len(words) > 1 else ''}".strip()
+    return None
+
+
+def _s3cmd(inv: Invocation, words: list[str]) -> str | None:
+    if words and words[0] in ("del", "rm", "rb", "delete"):
+        return f"s3cmd {words[0]}"
+    if words and words[0] == "sync" and any(w.text == "--delete-removed" for w in inv.args):
+        return "s3cmd sync --delete-removed"
+    return None
+
+
+def _mc(inv: Invocation, words: list[str]) -> str | None:
+    if words and words[0] in ("rm", "rb"):
+        return f"mc {words[0]}"
+    if words and words[0] == "mirror" and any(w.text == "--remove" for w in inv.args):
+        return "mc mirror --remove"
+    return None
+
+
+def _doctl(words: list[str]) -> str | None:
+    if len(words) >= 2 and words[0] == "databases" and "delete" in words[1:4]:
+        return "doctl " + " ".join(words[:words.index("delete") + 1])
+    if len(words) >= 3 and words[0] == "compute" and words[1] in ("volume", "snapshot", "image") and \
+            words[2] == "delete":
+        return f"doctl compute {words[1]} delete"
+    return None
+
+
+def detect_cloud_data(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """Object storage and managed data deleted (see the module docstring)."""
+    if _dry(inv):
+        return
+    words = _words(inv)
+    prog = inv.program
+    if prog == "aws":
+        what = _aws(inv, words)
+    elif prog == "gcloud":
+        what = _gcloud(inv, words)
+    elif prog == "gsutil":
+        what = _gsutil(inv, words)
+    elif prog == "az":
+        what = _az(words)
+    elif prog == "rclone":
+        what = _rclone(words)
+    elif prog == "s3cmd":
+        what = _s3cmd(inv, words)
+    elif prog == "mc":
+        what = _mc(inv, words)
+    elif prog == "doctl":
+        what = _doctl(words)
+    else:
+        what = None
+    if what is not None:
+        add(out, "data.cloud_delete", inv, f"{what}: deletes cloud data that no local undo brings back")
+    elif prog in ("aws", "gcloud", "az", "doctl") and any(_is_delete(w) for w in words[1:4]):
+        add(out, "infra.destroy", inv, f"{prog} {' '.join(words[:3])} deletes cloud resources", Verdict.ASK)
+
+
+CLOUD_PROGRAMS = ("aws", "gcloud", "gsutil", "az", "rclone", "s3cmd", "mc", "doctl")
