@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from phlegyas.analysis.report import analyze_command
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import parse
 from phlegyas.analysis.tier1.findings import CLASSES, file_tool_findings, invocation_findings, script_findings
@@ -53,7 +54,8 @@ EXAMPLES = [(c.id, cmd, want) for c in CLASSES.values() for cmd, want in c.examp
 
 @pytest.mark.parametrize("class_id,command,want", EXAMPLES, ids=[f"{c}:{cmd[:40]}" for c, cmd, _ in EXAMPLES])
 def test_catalog_examples(class_id, command, want):
-    assert level(findings(command), class_id) == want
+    """Through the whole shell analysis (wrappers peeled, carried commands expanded), as a call is judged."""
+    assert level(analyze_command(command, ENV).findings, class_id) == want
 
 
 @pytest.mark.parametrize("klass", list(CLASSES.values()), ids=list(CLASSES))

@@ -133,6 +133,8 @@ def _explain_text(call: ToolCall, decision: Decision, ctx, mode: str, trust_stor
         for i, sub in enumerate(analysis.subcommands, 1):
             tag = f"safe: {sub.safe}" if sub.safe else "not known safe"
             lines.append(f"    {i}. {sub.text}   [{sub.program or 'dynamic program'}; {tag}]")
+            if sub.via:  # the chain that runs it: `git bisect run → rm`, `sudo → bash -c → rm`
+                lines.append(f"         - runs through {' → '.join((*sub.via, sub.program or 'a computed program'))}")
             for effect in sub.effects:
                 lines.append(f"         - {effect}")
             for f in sub.findings:

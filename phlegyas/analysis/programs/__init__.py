@@ -24,6 +24,7 @@ from phlegyas.analysis.programs.files import (
                                               AWK_VALUES,
                                               CHMOD_VALUES,
                                               CP_VALUES,
+                                              EQUIVALENTS,
                                               INSTALL_VALUES,
                                               SED_VALUES,
                                               TOUCH_VALUES,
@@ -80,7 +81,7 @@ from phlegyas.analysis.programs.table import (
 from phlegyas.analysis.programs.wrappers import RUNNERS, WRAPPERS
 
 __all__ = [
-    "AWK_VALUES", "CHMOD_VALUES", "CP_VALUES", "CURL_VALUES", "CUT_VALUES", "DIFF_VALUES", "E", "GIT",
+    "AWK_VALUES", "CHMOD_VALUES", "CP_VALUES", "EQUIVALENTS", "CURL_VALUES", "CUT_VALUES", "DIFF_VALUES", "E", "GIT",
     "GIT_HARMLESS_CONFIG", "GIT_LOCAL", "GIT_READ", "GREP_VALUES", "HEAD_VALUES", "INSTALL_VALUES", "INTERPRETERS",
     "Interpreter", "JQ_VALUES", "LINT_FORMAT", "LS_VALUES", "NAVIGATION", "NETWORK_CATEGORIES", "NET_READ", "NPM",
     "OPERAND_MODES", "PIP", "PKG_INSTALL", "PROGRAMS", "PROJECT_EDIT", "PS_VALUES", "PYTHON_MODULES",

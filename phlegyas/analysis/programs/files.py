@@ -284,3 +284,12 @@ _add("awk gawk mawk nawk", Spec(readonly=True, category=READ_ONLY, operands="pat
                                           ("awk -W version", "readonly safe"),
                                           ("mawk -W exec prog.awk a", "notsafe"),
                                           ("awk '{print | \"sh\"}' a", "executes notsafe"))))
+
+
+EQUIVALENTS: dict[str, tuple[str, ...]] = {
+    "rimraf": ("rm", "-rf"),  # npm's rimraf deletes every operand recursively, as rm -rf does
+    "del-cli": ("rm", "-rf"),  # npm's del-cli: globs and directories, recursively
+    "rmrf": ("rm", "-rf"),
+}
+"""Programs that do exactly what a command of the table does: analysed as that command
+(``rimraf ~`` is ``rm -rf ~``; examples in ``tests/cases/carriers.tsv``)."""

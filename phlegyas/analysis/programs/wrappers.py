@@ -111,6 +111,14 @@ _wrap("ssh", Wrapper(value_opts=SSH_VALUES, rest_is_code=True, leading=1, remote
                      exec_opts=E("-o"), alone="shell",
                      examples=(("ssh host uptime", "network notsafe"), ("ssh host 'rm -rf /'", "deletes notsafe"),
                                ("ssh -o ProxyCommand='sh -c id' h", "executes notsafe"))))
+_wrap("shx", Wrapper(flags=E("--silent --verbose --help --version"), alone="none",
+                     examples=(("shx rm -rf ~", "deletes notsafe"), ("shx ls src", "readonly safe"))))
+_wrap("mosh", Wrapper(value_opts=E("-p --port --predict --family --server --client --bind-server --ssh"),
+                      code_opts=E("--ssh"), rest_is_code=True, leading=1, remote=True, network=True,
+                      flags=E("-a -n -4 -6 --local --no-init --no-ssh-pty --help --version"), alone="shell",
+                      examples=(("mosh host -- rm -rf /srv", "deletes notsafe"), ("mosh host", "executes notsafe"))))
+_wrap("autossh", Wrapper(value_opts=SSH_VALUES | E("-M"), rest_is_code=True, leading=1, remote=True, network=True,
+                         exec_opts=E("-o"), alone="shell", examples=(("autossh -M 0 host uptime", "network notsafe"),)))
 _wrap("xargs", Wrapper(value_opts=E("-I -n --max-args -P --max-procs -L --max-lines -s --max-chars -E --eof "
                                     "-d --delimiter -a --arg-file --process-slot-var"),
                        flags=E("-0 --null -r --no-run-if-empty -t --verbose -p --interactive -x --exit -o --open-tty "

@@ -17,8 +17,9 @@ from __future__ import annotations
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.braces import MAX_WORDS as MAX_BRACE_WORDS
 from phlegyas.analysis.shell.braces import expand_words
+from phlegyas.analysis.shell.carriers import CARRIERS, carry
 from phlegyas.analysis.shell.embedded import EMBEDDING, embedded
-from phlegyas.analysis.shell.expansion import MAX_DEPTH, MAX_RUNS, Expansion, Run, Walk
+from phlegyas.analysis.shell.expansion import MAX_DEPTH, MAX_RUNS, Expansion, Run, Walk, literal
 from phlegyas.analysis.shell.interpreter_calls import interpreter
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.nested import builtin_code, shell, stdin_shell
@@ -129,6 +130,9 @@ class _Expander(Walk):
         else:
             name = written
         key = P.canonical(name)
+        if key in P.EQUIVALENTS:  # `rimraf ~` is `rm -rf ~`
+            self.invoke(cmd, [literal(w) for w in P.EQUIVALENTS[key]] + args, via + (name,), depth, remote)
+            return
         if key not in _ROUTED:
             self.program(cmd, name, key, args, via, depth, remote, written)
         elif key in P.WRAPPERS and not (key == "busybox" and not args):
@@ -153,9 +157,12 @@ class _Expander(Walk):
                 remote: bool, written: str) -> None:
         """A program of the table (or an unknown one): one run, plus the code some of them embed."""
         run = self.add(self.new_run(cmd, name, args, via, depth, remote, written))
-        if run is None or key not in EMBEDDING:
+        if run is None:
             return
-        embedded(self, cmd, run, key, args, via, depth, remote)
+        if key in EMBEDDING:
+            embedded(self, cmd, run, key, args, via, depth, remote)
+        if key in CARRIERS:
+            carry(self, cmd, run, key, args, via, depth, remote)
 
 
 _ROUTED = frozenset({*P.WRAPPERS, *P.SHELLS, *(k.split()[0] for k in P.RUNNERS), *P.INTERPRETERS, "eval", "trap",

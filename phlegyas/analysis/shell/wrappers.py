@@ -28,6 +28,7 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
     parsed = parse_options(args, w.value_opts | w.code_opts | w.split_opts | w.write_opts, stop_at_operand=True)
     notes: list[tuple[str, str]] = []
     code: list[str] = []
+    local_code: list[str] = []  # code the wrapper runs here even when what it wraps runs elsewhere
     interactive = False
     odd = _unknown_option(w, parsed.opts)
     if odd is not None:
@@ -49,20 +50,29 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
         elif opt in w.shell_opts:
             interactive = True
         elif opt in w.exec_opts:
-            if key != "ssh" or (value is not None and value.text.split("=", 1)[0].strip().lower() in (
-                    "proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "remotecommand")):
+            setting, command = _ssh_setting(value.text) if key in _SSH_LIKE and value is not None else ("", "")
+            if key not in _SSH_LIKE or setting in _SSH_COMMANDS:
                 notes.append(("executes", f"{name} {opt}"))
+            if setting in ("proxycommand", "localcommand", "knownhostscommand") and command and value is not None:
+                local_code.append(command) if not value.dynamic else ex.problem(f"{name} {opt} with a computed command")
+            elif setting == "remotecommand" and command:
+                code.append(command)
     rest = args[parsed.rest:] if parsed.rest >= 0 else []
-    leading = rest[:w.leading]
-    rest = rest[w.leading:]
+    lead = w.leading
+    if key in ("su", "runuser"):
+        if rest and rest[0].text == "-":  # `su - bob`: a login shell
+            rest = rest[1:]
+        lead = 0 if parsed.has(("-u", "--user")) else 1  # `su bob -c CMD`: the user, then the shell's options
+    leading = rest[:lead]
+    rest = rest[lead:]
     if w.leading_writes:
         notes.extend(("writes", x.text) for x in leading)
-    if key == "ssh" and leading:
+    if key in _SSH_LIKE and leading:
         notes.append(("network", leading[0].text))
         notes.append(("executes", f"runs commands on {leading[0].text}"))
     elif w.network:
         notes.append(("network", name))
-    if rest and rest[0].text.startswith("-") and (w.code_opts or w.leading):
+    if rest and rest[0].text.startswith("-") and (w.code_opts or lead):
         more = parse_options(rest, w.value_opts | w.code_opts, stop_at_operand=True)
         for opt, value in more.opts:
             if opt in w.code_opts and value is not None:
@@ -77,7 +87,9 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
             rest = rest[1:]
         carried(ex, given, via + (name,), depth, remote)
     inner_via = via + (name,)
-    need_carrier = bool(notes) or bool(code) or w.rest_is_code or key == "ssh"
+    for text in local_code:  # `ssh -o ProxyCommand=CMD`: CMD runs on this machine, whatever else happens
+        ex.nested(text, inner_via + (f"{name} -o",), depth, remote)
+    need_carrier = bool(notes) or bool(code) or w.rest_is_code or key in _SSH_LIKE
     if need_carrier or (not rest and not code):
         kind = "builtin" if (rest or code) else ("query" if w.alone == "readonly" and not interactive else "builtin")
         run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, kind))
@@ -87,7 +99,7 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
         if w.privileged:
             run.notes.append(("privileged", name))
         if not rest and not code:
-            if interactive or w.alone == "shell" or (key == "ssh" and leading):
+            if interactive or w.alone == "shell" or (key in _SSH_LIKE and leading):
                 run.notes.append(("executes", f"starts an interactive shell ({name})"))
             elif w.alone == "none":
                 run.notes.append(("unknown", f"{name} without a command"))
@@ -106,6 +118,20 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
         ex.nested(text_of(rest), inner_via, depth, remote_inner)
     else:
         ex.invoke(cmd, rest, inner_via, depth, remote_inner)
+
+
+_SSH_LIKE = frozenset({"ssh", "mosh", "autossh"})
+_SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand",
+                           "remotecommand"})
+
+
+def _ssh_setting(text: str) -> tuple[str, str]:
+    """``ProxyCommand=curl … | sh`` or ``ProxyCommand curl …`` (ssh takes both) → (``proxycommand``, the value)."""
+    text = text.strip()
+    for i, ch in enumerate(text):
+        if ch == "=" or ch.isspace():
+            return text[:i].lower(), text[i + 1:].lstrip("= \t")
+    return text.lower(), ""
 
 
 def _unknown_option(w: P.Wrapper, opts: list[tuple[str, Word | None]]) -> str | None:
@@ -211,10 +237,15 @@ def runner(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[
         tname = P.canonical(P.resolve_path_program(tool.text.split("@", 1)[0])[0])
         spec = P.spec_for(tname)
         if tool.dynamic or spec is None or spec.category not in (P.TEST_BUILD, P.LINT_FORMAT):
-            run = ex.add(ex.new_run(cmd, tname or tool.text, rest[1:], inner_via, depth, remote))
-            if run is not None:
-                run.kind = "builtin"
-                run.notes.append(("executes", f"downloads and runs the package {tool.text}"))
+            # a package the gate does not vouch for: never automatic, but what it is asked to do is still
+            # judged as the program of that name would be (`npx rimraf ~` deletes the home directory)
+            start = len(ex.out.runs)
+            if not tool.dynamic and tname and (spec is not None or tname in P.EQUIVALENTS):
+                ex.invoke(cmd, [literal(tname), *rest[1:]], inner_via, depth, remote)
+            if len(ex.out.runs) == start:
+                ex.add(ex.new_run(cmd, tname or tool.text, rest[1:], inner_via, depth, remote, kind="builtin"))
+            if len(ex.out.runs) > start:
+                ex.out.runs[start].notes.append(("executes", f"downloads and runs the package {tool.text}"))
             return
         rest = [literal(tname), *rest[1:]]
     ex.invoke(cmd, rest, inner_via, depth, remote)

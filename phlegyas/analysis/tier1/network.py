@@ -94,7 +94,12 @@ def detect_interpreter(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if prog == "busybox" and (not inv.args or inv.args[0].text not in SHELLS):
         return
     opts, code_flags = _interp_opts(inv)
-    if _stdin_is_program(prog, opts, code_flags):
+    module = bool(inv.via) and inv.via[-1].endswith(" -m")  # `python -m json.tool`: the module is the program
+    if not module and _stdin_is_program(prog, opts, code_flags):
+        feeder = next((v for v in reversed(inv.via) if v.startswith(_DATA_FEEDERS)), None)
+        if feeder is not None:
+            add(out, "exec.data_as_code", inv, f"{feeder} hands the files it reads to {prog} as its program")
+            return
         source = next((u for u in upstream_closure(inv) if _net_source(u)), None)
         if source is not None:
             add(out, "net.pipe_to_shell", inv, f"{prog} runs what {source.program} downloads, unseen")
@@ -114,6 +119,11 @@ def detect_interpreter(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         if _reverse_shell_code(code):
             add(out, "net.reverse_shell", inv, f"{prog} code connects a socket to a shell (reverse/bind shell)")
             return
+
+
+_DATA_FEEDERS = ("tar --to-command", "gtar --to-command", "bsdtar --to-command")
+"""Carriers (``shell.carriers``) that pipe data into the command they are given: a shell or interpreter
+there runs that data as its program."""
 
 
 def detect_eval_source(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

@@ -1,0 +1,206 @@
+"""Commands carried in a program's arguments (``programs.CARRIERS``): found and expanded like any other.
+
+``git bisect run rm -rf /`` runs ``rm -rf /``: the carried command becomes runs of its own, reached through
+the carrier (``via``: ``git bisect run``), so Tier 1 and Tier 2 judge it exactly as if it were written
+plainly, and ``phlegyas check`` shows the chain. The carrier's own run is marked as executing a command,
+so it is never Tier-2 safe by itself. Editors and debuggers take commands in their own languages: only what
+starts a shell is read (vim's ``!cmd`` and ``system("cmd")``, gdb's ``shell cmd``/``!cmd`` and
+``--args PROG …``, Emacs Lisp's ``(shell-command "cmd")``); anything else they are told to do is code the
+gate does not read. ``docker run -v SRC:DST`` and ``--mount`` bind host paths: a path of the carried
+command under DST is SRC on the host, and the command is then judged as running here.
+"""
+from __future__ import annotations
+
+import re
+
+from phlegyas.analysis.programs.carriers import CARRIERS, Carrier
+from phlegyas.analysis.shell.expansion import Run, Walk, text_of
+from phlegyas.analysis.shell.options import parse_options
+from phlegyas.analysis.shell.parse import SimpleCommand, Word
+
+__all__ = ["CARRIERS", "carry"]
+
+
+def carry(ex: Walk, cmd: SimpleCommand, run: Run, key: str, args: list[Word], via: tuple[str, ...], depth: int,
+          remote: bool) -> None:
+    """Expand what ``run`` (of program ``key``, one of ``CARRIERS``) carries."""
+    for carrier in _by_path_length(key):
+        start = _after_path(args, carrier)
+        if start is None:
+            continue
+        label = " ".join((run.program, *carrier.path)).strip()
+        if _expand(ex, cmd, run, carrier, args[start:], label, via, depth, remote):
+            run.notes.append(("executes", f"{label} runs a command it is given (judged on its own)"))
+        return
+
+
+_ORDERED: dict[str, tuple[Carrier, ...]] = {}
+
+
+def _by_path_length(key: str) -> tuple[Carrier, ...]:
+    """The program's carriers, longest subcommand path first (``tmux new-session`` before ``tmux -c``)."""
+    got = _ORDERED.get(key)
+    if got is None:
+        got = _ORDERED[key] = tuple(sorted(CARRIERS[key], key=lambda c: -len(c.path)))
+    return got
+
+
+def _after_path(args: list[Word], c: Carrier) -> int | None:
+    """The index in ``args`` just after the carrier's subcommand path, its global options skipped; None
+    when the arguments name another subcommand."""
+    if not c.path:
+        return 0
+    i, n = 0, len(args)
+    while i < n:
+        word = args[i]
+        text = word.text
+        if text == c.path[0] and not word.dynamic:
+            end = i + len(c.path)
+            if [w.text for w in args[i:end]] == list(c.path):
+                return end
+            return None
+        if text.startswith("-") and len(text) > 1:
+            i += 2 if text in c.global_values else 1
+            continue
+        return None
+    return None
+
+
+def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word], label: str,
+            via: tuple[str, ...], depth: int, remote: bool) -> bool:
+    """Expand the command(s) in ``sub`` (the words after the path); whether any was found."""
+    found = False
+    inner_via = via + (label,)
+    stop = c.argv_from >= 0 or c.shell_from >= 0
+    prefixed = frozenset(name for name, _ in c.prefixed)
+    parsed = parse_options(sub, c.values | c.shell_opts | prefixed, stop_at_operand=stop)
+    mounts: list[tuple[str, str]] = []
+    for opt, value in parsed.opts:
+        if value is None:
+            continue
+        if opt in c.shell_opts:
+            found = _code(ex, value, f"{label} {opt}", via + (f"{label} {opt}",), depth, remote) or found
+        for name, prefix in c.prefixed:
+            if opt == name and value.text.startswith(prefix):
+                code = Word(value.text[len(prefix):], value.dynamic, value.glob, value.quoted)
+                found = _code(ex, code, f"{label} {opt}", via + (f"{label} {opt}",), depth, remote) or found
+        if opt in c.mounts:
+            mounts.extend(_mount(value.text))
+    operands = sub[parsed.rest:] if stop and parsed.rest >= 0 else ([] if stop else parsed.operands)
+    if c.language:
+        found = _language(ex, cmd, run, c.language, parsed.opts, operands, sub, inner_via, depth, remote) or found
+    argv: list[Word] = []
+    if c.after_dashdash:
+        texts = [w.text for w in sub]
+        if "--" in texts:
+            argv = sub[texts.index("--") + 1:]
+    elif c.argv_from >= 0:
+        argv = operands[c.argv_from:]
+    if c.assignments:
+        while argv and "=" in argv[0].text and argv[0].text.split("=", 1)[0].isidentifier():
+            argv = argv[1:]
+    inner_remote = remote or c.remote and not mounts
+    if argv:
+        if mounts:
+            argv = [_host_word(w, mounts) for w in argv]
+        ex.invoke(cmd, argv, inner_via, depth, inner_remote)
+        found = True
+    if c.shell_from >= 0 and len(operands) > c.shell_from:
+        words = operands[c.shell_from:]
+        if c.path[:1] in (("send-keys",), ("send",)):
+            words = [w for w in words if w.text not in _TMUX_KEYS]
+        if any(w.dynamic for w in words):
+            ex.problem(f"{label} runs a computed command")
+        ex.nested(text_of(words), inner_via, depth, inner_remote)
+        found = True
+    return found
+
+
+_TMUX_KEYS = frozenset({"Enter", "C-m", "C-j", "KPEnter", "Space", "Tab", "Escape", "C-c", "C-d"})
+
+
+def _code(ex: Walk, value: Word, what: str, via: tuple[str, ...], depth: int, remote: bool) -> bool:
+    if value.dynamic:
+        ex.problem(f"{what} with a computed command")
+    ex.nested(value.text, via, depth, remote)
+    return True
+
+
+def _mount(text: str) -> list[tuple[str, str]]:
+    """(host path, container path) of a ``-v SRC:DST[:opts]`` or ``--mount type=bind,source=S,target=T``."""
+    if "=" in text and ("target=" in text or "dst=" in text or "destination=" in text):
+        fields = dict(part.split("=", 1) for part in text.split(",") if "=" in part)
+        src = fields.get("source") or fields.get("src")
+        dst = fields.get("target") or fields.get("dst") or fields.get("destination")
+        return [(src, dst)] if src and dst and src.startswith(("/", "~", "$")) else []
+    parts = text.split(":")
+    if len(parts) >= 2 and parts[0].startswith(("/", "~", "$", ".")) and parts[1].startswith("/"):
+        return [(parts[0], parts[1])]
+    return []
+
+
+def _host_word(word: Word, mounts: list[tuple[str, str]]) -> Word:
+    """``/host/home/u`` with ``-v /:/host`` → ``/home/u``: a path under a mount, named as the host has it."""
+    text = word.text
+    key, eq, value = text.partition("=")
+    if eq and value.startswith("/") and not key.startswith("/"):  # `of=/h/dev/sda`, `--file=/h/x`
+        mapped = _host_word(Word(value, word.dynamic, word.glob, word.quoted), mounts)
+        return Word(key + "=" + mapped.text, mapped.dynamic, word.glob, word.quoted)
+    for src, dst in sorted(mounts, key=lambda m: -len(m[1])):
+        dst = dst.rstrip("/") or "/"
+        if text == dst or text.startswith(dst + "/"):
+            rest = text[len(dst):] if dst != "/" else text
+            host = src.rstrip("/") + ("/" + rest.lstrip("/") if rest.strip("/") else "")
+            return Word(host or "/", word.dynamic or "$" in src, word.glob, word.quoted)
+    return word
+
+
+# -- editors and debuggers: only what starts a shell is shell code -------------------------------------
+
+_VIM_SYSTEM = re.compile(r"""\bsystem(?:list)?\s*\(\s*(['"])((?:(?!\1).)*)\1""")
+_VIM_BANG = re.compile(r"^(?:(?:silent!?|sil!?|exe(?:cute)?|keepalt|noautocmd)\s+)*(?:\d*,?\d*\s*)?"
+                       r"(?:r(?:ead)?\s*|w(?:rite)?!?\s*|\.?\s*)?!(?P<code>.*)$", re.S)
+_GDB_SHELL = re.compile(r"^\s*(?:shell\s+|!)(?P<code>.*)$", re.S)
+_EMACS_SHELL = re.compile(r"\((?:async-)?shell-command(?:-to-string)?\s+\"((?:[^\"\\]|\\.)*)\"|"
+                          r"\((?:call|start)-process-shell-command\s+(?:\"(?:[^\"\\]|\\.)*\"\s+\S+\s+)?"
+                          r"\"((?:[^\"\\]|\\.)*)\"")
+
+
+def _language(ex: Walk, cmd: SimpleCommand, run: Run, language: str, opts: list[tuple[str, Word | None]],
+              operands: list[Word], sub: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> bool:
+    commands: list[Word] = []
+    if language == "vim":
+        commands = [v for o, v in opts if o in ("-c", "--cmd") and v is not None]
+        commands += [Word(w.text[1:], w.dynamic, w.glob, w.quoted) for w in operands if w.text.startswith("+")]
+        if not commands:
+            return False
+        for ex_cmd in commands:
+            text = ex_cmd.text.strip().lstrip(":").strip()
+            m = _VIM_BANG.match(text)
+            codes = [m.group("code")] if m else [g[1] for g in _VIM_SYSTEM.findall(text)]
+            for code in codes:
+                _code(ex, Word(code, ex_cmd.dynamic), "vim !", via, depth, remote)
+        return True
+    if language == "gdb":
+        commands = [v for o, v in opts if o in ("-ex", "--ex", "-iex", "--init-eval-command", "-eval-command",
+                                                 "--eval-command") and v is not None]
+        texts = [w.text for w in sub]
+        found = bool(commands) or any(o in ("-x", "--command", "-ix", "--init-command") for o, _ in opts)
+        for c in commands:
+            m = _GDB_SHELL.match(c.text)
+            if m:
+                _code(ex, Word(m.group("code"), c.dynamic), "gdb shell", via, depth, remote)
+        if "--args" in texts:
+            argv = sub[texts.index("--args") + 1:]
+            if argv:
+                ex.invoke(cmd, argv, via, depth, remote)
+                found = True
+        return found
+    if language == "emacs":
+        commands = [v for o, v in opts if o in ("--eval", "-eval", "--execute") and v is not None]
+        for c in commands:
+            for a, b in _EMACS_SHELL.findall(c.text):
+                code = (a or b).encode("utf-8", "backslashreplace").decode("unicode_escape", "replace")
+                _code(ex, Word(code, c.dynamic), "emacs shell-command", via, depth, remote)
+        return bool(commands) or any(o in ("-l", "--load", "-f", "--funcall") for o, _ in opts)
+    return False
