@@ -111,6 +111,8 @@ _wrap("ssh", Wrapper(value_opts=SSH_VALUES, rest_is_code=True, leading=1, remote
                      exec_opts=E("-o"), alone="shell",
                      examples=(("ssh host uptime", "network notsafe"), ("ssh host 'rm -rf /'", "deletes notsafe"),
                                ("ssh -o ProxyCommand='sh -c id' h", "executes notsafe"))))
+_wrap("coproc", Wrapper(alone="none", examples=(("coproc rm -fr /", "deletes notsafe"),
+                                                 ("coproc cat notes.txt", "readonly safe"))))
 _wrap("shx", Wrapper(flags=E("--silent --verbose --help --version"), alone="none",
                      examples=(("shx rm -rf ~", "deletes notsafe"), ("shx ls src", "readonly safe"))))
 _wrap("mosh", Wrapper(value_opts=E("-p --port --predict --family --server --client --bind-server --ssh"),

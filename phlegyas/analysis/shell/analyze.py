@@ -24,7 +24,7 @@ from phlegyas.analysis.shell.interpreter_calls import interpreter
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.nested import builtin_code, shell, stdin_shell
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
-from phlegyas.analysis.shell.variables import learn, substitute, substitute_command
+from phlegyas.analysis.shell.variables import learn, positionals, substitute, substitute_command
 from phlegyas.analysis.shell.wrappers import carried, runner, wrapper
 
 STDIN_SHELLS = frozenset({"at", "batch"})
@@ -52,6 +52,8 @@ class _Expander(Walk):
             return []
         for p in script.problems:
             self.problem(p if not via else f"{p} (in {via[-1]})")
+        if script.bodies:
+            self.functions.update(script.bodies)
         values: dict[str, str] = dict(positional) if positional else {}
         conflicting: set[str] = set()
         carriers: list[Run | None] = []
@@ -81,7 +83,7 @@ class _Expander(Walk):
                         break
                 out.extend(got)
             carriers.append(carrier)
-            if cmd.assignments:
+            if cmd.assignments or cmd.words and cmd.words[0].text == "set":
                 learn(cmd, values, conflicting)
         if seen is not None:
             script = Script(script.source, seen, script.problems, script.functions)
@@ -120,6 +122,10 @@ class _Expander(Walk):
             self.add(self.new_run(cmd, "", args, via, depth, remote, head.text, "dynamic"))
             return
         written = head.text
+        body = self.functions.get(written) if self.functions else None
+        if body is not None:  # `g(){ rm -fr "$@"; }; g /`: the body runs with the call's arguments
+            self.nested(body, via + (f"{written}()",), depth, remote, positionals([head, *args]))
+            return
         if "/" in written:
             name, known = P.resolve_path_program(written)
             if not known:

@@ -70,6 +70,7 @@ class Walk:
     def __init__(self) -> None:
         self.out = Expansion()
         self.ups_of: dict[int, list[Invocation]] = {}
+        self.functions: dict[str, str] = {}  # shell functions the line defines: name → body
 
     # -- helpers ---------------------------------------------------------------------------------
     def problem(self, message: str) -> None:

@@ -9,6 +9,7 @@ re-exported here; a plain line is handed to the fast path (``shell.plain``) firs
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from phlegyas.analysis.shell import plain as _plain
@@ -63,6 +64,9 @@ _IGNORED = frozenset({
     "brace_expression",
 })
 
+
+ARRAY_SEPARATOR = "\x00"
+"""Between the elements of an array assignment's value (``a=(rm -fr /)``); no word holds a NUL."""
 
 _MISPLACED_RESERVED = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
 """Reserved words tree-sitter accepts as a command's name where bash reports a syntax error and runs
@@ -200,9 +204,11 @@ class _Walker:
             self.pipeline(node.children, depth, origin)
         elif kind == "function_definition":
             name = node.child_by_field_name("name")
+            body = node.child_by_field_name("body")
             if name is not None:
                 self.script.functions.append(self.text(name))
-            body = node.child_by_field_name("body")
+                if body is not None:  # a call later in the line runs it with its arguments (shell.analyze)
+                    self.script.bodies[self.text(name)] = self.text(body)
             if body is not None:
                 self.collect(body, depth + 1, "function")
         elif kind in ("declaration_command", "unset_command"):
@@ -210,10 +216,11 @@ class _Walker:
         elif kind in ("variable_assignment", "variable_assignments"):
             self.bare_assignments(node, depth, origin)
         elif kind in ("for_statement", "select_statement"):
-            self.loop_binding(node, depth, origin)
-            for child in node.children:
-                if child.type not in ("variable_name",):
-                    self.collect(child, depth + 1, origin)
+            if not self.loop_copies(node, depth, origin):
+                self.loop_binding(node, depth, origin)
+                for child in node.children:
+                    if child.type not in ("variable_name",):
+                        self.collect(child, depth + 1, origin)
         elif kind in _CONTAINERS:
             for child in node.children:
                 self.collect(child, depth + 1, origin)
@@ -266,9 +273,9 @@ class _Walker:
         key = self.text(name) if name is not None else ""
         if value is None:
             return key, Word("")
-        if value.type == "array":
+        if value.type == "array":  # elements joined by NUL: ``shell.variables`` splits ``"${a[@]}"`` again
             parts = [self.word(c, depth, origin) for c in value.children if c.is_named]
-            return key, Word(" ".join(p.text for p in parts), any(p.dynamic for p in parts))
+            return key, Word(ARRAY_SEPARATOR.join(p.text for p in parts), any(p.dynamic or p.glob for p in parts))
         return key, self.word(value, depth, origin)
 
     def declaration(self, node, depth: int, origin: str) -> None:
@@ -279,7 +286,7 @@ class _Walker:
             elif child.type == "variable_assignment":
                 key, value = self.assignment(child, depth, origin)
                 cmd.assignments.append((key, value))
-                cmd.words.append(Word(f"{key}={value.text}", value.dynamic))
+                cmd.words.append(Word(f"{key}={value.text.replace(ARRAY_SEPARATOR, ' ')}", value.dynamic))
             else:
                 cmd.words.append(self.word(child, depth, origin))
         self.script.commands.append(cmd)
@@ -291,6 +298,29 @@ class _Walker:
         for child in nodes:
             cmd.assignments.append(self.assignment(child, depth, origin))
         self.script.commands.append(cmd)
+
+    def loop_copies(self, node, depth: int, origin: str) -> bool:
+        """``for p in / ~; do rm -fr "$p"; done`` over 2 to 8 literal words: the body once per value, each
+        copy after an assignment of its value (origin ``loop``: a later value replaces the earlier one, it
+        does not make the variable unknown), so every command the loop will run is seen with its value.
+        False when the values are not all plain words (the variable then stays unknown)."""
+        var = node.child_by_field_name("variable")
+        values = node.children_by_field_name("value")
+        body = node.child_by_field_name("body")
+        if var is None or body is None or not 2 <= len(values) <= 8:
+            return False
+        if any(v.type not in ("word", "raw_string", "string", "number") for v in values):
+            return False
+        words = [self.word(v, depth, origin) for v in values]
+        if any(w.dynamic or (not w.quoted and w.text[:1] in ("*", "?", "[", "-", "")) or w.glob for w in words):
+            return False
+        name = self.text(var)
+        for w in words:
+            cmd = SimpleCommand(words=[], origin="loop", text=f"{name}={w.text}")
+            cmd.assignments.append((name, w))
+            self.script.commands.append(cmd)
+            self.collect(body, depth + 1, origin)
+        return True
 
     def loop_binding(self, node, depth: int, origin: str) -> None:
         """``for f in src/*.py; do wc -l "$f"; done``: with one plain value, the loop variable is that word
@@ -469,6 +499,10 @@ def parse(source: str) -> Script:
     data = source.encode("utf-8", "surrogatepass")
     tree = _parser().parse(data)
     root = tree.root_node
+    if root.has_error and "{" in source and _BRACE_WORD.search(source):
+        retry = _brace_words(source)
+        if retry is not None:
+            return retry
     walker = _Walker(data, script, root.has_error)
     if root.has_error:
         script.problems.append("syntax error")
@@ -477,6 +511,40 @@ def parse(source: str) -> Script:
     except RecursionError:
         script.problems.append("nesting too deep to analyse")
     return script
+
+
+_BRACE_WORD = re.compile(r"(?:^|(?<=[\s;&|(]))\{(?=[^\s{}'\"]*,[^\s{}'\"]*\})")
+_BRACE_MARK = "\ue000"
+
+
+def _brace_words(source: str) -> Script | None:
+    """``{rm,-fr,/}``: bash reads a ``{`` that is not followed by a blank as part of a word, which brace
+    expansion then splits (``rm -fr /``); tree-sitter takes it for a group and fails. The line is parsed
+    again with each such ``{`` marked, and the marked words get their ``{`` back as brace expansions
+    (``glob``), which ``shell.braces`` expands. None when the line still does not parse."""
+    if _BRACE_MARK in source:
+        return None
+    marked = _BRACE_WORD.sub(_BRACE_MARK, source)
+    data = marked.encode("utf-8", "surrogatepass")
+    root = _parser().parse(data).root_node
+    if root.has_error:
+        return None
+    script = Script(source=source)
+    try:
+        _Walker(data, script, False).collect(root, 0, "top")
+    except RecursionError:
+        return None
+    for cmd in script.commands:
+        cmd.words = [_unmark(w) for w in cmd.words]
+        cmd.assignments = [(k, _unmark(v)) for k, v in cmd.assignments]
+        cmd.text = cmd.text.replace(_BRACE_MARK, "{")
+    return script
+
+
+def _unmark(word: Word) -> Word:
+    if _BRACE_MARK not in word.text:
+        return word
+    return Word(word.text.replace(_BRACE_MARK, "{"), word.dynamic, not word.quoted, word.quoted)
 
 
 __all__ = ["MAX_DEPTH", "Redirect", "Script", "SimpleCommand", "Word", "decode_ansi_c", "parse"]

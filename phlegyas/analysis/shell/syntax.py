@@ -86,13 +86,15 @@ class Script:
     commands: list[SimpleCommand] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # parse errors and constructs not understood
     functions: list[str] = field(default_factory=list)  # names the script defines as functions
+    bodies: dict[str, str] = field(default_factory=dict, compare=False)  # name → its body's source text
 
     def __init__(self, source: str, commands: list[SimpleCommand] | None = None, problems: list[str] | None = None,
-                 functions: list[str] | None = None) -> None:
+                 functions: list[str] | None = None, bodies: dict[str, str] | None = None) -> None:
         self.source = source
         self.commands = [] if commands is None else commands
         self.problems = [] if problems is None else problems
         self.functions = [] if functions is None else functions
+        self.bodies = {} if bodies is None else bodies
 
     @property
     def understood(self) -> bool:

@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 
 from phlegyas.analysis.shell.expansion import literal
-from phlegyas.analysis.shell.parse import Redirect, SimpleCommand, Word
+from phlegyas.analysis.shell.parse import ARRAY_SEPARATOR, Redirect, SimpleCommand, Word
 
+_ARRAY_ALL = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")  # "${a[@]}", ${a[*]}: every element
+_ARRAY_ONE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[([0-9]+)\]\}")  # ${a[1]}
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])\}|([A-Za-z_][A-Za-z0-9_]*|[0-9@*#]))")
 
 
@@ -30,11 +32,35 @@ def substitute(word: Word, values: dict[str, str]) -> Word:
             return values[name]
         return m.group(0)
 
-    new = _VAR.sub(repl, text)
+    def element(m: re.Match) -> str:
+        nonlocal changed
+        got = values.get(m.group(1))
+        if got is None:
+            return m.group(0)
+        items = got.split(ARRAY_SEPARATOR)
+        k = int(m.group(2))
+        changed = True
+        return items[k] if k < len(items) else ""
+
+    new = _ARRAY_ONE.sub(element, text) if "[" in text else text
+    new = _VAR.sub(lambda m: _first(repl(m)), new)
     if not changed:
         return word
     dynamic = "$" in new or "`" in new
     return Word(new, dynamic, word.glob, word.quoted)
+
+
+def _first(value: str) -> str:
+    """``$a`` of an array is its first element."""
+    return value.split(ARRAY_SEPARATOR, 1)[0] if ARRAY_SEPARATOR in value else value
+
+
+def _all_elements(word: Word, values: dict[str, str]) -> list[Word] | None:
+    """``"${a[@]}"`` (the whole word) of a known array: one word per element."""
+    m = _ARRAY_ALL.fullmatch(word.text)
+    if m is None or m.group(1) not in values:
+        return None
+    return [literal(a) for a in values[m.group(1)].split(ARRAY_SEPARATOR) if a or word.quoted]
 
 
 def substitute_command(cmd: SimpleCommand, values: dict[str, str]) -> SimpleCommand:
@@ -42,8 +68,10 @@ def substitute_command(cmd: SimpleCommand, values: dict[str, str]) -> SimpleComm
     engine shares it with other checkers)."""
     words: list[Word] = []
     for w in cmd.words:
-        if w.dynamic and w.text in ("$@", "$*") and "@" in values:
+        if w.dynamic and w.text in ("$@", "$*", "${@}", "${*}") and "@" in values:
             words.extend(literal(a) for a in values["@"].split("\x00") if a)
+        elif w.dynamic and (elements := _all_elements(w, values)) is not None:
+            words.extend(elements)
         else:
             words.append(substitute(w, values) if w.dynamic else w)
     redirects = [Redirect(r.op, substitute(r.target, values), r.fd) if r.target is not None and r.target.dynamic
@@ -55,12 +83,28 @@ def substitute_command(cmd: SimpleCommand, values: dict[str, str]) -> SimpleComm
 def learn(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> None:
     """Literal assignments (``x=/tmp``, ``local y=…``, ``export Z=…``) become known values; a name
     assigned twice with different values, or a computed one, becomes unknown."""
+    if cmd.words and cmd.words[0].text == "set" and len(cmd.words) > 1 and cmd.words[1].text == "--":
+        args = cmd.words[2:]  # `set -- rm -fr /; "$@"`: new positional parameters
+        for k in range(1, 10):
+            values.pop(str(k), None)
+        if any(a.dynamic for a in args):
+            values.pop("@", None)
+            conflicting.add("@")
+            return
+        values["@"] = "\x00".join(a.text for a in args)
+        values.update({str(k): a.text for k, a in enumerate(args[:9], 1)})
+        conflicting.discard("@")
+        return
     if not cmd.assignments:
         return
     declaration = not cmd.words or cmd.words[0].text in ("export", "local", "declare", "typeset", "readonly")
     if not declaration:
         return
     for name, value in cmd.assignments:
+        if cmd.origin == "loop" and not value.dynamic:  # each copy of a loop's body has its own value
+            values[name] = value.text
+            conflicting.discard(name)
+            continue
         if name in conflicting:
             continue
         if value.dynamic or (name in values and values[name] != value.text):

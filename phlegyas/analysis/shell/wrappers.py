@@ -165,6 +165,13 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
     odd = _unknown_option(w, parsed.opts)
     if odd is not None:
         notes.append(("blocks", f"xargs {odd} is an option phlegyas does not know for xargs"))
+    items = _literal_input(ex, cmd, parsed)
+    if items:  # `xargs rm -fr <<< /`, `printf '%s\n' / | xargs rm -fr`: the items are known
+        if replace:
+            rest = [rest[0]] + [Word(r.text.replace(replace, items[0]), r.dynamic, r.glob, r.quoted)
+                                for r in rest[1:]] if len(items) == 1 else rest
+        else:
+            rest = [*rest, *(literal(i) for i in items)]
     start = len(ex.out.runs)
     injected = False
     if replace and runs_code(rest) and replace in text_of(rest[1:]):
@@ -181,6 +188,32 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
     for value in parsed.values(("-a", "--arg-file")):
         if first is not None:
             first.notes.append(("reads", value.text))
+
+
+_MAX_ITEMS = 16
+
+
+def _literal_input(ex: Walk, cmd: SimpleCommand, parsed) -> list[str]:
+    """The items xargs reads when its input is literal text: a here-string or heredoc, or the words of an
+    ``echo``/``printf`` piped into it (blank-separated, or one per line with ``-d '\n'``, NUL with ``-0``
+    taken as blanks). Empty when the input is another program's output or too long to list."""
+    text = None
+    if cmd.stdin_text is not None:
+        if cmd.stdin_dynamic:
+            return []
+        text = cmd.stdin_text
+    else:
+        ups = ex.ups_of.get(id(cmd), [])
+        if len(ups) != 1 or ups[0].program not in ("echo", "printf") or any(a.dynamic for a in ups[0].args):
+            return []
+        args = [a.text for a in ups[0].args]
+        if ups[0].program == "printf":
+            args = args[1:] if args and "%" in args[0] else [a.replace("\\n", "\n") for a in args]
+        else:
+            args = [a for a in args if a not in ("-n", "-e", "-E", "-ne", "-en")]
+        text = "\n".join(args)
+    items = text.split()
+    return items if 0 < len(items) <= _MAX_ITEMS else []
 
 
 def _parallel(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
