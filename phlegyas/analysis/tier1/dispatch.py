@@ -68,6 +68,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("curl", "wget"), writes.detect_program_writes)
     on("ztcp", network.detect_ztcp)
     on(("awk", "gawk", "mawk", "nawk"), network.detect_awk)
+    on(("sed", "gsed"), network.detect_sed)
+    on(("npx", "pnpx", "bunx", "uvx", "npm", "pnpm", "yarn", "bun", "pipx", "uv"), network.detect_remote_package)
     # writes and persistence
     on(("tee", "sed", "perl", "ruby", "cp", "install", "ln", "truncate"), writes.detect_program_writes)
     on("crontab", writes.detect_crontab)

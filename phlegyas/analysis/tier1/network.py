@@ -95,6 +95,12 @@ def detect_interpreter(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         return
     opts, code_flags = _interp_opts(inv)
     module = bool(inv.via) and inv.via[-1].endswith(" -m")  # `python -m json.tool`: the module is the program
+    if inv.via and inv.via[-1].startswith(("xargs", "parallel")) and opts.has(*code_flags):
+        codes = opts.values(*code_flags)
+        if not codes or any("$XARGS_ITEM" in c or "{}" in c for c in codes):  # `xargs -0 bash -c`: items are code
+            _executes_input(inv, out, f"{inv.via[-1].split()[0]} hands each item it reads to {prog} as code")
+            if out and out[-1].id == "net.pipe_to_shell":
+                return
     if not module and _stdin_is_program(prog, opts, code_flags):
         feeder = next((v for v in reversed(inv.via) if v.startswith(_DATA_FEEDERS)), None)
         if feeder is not None:
@@ -119,7 +125,15 @@ def detect_interpreter(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         if _reverse_shell_code(code):
             add(out, "net.reverse_shell", inv, f"{prog} code connects a socket to a shell (reverse/bind shell)")
             return
+        if _FORK.search(code) and _ENDLESS.search(code):
+            add(out, "process.fork_bomb", inv, f"{prog} code forks in an endless loop: a fork bomb")
+            return
 
+
+_FORK = re.compile(r"\bfork\b|\bos\.fork\b|\bProcess\.fork\b|\bpcntl_fork\b")
+_ENDLESS = re.compile(r"\bwhile\s*\(?\s*(?:1|true|True)\b|\bloop\s*(?:\{|do\b)|\bfor\s*\(\s*;\s*;\s*\)|"
+                      r"\buntil\s*\(?\s*(?:0|false|False)\b|\b1\s+while\b|\bwhile\s*\(\s*!\s*0\s*\)")
+"""Code that forks in a loop that never ends (``perl -e 'fork while 1'``, ``while True: os.fork()``)."""
 
 _DATA_FEEDERS = ("tar --to-command", "gtar --to-command", "bsdtar --to-command")
 """Carriers (``shell.carriers``) that pipe data into the command they are given: a shell or interpreter
@@ -202,6 +216,81 @@ def detect_ztcp(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 def detect_awk(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if any("/inet/tcp/" in w.text or "/inet/udp/" in w.text for w in inv.args):
         add(out, "net.reverse_shell", inv, f"{inv.program} opens a network socket (/inet/…) from its program")
+        return
+    if any(_AWK_RUNS.search(w.text) for w in inv.args if not w.text.startswith("-")):
+        _executes_input(inv, out, "its program runs commands built from what it reads")
+
+
+def detect_sed(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """GNU sed's ``e`` command and ``s///e`` flag run the pattern space as a shell command."""
+    if any(w.text == "--sandbox" for w in inv.args):
+        return
+    scripts = [w.text for w in inv.args if not w.text.startswith("-")][:1]
+    scripts += [inv.args[i + 1].text for i, w in enumerate(inv.args[:-1]) if w.text in ("-e", "--expression")]
+    if any(_SED_RUNS.search(s) for s in scripts):
+        _executes_input(inv, out, "its e command runs each line as a shell command")
+
+
+_RUNNER_SUBCOMMANDS = {"npm": ("exec", "x"), "pnpm": ("dlx", "exec"), "yarn": ("dlx",), "bun": ("x",),
+                       "pipx": ("run",), "uv": ("tool",)}
+_PACKAGE_OPTS = frozenset({"-p", "--package", "--from", "--spec", "--with"})
+_RUNNER_FLAGS = frozenset({"-y", "--yes", "-q", "--quiet", "-s", "--silent", "--no-install", "--prefer-offline",
+                           "--offline", "--ignore-existing", "-n", "--no-cache", "--isolated", "-v", "--verbose"})
+_REMOTE_SPEC = ("git+", "github:", "gitlab:", "bitbucket:", "gist:", "git@")
+
+
+def detect_remote_package(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``npx -y https://…/tool.tgz``, ``pipx run https://…/x.whl``, ``uvx --from git+https://… tool``: a
+    package fetched from a URL or a repository and run at once is download-then-run."""
+    args = inv.args
+    subs = _RUNNER_SUBCOMMANDS.get(inv.program)
+    if subs is not None and args and args[0].text in subs:  # written out (`npm exec …`), not peeled by the runner
+        args = args[2:] if inv.program == "uv" and len(args) > 1 and args[1].text == "run" else args[1:]
+    first = True
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t == "--":
+            i += 1
+            continue
+        if i and first and args[i - 1].text.startswith("-") and "=" not in args[i - 1].text and \
+                args[i - 1].text not in _RUNNER_FLAGS and not t.startswith("-"):
+            i += 1  # the value of an option (`npx --registry URL tool`): another index, issue 11's question
+            continue
+        if t.startswith("-"):
+            name, eq, value = t.partition("=")
+            if name in _PACKAGE_OPTS:
+                spec = value if eq else (args[i + 1].text if i + 1 < len(args) else "")
+                if _remote(spec):
+                    add(out, "net.pipe_to_shell", inv, f"{inv.program} runs a package fetched from {spec}, unseen")
+                    return
+                i += 1 if eq else 2
+                continue
+            i += 1
+            continue
+        if first and _remote(t):
+            add(out, "net.pipe_to_shell", inv, f"{inv.program} runs a package fetched from {t}, unseen")
+            return
+        first = False
+        i += 1
+
+
+def _remote(spec: str) -> bool:
+    return "://" in spec or spec.startswith(_REMOTE_SPEC)
+
+
+def _executes_input(inv: Invocation, out: Out, how: str) -> None:
+    """A program that runs its input as commands: remote input is remote code (deny)."""
+    source = next((u for u in upstream_closure(inv) if _net_source(u)), None)
+    if source is not None:
+        add(out, "net.pipe_to_shell", inv, f"{inv.program} runs what {source.program} downloads: {how}")
+
+
+_AWK_RUNS = re.compile(r"\bsystem\s*\(|\|&?\s*\"\s*(?:sh|bash|zsh|dash|ksh|python3?|perl|ruby|node)\b|\|&?\s*\$|"
+                       r"\$\w*\s*\|\s*getline")
+"""An awk program that runs commands: ``system(…)``, printing into a shell, or into (or reading from) a
+command taken from the data (``print | $0``, ``$1 | getline``)."""
+_SED_RUNS = re.compile(r"(?:^|[;{}\n]\s*)e(?:\s|$|;)|s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gpiImM0-9w]*e")
 
 
 # -- uploads of secrets --------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from phlegyas.analysis.paths import is_system_path
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script
 from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, is_prod
@@ -32,8 +33,58 @@ _DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "x
 
 
 def _download_outputs(inv: Invocation, env: AnalysisEnv) -> list[str]:
-    texts = program_writes(inv) + redirect_writes(inv)
+    texts = program_writes(inv) + redirect_writes(inv) + _remote_names(inv)
     return [p for p in (path_of(t, env) for t in texts) if p is not None]
+
+
+def _remote_names(inv: Invocation) -> list[str]:
+    """The files a download names after its URL: ``curl -O URL``, ``wget URL`` (without ``-O``),
+    ``aria2c URL`` — the URL's last path segment, in the cwd (or ``wget -P DIR``)."""
+    texts = [w.text for w in inv.args]
+    urls = [t for t in texts if "://" in t]
+    if not urls:
+        return []
+    if inv.program == "curl":
+        if not any(t in ("-O", "--remote-name", "--remote-name-all") or t.startswith("-") and not t.startswith("--")
+                   and "O" in t[1:] for t in texts):
+            return []
+    elif inv.program in ("wget", "wget2"):
+        if any(t in ("-O", "--output-document") or t.startswith("--output-document=") for t in texts):
+            return []
+    elif inv.program != "aria2c":
+        return []
+    prefix = ""
+    if "-P" in texts[:-1]:
+        prefix = texts[texts.index("-P") + 1].rstrip("/") + "/"
+    names = []
+    for url in urls:
+        name = url.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+        if name and "://" not in name:
+            names.append(prefix + name)
+    return names
+
+
+_EXTRACTORS = frozenset({"tar", "gtar", "bsdtar", "unzip", "7z", "7za", "unrar", "cpio", "gunzip", "bunzip2", "unxz",
+                         "zstd", "unzstd", "ar", "pax"})
+
+
+def _extracts(inv: Invocation, downloaded: dict[str, str], env: AnalysisEnv) -> str | None:
+    """The downloader whose archive ``inv`` unpacks (a file it downloaded, or its output piped in)."""
+    if inv.program not in _EXTRACTORS:
+        return None
+    if inv.program in ("tar", "gtar", "bsdtar"):
+        first = inv.args[0].text if inv.args else ""
+        if not any(w.text in ("-x", "--extract", "--get") for w in inv.args) and not (
+                first and not first.startswith("--") and "x" in first.lstrip("-")):
+            return None
+    for up in inv.upstream:
+        if up.program in _DOWNLOADERS:
+            return up.program
+    for w in inv.args:
+        p = path_of(w.text, env)
+        if p is not None and p in downloaded:
+            return downloaded[p]
+    return None
 
 
 def _runs(inv: Invocation, env: AnalysisEnv) -> str | None:
@@ -52,16 +103,25 @@ def _runs(inv: Invocation, env: AnalysisEnv) -> str | None:
 
 
 def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out) -> None:
+    """A file downloaded and then run in the same line, or an archive downloaded, unpacked and then a file
+    of the project's tree run (``curl … | tar xz && ./a/install.sh``): remote code, unseen."""
     downloaded: dict[str, str] = {}
+    unpacked: str | None = None  # the downloader whose archive was unpacked into the working tree
     for inv in invocations:
         if inv.program in _DOWNLOADERS:
             for p in _download_outputs(inv, env):
                 downloaded[p] = inv.program
             continue
-        if downloaded:
+        got = _extracts(inv, downloaded, env)
+        if got is not None:
+            unpacked = got
+            continue
+        if downloaded or unpacked:
             ran = _runs(inv, env)
             if ran is not None and ran in downloaded:
                 add(out, "net.pipe_to_shell", inv, f"runs {ran}, which {downloaded[ran]} just downloaded, unseen")
+            elif ran is not None and unpacked is not None and not is_system_path(ran, env.home):
+                add(out, "net.pipe_to_shell", inv, f"runs {ran}, from an archive {unpacked} just downloaded, unseen")
 
 
 _TF = frozenset({"terraform", "tofu", "terragrunt"})

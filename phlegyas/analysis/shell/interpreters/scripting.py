@@ -5,6 +5,8 @@ they do is "executes code".
 """
 from __future__ import annotations
 
+import re
+
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
 from phlegyas.analysis.shell.interpreters.pure_scripts import pure_script
 
@@ -92,6 +94,77 @@ def _perl_qx(code: str, report: CodeReport) -> None:
         start = end + 1
 
 
+_HOME_EXPRESSIONS: dict[str, re.Pattern[str]] = {
+    "js": re.compile(r"""(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\s*\)|"""
+                     r"""\bos\.userInfo\(\s*\)\.homedir|\bprocess\.env(?:\.(?:HOME|USERPROFILE)\b|"""
+                     r"""\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])"""),
+    "ruby": re.compile(r"""\bDir\.home\b(?:\(\s*\))?|\bENV\[\s*['"]HOME['"]\s*\]|"""
+                       r"""\bFile\.expand_path\(\s*['"]~['"]\s*\)|\bGem\.user_home\b"""),
+    "perl": re.compile(r"""\$ENV\{\s*['"]?HOME['"]?\s*\}|\(getpwuid\(\s*\$<\s*\)\)\[7\]|"""
+                       r"""\bglob\(\s*['"]~['"]\s*\)|\bFile::HomeDir->my_home\b"""),
+    "php": re.compile(r"""\bgetenv\(\s*['"]HOME['"]\s*\)|\$_(?:SERVER|ENV)\[\s*['"]HOME['"]\s*\]"""),
+}
+_STRING = r"""(?:'[^'\\]*'|"[^"\\]*")"""
+_JOIN_CALL = re.compile(rf"""(?:\bpath|require\(\s*['"](?:node:)?path['"]\s*\))\.(?:join|resolve)\(\s*({_STRING}(?:\s*,\s*{_STRING})*)\s*\)|"""
+                        rf"""\b(?:File\.join|File\.expand_path|join_paths)\(\s*({_STRING}(?:\s*,\s*{_STRING})*)\s*\)""")
+_CONCAT = re.compile(rf"""({_STRING})\s*(?:\+|\.)\s*({_STRING})""")
+
+
+def _unquote(s: str) -> str:
+    return s[1:-1]
+
+
+def literal_paths(code: str, lang: str) -> str:
+    """``code`` with the home directory's expressions written as the literal ``'~'`` (``os.homedir()``,
+    ``process.env.HOME``, ``Dir.home``, ``$ENV{HOME}``, ``getenv('HOME')``) and joins or concatenations of
+    literals folded into one (``path.join('~', '.ssh')`` → ``'~/.ssh'``), so that a path a call is given
+    is read like the shell's (``fs.rmSync(os.homedir(), …)`` deletes ``~``)."""
+    pattern = _HOME_EXPRESSIONS.get(lang)
+    if pattern is None:
+        return code
+    out = pattern.sub("'~'", code)
+    if out is code or out == code:
+        return code
+    for _ in range(4):
+        folded = _JOIN_CALL.sub(lambda m: "'" + "/".join(_unquote(s.strip()).strip("/") if i else
+                                                         _unquote(s.strip()).rstrip("/")
+                                                         for i, s in enumerate(re.findall(_STRING, m.group(1) or m.group(2))))
+                                + "'", out)
+        folded = _CONCAT.sub(lambda m: "'" + _unquote(m.group(1)) + _unquote(m.group(2)) + "'", folded)
+        if folded == out:
+            break
+        out = folded
+    return out
+
+
+_EVALS = {
+    "js": re.compile(r"\beval\b|\bnew\s+Function\b|\bFunction\s*\(|\bvm\.run\w*|\bimport\s*\(\s*['\"]?(?:https?:|data:)"),
+    "ruby": re.compile(r"\b(?:eval|instance_eval|class_eval|binding\.eval)\b"),
+    "perl": re.compile(r"\beval\b|\bdo\s*\(?\s*\$"),
+    "php": re.compile(r"\b(?:eval|assert|create_function)\s*\(|\b(?:include|require)(?:_once)?\s*\(?\s*['\"]https?:"),
+}
+_DOWNLOADS = {
+    "js": re.compile(r"\bfetch\s*\(|\bhttps?\.(?:get|request)\b|\baxios\b|\brequire\(\s*['\"](?:node-fetch|request|got)['\"]|"
+                     r"\b(?:curl|wget)\s"),
+    "ruby": re.compile(r"\bURI\.open\b|open-uri|\bNet::HTTP\b|\bopen\(\s*['\"]https?:|\b(?:curl|wget)\s|HTTParty|Faraday"),
+    "perl": re.compile(r"\bLWP\b|\bHTTP::Tiny\b|\bget(?:store)?\s*\(\s*['\"]https?:|\b(?:curl|wget)\s"),
+    "php": re.compile(r"\b(?:file_get_contents|fopen|curl_exec)\s*\(\s*['\"]?https?:|\bcurl_exec\b|\b(?:curl|wget)\s"),
+}
+_URL = re.compile(r"""https?://[^\s'"`)]+""")
+
+
+def remote_eval(code: str, lang: str) -> str | None:
+    """The shell equivalent of code that downloads code and runs it (``eval(await (await fetch(u)).text())``,
+    ``eval(URI.open(u).read)``): ``curl -s URL | LANG``, which Tier 1 judges as remote code; None when the
+    code does not both evaluate code and download something."""
+    evals, downloads = _EVALS.get(lang), _DOWNLOADS.get(lang)
+    if evals is None or downloads is None or not evals.search(code) or not downloads.search(code):
+        return None
+    url = _URL.search(code)
+    runner = {"js": "node", "ruby": "ruby", "perl": "perl", "php": "php"}[lang]
+    return f"curl -s {url.group(0) if url else 'https://unknown.invalid/'} | {runner}"
+
+
 def analyze_literal_code(code: str, lang: str) -> CodeReport:
     """Find the literal commands and file operations in code we cannot parse (see the module docstring)."""
     report = CodeReport()
@@ -101,6 +174,10 @@ def analyze_literal_code(code: str, lang: str) -> CodeReport:
         report.notes.extend(("reads", path) for path in verdict.reads)
         return report
     report.notes.append(("executes", f"{lang} code"))
+    fetched = remote_eval(code, lang)
+    if fetched is not None:
+        report.shell.append(fetched)
+    code = literal_paths(code, lang)
     sinks = _LANG_SINKS.get(lang, {})
     toks = _tokens(code)
     if lang == "perl":
