@@ -6,10 +6,13 @@ working directory) and the home /home/u.
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from phlegyas.analysis.dispatch import analyze
 from phlegyas.analysis.report import analyze_command
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import parse
@@ -54,8 +57,14 @@ EXAMPLES = [(c.id, cmd, want) for c in CLASSES.values() for cmd, want in c.examp
 
 @pytest.mark.parametrize("class_id,command,want", EXAMPLES, ids=[f"{c}:{cmd[:40]}" for c, cmd, _ in EXAMPLES])
 def test_catalog_examples(class_id, command, want):
-    """Through the whole shell analysis (wrappers peeled, carried commands expanded), as a call is judged."""
-    assert level(analyze_command(command, ENV).findings, class_id) == want
+    """Through the whole analysis (wrappers peeled, carried commands expanded), as a call is judged; an
+    example that starts with ``mcp__`` is an MCP tool's name and its arguments as JSON."""
+    if command.startswith("mcp__"):
+        name, _, arguments = command.partition(" ")
+        found = analyze(ToolCall(name, json.loads(arguments), cwd=ENV.cwd), ENV).findings
+    else:
+        found = analyze_command(command, ENV).findings
+    assert level(found, class_id) == want
 
 
 @pytest.mark.parametrize("klass", list(CLASSES.values()), ids=list(CLASSES))

@@ -11,6 +11,7 @@ from dataclasses import replace
 from phlegyas.analysis import paths, resolver
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
+from phlegyas.analysis.mcp import mcp_analysis
 from phlegyas.analysis.planted import ShellTools, content_findings, planted_kind
 from phlegyas.analysis.report import analyze_command, effects_for
 from phlegyas.analysis.shell.parse import Script
@@ -72,6 +73,8 @@ def analyze_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
         return Analysis(subcommands=[sub], readonly=readonly, safe=tool_category)
     if name in T2.READONLY_UNSAFE_TOOLS:
         return Analysis(subcommands=[Subcommand(text=name, program=None)], readonly=True)
+    if name.startswith("mcp__"):
+        return _mcp_tool(call, env)
     store = env.user_patterns
     category = _mcp_category(name)
     if category is None and store is not None and name in getattr(store, "safe_tools", ()):
@@ -79,6 +82,24 @@ def analyze_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
     sub = Subcommand(text=name, program=None, safe=category, readonly=category is not None)
     return Analysis(subcommands=[sub], readonly=category is not None and category != T2.USER_PATTERN,
                     safe=category)
+
+
+def _mcp_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
+    """An MCP tool by its name's verb and its arguments (``analysis.mcp``)."""
+    name = call.tool_name
+    found, category, effects = mcp_analysis(name, call.tool_input, env, analyze_command)
+    top = max((f.severity for f in found), default=Verdict.ALLOW)
+    configured = _mcp_category(name)
+    if configured is not None and top < Verdict.ASK:
+        category = configured
+    store = env.user_patterns
+    if category is None and top < Verdict.ASK and store is not None and name in getattr(store, "safe_tools", ()):
+        category = T2.USER_PATTERN
+    safe = category if top < Verdict.ASK else None
+    sub = Subcommand(text=name, program=None, effects=effects, safe=safe, findings=list(found),
+                     readonly=safe is not None)
+    return Analysis(findings=list(found), subcommands=[sub], readonly=safe is not None and safe != T2.USER_PATTERN,
+                    safe=safe)
 
 
 def _mcp_category(name: str) -> str | None:

