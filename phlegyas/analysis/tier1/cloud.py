@@ -72,8 +72,12 @@ def _dry(inv: Invocation) -> bool:
     return any(w.text in marks for w in inv.args)
 
 
+_DELETE_PREFIXES = tuple(v + sep for v in _DELETE_VERBS for sep in ("-", "_"))
+
+
 def _is_delete(verb: str) -> bool:
-    return verb.startswith(_DELETE_VERBS)
+    """``delete``, ``delete-table``, ``batch-delete-image``: not ``droplet`` (a word that merely starts so)."""
+    return verb in _DELETE_VERBS or verb.startswith(_DELETE_PREFIXES)
 
 
 def _aws(inv: Invocation, words: list[str]) -> str | None:
