@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
+from phlegyas.analysis.shell.interpreters.python_values import EVALS, NET_READS, is_path, literal
 from phlegyas.core.redact import secret_kind
 
 _SHELL_SINKS = frozenset({"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
@@ -182,6 +183,9 @@ class _PyScan(ast.NodeVisitor):
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__"
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            return ".".join([node.args[0].value, *reversed(parts)])  # `__import__('os').system(…)`
         if not isinstance(node, ast.Name):
             return None
         base = self.aliases.get(node.id, node.id)
@@ -270,81 +274,16 @@ class _PyScan(ast.NodeVisitor):
                     return
         self.pure = False
 
-    def _literal(self, node: ast.AST, depth: int = 0) -> str | None:
-        """A string the expression certainly is, paths as the shell would write them: a constant;
-        ``os.path.expanduser(s)``, ``Path(s)``, ``str(p)``, ``os.path.abspath(p)`` of one; the home
-        directory (``Path.home()``, ``os.environ["HOME"]``, ``os.getenv("HOME")``) as ``~``; ``os.path.join``,
-        ``/`` of paths, ``+`` and f-strings of such parts. None for anything computed."""
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return node.value
-        if depth > 8:
-            return None
-        if isinstance(node, ast.Call):
-            name = self.qualname(node.func)
-            args = node.args
-            if name in _HOME_CALLS and not args:
-                return "~"
-            if name in _ENV_GETS and args and self._literal(args[0], depth + 1) in ("HOME", "USERPROFILE"):
-                return "~"
-            if name in _PATH_IDENTITY and len(args) == 1:
-                return self._literal(args[0], depth + 1)
-            if name in _PATH_JOINS and args:
-                parts = [self._literal(a, depth + 1) for a in args]
-                return _join(parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
-            if isinstance(node.func, ast.Attribute) and node.func.attr in ("joinpath", "expanduser", "resolve",
-                                                                              "absolute") and not node.keywords:
-                base = self._literal(node.func.value, depth + 1)
-                parts = [self._literal(a, depth + 1) for a in args]
-                if base is None or any(p is None for p in parts):
-                    return None
-                return _join([base, *parts]) if parts else base  # type: ignore[list-item]
-            return None
-        if isinstance(node, ast.Subscript) and self.qualname(node.value) in ("os.environ", "os.environb"):
-            key = self._literal(node.slice, depth + 1)
-            return "~" if key in ("HOME", "USERPROFILE") else None
-        if isinstance(node, ast.BinOp):
-            left, right = self._literal(node.left, depth + 1), self._literal(node.right, depth + 1)
-            if left is None or right is None:
-                return None
-            if isinstance(node.op, ast.Div):
-                return _join([left, right])
-            if isinstance(node.op, ast.Add):
-                return left + right
-            return None
-        if isinstance(node, ast.JoinedStr):
-            out = []
-            for part in node.values:
-                if isinstance(part, ast.Constant) and isinstance(part.value, str):
-                    out.append(part.value)
-                elif isinstance(part, ast.FormattedValue) and part.format_spec is None:
-                    got = self._literal(part.value, depth + 1)
-                    if got is None:
-                        return None
-                    out.append(got)
-                else:
-                    return None
-            return "".join(out)
-        return None
+    def _literal(self, node: ast.AST) -> str | None:
+        return literal(node, self.qualname)
 
-    def _is_path(self, node: ast.AST, depth: int = 0) -> bool:
-        """Is ``node`` a ``pathlib.Path`` (``Path(…)``, ``Path.home()``, ``p / "x"``, ``p.joinpath(…)``)?"""
-        if depth > 8:
-            return False
-        if isinstance(node, ast.Call):
-            name = self.qualname(node.func)
-            if name in ("pathlib.Path", "Path", "pathlib.PosixPath", "PosixPath") or name in _HOME_CALLS:
-                return True
-            return (isinstance(node.func, ast.Attribute) and node.func.attr in ("joinpath", "expanduser", "resolve",
-                                                                                "absolute", "with_name", "with_suffix")
-                    and self._is_path(node.func.value, depth + 1))
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-            return self._is_path(node.left, depth + 1)
-        return False
+    def _is_path(self, node: ast.AST) -> bool:
+        return is_path(node, self.qualname)
 
     def _downloaded(self, node: ast.AST) -> str | None:
         """The URL (or a stand-in) when ``node`` evaluates something a network call returned."""
         for sub in ast.walk(node):
-            if isinstance(sub, ast.Call) and self.qualname(sub.func) in _NET_READS:
+            if isinstance(sub, ast.Call) and self.qualname(sub.func) in NET_READS:
                 url = self._literal(sub.args[0]) if sub.args else None
                 return url if url and url.startswith(("http://", "https://", "ftp://")) else "https://unknown.invalid/"
         return None
@@ -369,7 +308,7 @@ class _PyScan(ast.NodeVisitor):
     def _sink(self, name: str, node: ast.Call) -> bool:
         args = node.args
         r = self.r
-        if name in _EVALS and args:
+        if name in EVALS and args:
             fetched = self._downloaded(args[0])
             if fetched is not None:  # `exec(urlopen(u).read())`: what `curl -s u | python3` would do
                 self.pure = False
@@ -531,27 +470,6 @@ class _PyScan(ast.NodeVisitor):
 
 
 _ENVIRONMENT = frozenset({"os.environ", "os.environb", "posix.environ", "os.getenv", "os.getenvb"})
-
-
-_HOME_CALLS = frozenset({"pathlib.Path.home", "Path.home", "pathlib.PosixPath.home", "os.path.expanduser.__call__"})
-_ENV_GETS = frozenset({"os.getenv", "os.environ.get", "os.environb.get", "posix.environ.get"})
-_PATH_IDENTITY = frozenset({"os.path.expanduser", "posixpath.expanduser", "pathlib.Path", "Path", "pathlib.PosixPath",
-                            "PosixPath", "pathlib.PurePath", "str", "os.fspath", "os.path.abspath", "os.path.normpath",
-                            "os.path.realpath", "os.path.expandvars"})
-_PATH_JOINS = frozenset({"os.path.join", "posixpath.join"})
-_NET_READS = frozenset({"urllib.request.urlopen", "urlopen", "urllib.urlopen", "urllib2.urlopen", "requests.get",
-                        "requests.post", "requests.request", "httpx.get", "httpx.post", "urllib.request.urlretrieve",
-                        "http.client.HTTPSConnection", "http.client.HTTPConnection", "socket.socket",
-                        "socket.create_connection", "aiohttp.ClientSession", "urllib3.PoolManager"})
-_EVALS = frozenset({"exec", "eval", "builtins.exec", "builtins.eval", "compile", "runpy.run_path",
-                    "importlib.import_module"})
-
-
-def _join(parts: list[str]) -> str:
-    out = parts[0]
-    for p in parts[1:]:
-        out = p if p.startswith("/") else (out.rstrip("/") + "/" + p if out else p)
-    return out
 
 
 def _named_key(node: ast.AST | None) -> bool:

@@ -219,7 +219,7 @@ def _following_literals(toks: list[tuple[str, str]], i: int) -> list[str]:
             break
         elif kind == "w" and depth == 0 and out:
             break
-        elif kind == "w" and depth == 0 and not out and text not in ("=>", "do", "-"):
+        elif kind == "w" and depth == 0 and not out and text not in ("=>", "do", "-", "glob", "File.expand_path"):
             break
         i += 1
         if len(out) > 16:
