@@ -321,3 +321,23 @@ def test_ansi_c(body, decoded):
 ])
 def test_reserved_words_where_bash_wants_a_command_are_not_understood(command, understood):
     assert P.parse(command).understood is understood
+
+
+@pytest.mark.parametrize("source, word", [
+    ('bash -c "echo hi\nrm -rf ~"', "echo hi\nrm -rf ~"),  # was read as `echo hirm -rf ~`, and allowed
+    ('echo "x\n"', "x\n"), ('echo "\nx"', "\nx"), ('echo "a $x\n  b"', "a $x\n  b"),
+    ("bash -c \"alias x='rm -rf ~'\nx\"", "alias x='rm -rf ~'\nx"),
+])
+def test_a_newline_inside_double_quotes_is_kept(source, word):
+    """tree-sitter leaves a newline inside a double-quoted string out of every node: the walk puts the
+    text between the string's nodes back."""
+    assert P.parse(source).commands[0].words[-1].text == word
+
+
+def test_a_command_after_a_newline_in_bash_c_is_seen():
+    from phlegyas.analysis.report import analyze_command
+    from phlegyas.core.analysis import AnalysisEnv
+
+    env = AnalysisEnv(cwd="/home/u/proj", home="/home/u", project_root="/home/u/proj")
+    found = analyze_command('bash -c "echo hi\nrm -rf ~"', env).findings
+    assert any(f.id == "delete.catastrophic" for f in found)

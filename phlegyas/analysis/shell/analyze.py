@@ -19,7 +19,7 @@ from phlegyas.analysis.shell.braces import MAX_WORDS as MAX_BRACE_WORDS
 from phlegyas.analysis.shell.braces import expand_words
 from phlegyas.analysis.shell.carriers import CARRIERS, carry
 from phlegyas.analysis.shell.embedded import EMBEDDING, embedded
-from phlegyas.analysis.shell.expansion import MAX_DEPTH, MAX_RUNS, Expansion, Run, Walk, literal
+from phlegyas.analysis.shell.expansion import MAX_DEPTH, MAX_RUNS, Expansion, Run, Walk, literal, quote
 from phlegyas.analysis.shell.interpreter_calls import interpreter
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.nested import builtin_code, shell, stdin_shell
@@ -85,6 +85,8 @@ class _Expander(Walk):
             carriers.append(carrier)
             if cmd.assignments or cmd.words and cmd.words[0].text == "set":
                 learn(cmd, values, conflicting)
+            if cmd.words and cmd.words[0].text == "alias" and not cmd.words[0].quoted:
+                self._learn_aliases(cmd.words[1:])
         if seen is not None:
             script = Script(script.source, seen, script.problems, script.functions)
         self.out.scripts.append((script, out))
@@ -122,6 +124,13 @@ class _Expander(Walk):
             self.add(self.new_run(cmd, "", args, via, depth, remote, head.text, "dynamic"))
             return
         written = head.text
+        alias = self.aliases.get(written) if self.aliases and not head.quoted else None
+        if alias is not None:  # `alias x='rm -rf ~'` then `x`: the alias's words, then the arguments
+            rest = " ".join(a.text if a.dynamic else quote(a.text) for a in args)
+            self.aliases.pop(written)  # bash does not expand an alias inside its own expansion
+            self.nested(f"{alias} {rest}".strip(), via + (f"alias {written}",), depth, remote)
+            self.aliases[written] = alias
+            return
         body = self.functions.get(written) if self.functions else None
         if body is not None:  # `g(){ rm -fr "$@"; }; g /`: the body runs with the call's arguments
             self.nested(body, via + (f"{written}()",), depth, remote, positionals([head, *args]))
@@ -158,6 +167,14 @@ class _Expander(Walk):
             stdin_shell(self, cmd, name, args, via, depth, remote, written)
         else:
             self.program(cmd, name, key, args, via, depth, remote, written)
+
+    def _learn_aliases(self, words: list[Word]) -> None:
+        """``alias ll='ls -la'``: later commands named ``ll`` run ``ls -la`` (taken as expanded even where
+        bash would not expand it, in a non-interactive shell without ``expand_aliases``: the stricter reading)."""
+        for w in words:
+            name, eq, value = w.text.partition("=")
+            if eq and name and not w.dynamic and not name.startswith("-"):
+                self.aliases[name] = value
 
     def program(self, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...], depth: int,
                 remote: bool, written: str) -> None:

@@ -71,6 +71,7 @@ class Walk:
         self.out = Expansion()
         self.ups_of: dict[int, list[Invocation]] = {}
         self.functions: dict[str, str] = {}  # shell functions the line defines: name → body
+        self.aliases: dict[str, str] = {}  # aliases the line defines: name → what it stands for
 
     # -- helpers ---------------------------------------------------------------------------------
     def problem(self, message: str) -> None:

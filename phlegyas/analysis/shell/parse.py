@@ -101,7 +101,8 @@ class _Walker:
             if len(children) == 3:
                 left, content, right = children
                 if content.type == "string_content" and left.end_byte - left.start_byte == 1 \
-                        and right.end_byte - right.start_byte == 1:
+                        and right.end_byte - right.start_byte == 1 and content.start_byte == left.end_byte \
+                        and content.end_byte == right.start_byte:  # nothing between the nodes (no newline)
                     text = self.src[content.start_byte:content.end_byte].decode("utf-8", "replace")
                     return Word(unescape_double(text), False, False, True)
         parts: list[str] = []
@@ -126,7 +127,11 @@ class _Walker:
             flags[2] = True
             children = node.children
             last = len(children) - 1
+            prev_end = -1
             for i, child in enumerate(children):
+                if 0 <= prev_end < child.start_byte:  # text between two nodes (a newline): part of the string
+                    parts.append(unescape_double(self.src[prev_end:child.start_byte].decode("utf-8", "replace")))
+                prev_end = child.end_byte
                 ck = child.type
                 if ck == '"':
                     # tree-sitter folds whitespace next to a quote into the quote token (`" "`).
