@@ -235,7 +235,8 @@ PRE_TOOL_USE = [
                                       "new_string": "b"}, "default", {}, "ask"),
     ("read-tool", "Read", {"file_path": "{project}/README.md"}, "default", {}, "allow"),
     ("web-read", "WebFetch", {"url": "https://docs.python.org/3/", "prompt": "summarize"}, "default", {}, "allow"),
-    ("unknown-mcp-tool", "mcp__github__delete_repository", {"repo": "x/y"}, "default", {}, None),
+    ("unknown-mcp-tool", "mcp__github__create_issue", {"repo": "x/y", "title": "t"}, "default", {}, None),
+    ("destructive-mcp-tool", "mcp__github__delete_repository", {"repo": "x/y"}, "default", {}, "deny"),
     # modes, from permission_mode
     ("plan-denies-writes", "Bash", "touch notes.txt", "plan", {}, "deny"),
     ("plan-allows-reads", "Bash", "git status", "plan", {}, "allow"),

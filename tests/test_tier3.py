@@ -531,7 +531,7 @@ def test_ai_eval_runs_against_the_configured_backend(isolated_env, server):
     server.default = verdict("approve", 0.9)
     try:
         env = dict(isolated_env, ANTHROPIC_API_KEY="sk-ant-test", ANTHROPIC_BASE_URL=server.url)
-        result = subprocess.run([sys.executable, AI_EVAL, "--only", "compose-up", "deploy-staging", "s3-rm"],
+        result = subprocess.run([sys.executable, AI_EVAL, "--only", "compose-up", "deploy-staging", "stripe-refund"],
                                 capture_output=True, text=True, env=env, timeout=120)
     finally:
         server.default = verdict("ask_user", 0.5)
