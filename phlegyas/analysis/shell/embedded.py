@@ -24,7 +24,7 @@ def embedded(ex: Walk, cmd: SimpleCommand, run: Run, key: str, args: list[Word],
         _awk(ex, run, args, via, depth, remote)
     elif key in ("sed", "gsed"):
         _sed(ex, run, args, via, depth, remote)
-    elif key == "git" and any(a.text == "-c" for a in args):
+    elif key == "git" and any(a.text in ("-c", "config") for a in args):
         _git(ex, run, args, via, depth, remote)
 
 
@@ -90,12 +90,18 @@ def _sed(ex: Walk, run: Run, args: list[Word], via: tuple[str, ...], depth: int,
 def _git(ex: Walk, run: Run, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
     """``git -c alias.x='!cmd'`` and ``git -c core.pager=cmd``: the value is shell code."""
     parsed = parse_options(args, P.GIT.value_opts, stop_at_operand=True)
+    settings: list[tuple[str, str, str]] = []  # (key, value, how it was given)
     for opt, value in parsed.opts:
         if opt != "-c" or value is None or "=" not in value.text:
             continue
-        key = git_config_key(value.text)
-        code = value.text.split("=", 1)[1]
+        settings.append((git_config_key(value.text), value.text.split("=", 1)[1], "git -c"))
+    rest = args[parsed.rest:] if parsed.rest >= 0 else []
+    if rest and rest[0].text == "config":  # `git config --global alias.x '!rm -rf ~'`: runs at the next `git x`
+        words = [w for w in rest[1:] if not w.text.startswith("-")]
+        if len(words) >= 2 and not words[1].dynamic:
+            settings.append((words[0].text.lower(), words[1].text, "git config"))
+    for key, code, how in settings:
         if key.startswith("alias.") and code.startswith("!"):
             ex.nested(code[1:], via + ("git alias",), depth, remote)
         elif key.startswith(GIT_CODE_KEYS) and code.strip():
-            ex.nested(code, via + (f"git -c {key}",), depth, remote)
+            ex.nested(code, via + (f"{how} {key}",), depth, remote)

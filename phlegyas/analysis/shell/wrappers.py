@@ -216,6 +216,19 @@ def _literal_input(ex: Walk, cmd: SimpleCommand, parsed) -> list[str]:
     return items if 0 < len(items) <= _MAX_ITEMS else []
 
 
+def _literal_lines(ex: Walk, cmd: SimpleCommand) -> list[str]:
+    """The lines of literal input (a heredoc or here-string, or an ``echo``/``printf`` piped in)."""
+    if cmd.stdin_text is not None:
+        return [] if cmd.stdin_dynamic else [x for x in cmd.stdin_text.splitlines() if x.strip()]
+    ups = ex.ups_of.get(id(cmd), [])
+    if len(ups) != 1 or ups[0].program not in ("echo", "printf") or any(a.dynamic for a in ups[0].args):
+        return []
+    texts = [a.text for a in ups[0].args if a.text not in ("-n", "-e", "-E")]
+    if ups[0].program == "printf" and texts and "%" in texts[0]:
+        texts = texts[1:]
+    return [x for t in texts for x in t.replace("\\n", "\n").splitlines() if x.strip()]
+
+
 def _parallel(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
     """``parallel TEMPLATE ::: ITEMS``: the template as shell code, once per literal item (up to 8)."""
     w = P.WRAPPERS["parallel"]
@@ -231,6 +244,9 @@ def _parallel(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ..
         run = ex.add(ex.new_run(cmd, "parallel", args, via, depth, remote))
         if run is not None:  # None past MAX_RUNS, which is already a problem
             run.notes.append(("executes", "runs commands read from its input"))
+        lines = _literal_lines(ex, cmd)
+        for line in lines[:8]:  # `echo 'rm -rf ~' | parallel`: each input line is a command
+            ex.nested(line, via + ("parallel",), depth, remote)
         return
     base = text_of(template)
     items = [i.text for i in inputs[:8]] if inputs and not any(i.dynamic for i in inputs) else ["$PARALLEL_ITEM"]
