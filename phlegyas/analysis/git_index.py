@@ -47,16 +47,21 @@ def restorable(path: str, root: str) -> bool:
         return False
     if not stat.S_ISREG(st.st_mode) or st.st_size != size or size > MAX_FILE_BYTES:
         return False
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except (OSError, ValueError):
-        return False
-    if len(data) != size:
+    data = _read(path, MAX_FILE_BYTES)
+    if data is None or len(data) != size:
         return False
     header = b"blob %d\0" % size
     digest = (hashlib.sha256 if len(oid) == 32 else hashlib.sha1)(header + data).digest()
     return digest == oid
+
+
+def _read(path: str, limit: int) -> bytes | None:
+    """Up to ``limit`` + 1 bytes of ``path`` (one more than allowed: too long shows), or None."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(limit + 1)
+    except (OSError, ValueError):
+        return None
 
 
 def _repository(path: str, root: str) -> tuple[str, str] | None:
@@ -104,10 +109,8 @@ def _entries(git_dir: str) -> dict[str, _Entry] | None:
         return got[1]
     if st.st_size > MAX_INDEX_BYTES:
         return None
-    try:
-        with open(index, "rb") as fh:
-            data = fh.read(MAX_INDEX_BYTES + 1)
-    except (OSError, ValueError):
+    data = _read(index, MAX_INDEX_BYTES)
+    if data is None:
         return None
     entries = parse_index(data, _hash_size(git_dir))
     if entries is None:

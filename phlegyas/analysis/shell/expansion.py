@@ -31,13 +31,7 @@ class Run(Invocation):
                  upstream: list[Invocation] | None = None, stdin_text: str | None = None, remote: bool = False,
                  written: str = "", kind: str = "program", notes: list[tuple[str, str]] | None = None,
                  spec: P.Spec | None = None, depth: int = 0) -> None:
-        self.program = program
-        self.args = args
-        self.command = command
-        self.via = via
-        self.upstream = [] if upstream is None else upstream
-        self.stdin_text = stdin_text
-        self.remote = remote
+        Invocation.__init__(self, program, args, command, via, upstream, stdin_text, remote)
         self.written = written
         self.kind = kind
         self.notes = [] if notes is None else notes

@@ -20,6 +20,8 @@ asks. ``--dryrun``/``--dry-run`` makes any of them harmless.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.core.analysis import AnalysisEnv
@@ -127,7 +129,7 @@ def _gsutil(inv: Invocation, words: list[str]) -> str | None:
     return None
 
 
-def _az(words: list[str]) -> str | None:
+def _az(inv: Invocation, words: list[str]) -> str | None:
     if not words:
         return None
     if words[:2] == ["group", "delete"]:
@@ -138,7 +140,7 @@ def _az(words: list[str]) -> str | None:
     return None
 
 
-def _rclone(words: list[str]) -> str | None:
+def _rclone(inv: Invocation, words: list[str]) -> str | None:
     if words and words[0] in _RCLONE_DELETES:
         return f"rclone {words[0]} {words[-1] if len(words) > 1 else ''}".strip()
     return None
@@ -160,7 +162,7 @@ def _mc(inv: Invocation, words: list[str]) -> str | None:
     return None
 
 
-def _doctl(words: list[str]) -> str | None:
+def _doctl(inv: Invocation, words: list[str]) -> str | None:
     if len(words) >= 2 and words[0] == "databases" and "delete" in words[1:4]:
         return "doctl " + " ".join(words[:words.index("delete") + 1])
     if len(words) >= 3 and words[0] == "compute" and words[1] in ("volume", "snapshot", "image") and \
@@ -175,28 +177,17 @@ def detect_cloud_data(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         return
     words = _words(inv)
     prog = inv.program
-    if prog == "aws":
-        what = _aws(inv, words)
-    elif prog == "gcloud":
-        what = _gcloud(inv, words)
-    elif prog == "gsutil":
-        what = _gsutil(inv, words)
-    elif prog == "az":
-        what = _az(words)
-    elif prog == "rclone":
-        what = _rclone(words)
-    elif prog == "s3cmd":
-        what = _s3cmd(inv, words)
-    elif prog == "mc":
-        what = _mc(inv, words)
-    elif prog == "doctl":
-        what = _doctl(words)
-    else:
-        what = None
+    reader = _READERS.get(prog)
+    what = reader(inv, words) if reader is not None else None
     if what is not None:
         add(out, "data.cloud_delete", inv, f"{what}: deletes cloud data that no local undo brings back")
     elif prog in ("aws", "gcloud", "az", "doctl") and any(_is_delete(w) for w in words[1:4]):
         add(out, "infra.destroy", inv, f"{prog} {' '.join(words[:3])} deletes cloud resources", Verdict.ASK)
 
 
-CLOUD_PROGRAMS = ("aws", "gcloud", "gsutil", "az", "rclone", "s3cmd", "mc", "doctl")
+_READERS: dict[str, Callable[[Invocation, list[str]], "str | None"]] = {
+    "aws": _aws, "gcloud": _gcloud, "gsutil": _gsutil, "az": _az, "rclone": _rclone, "s3cmd": _s3cmd, "mc": _mc,
+    "doctl": _doctl,
+}
+"""Each CLI's reader: the deletion its words spell, or None."""
+CLOUD_PROGRAMS = tuple(_READERS)
