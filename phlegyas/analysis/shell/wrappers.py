@@ -165,7 +165,7 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
     odd = _unknown_option(w, parsed.opts)
     if odd is not None:
         notes.append(("blocks", f"xargs {odd} is an option phlegyas does not know for xargs"))
-    items = _literal_input(ex, cmd, parsed)
+    items = _literal_input(ex, cmd)
     if items:  # `xargs rm -fr <<< /`, `printf '%s\n' / | xargs rm -fr`: the items are known
         if replace:
             rest = [rest[0]] + [Word(r.text.replace(replace, items[0]), r.dynamic, r.glob, r.quoted)
@@ -193,40 +193,35 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
 _MAX_ITEMS = 16
 
 
-def _literal_input(ex: Walk, cmd: SimpleCommand, parsed) -> list[str]:
-    """The items xargs reads when its input is literal text: a here-string or heredoc, or the words of an
-    ``echo``/``printf`` piped into it (blank-separated, or one per line with ``-d '\n'``, NUL with ``-0``
-    taken as blanks). Empty when the input is another program's output or too long to list."""
-    text = None
+def _literal_stdin(ex: Walk, cmd: SimpleCommand) -> str | None:
+    """The text ``cmd`` reads when its input is literal: a here-string or heredoc, or what an ``echo`` or
+    ``printf`` of literal words pipes into it (a printf format's arguments, one per line); None when the
+    input is another program's output."""
     if cmd.stdin_text is not None:
-        if cmd.stdin_dynamic:
-            return []
-        text = cmd.stdin_text
+        return None if cmd.stdin_dynamic else cmd.stdin_text
+    ups = ex.ups_of.get(id(cmd), [])
+    if len(ups) != 1 or ups[0].program not in ("echo", "printf") or any(a.dynamic for a in ups[0].args):
+        return None
+    args = [a.text for a in ups[0].args]
+    if ups[0].program == "printf":
+        args = args[1:] if args and "%" in args[0] else [a.replace("\\n", "\n") for a in args]
     else:
-        ups = ex.ups_of.get(id(cmd), [])
-        if len(ups) != 1 or ups[0].program not in ("echo", "printf") or any(a.dynamic for a in ups[0].args):
-            return []
-        args = [a.text for a in ups[0].args]
-        if ups[0].program == "printf":
-            args = args[1:] if args and "%" in args[0] else [a.replace("\\n", "\n") for a in args]
-        else:
-            args = [a for a in args if a not in ("-n", "-e", "-E", "-ne", "-en")]
-        text = "\n".join(args)
-    items = text.split()
+        args = [a for a in args if a not in ("-n", "-e", "-E", "-ne", "-en")]
+    return "\n".join(args)
+
+
+def _literal_input(ex: Walk, cmd: SimpleCommand) -> list[str]:
+    """The items xargs reads from literal input (blank-separated; a ``-0`` list's NULs count as blanks);
+    empty when the input is not literal or too long to list."""
+    text = _literal_stdin(ex, cmd)
+    items = text.split() if text is not None else []
     return items if 0 < len(items) <= _MAX_ITEMS else []
 
 
 def _literal_lines(ex: Walk, cmd: SimpleCommand) -> list[str]:
-    """The lines of literal input (a heredoc or here-string, or an ``echo``/``printf`` piped in)."""
-    if cmd.stdin_text is not None:
-        return [] if cmd.stdin_dynamic else [x for x in cmd.stdin_text.splitlines() if x.strip()]
-    ups = ex.ups_of.get(id(cmd), [])
-    if len(ups) != 1 or ups[0].program not in ("echo", "printf") or any(a.dynamic for a in ups[0].args):
-        return []
-    texts = [a.text for a in ups[0].args if a.text not in ("-n", "-e", "-E")]
-    if ups[0].program == "printf" and texts and "%" in texts[0]:
-        texts = texts[1:]
-    return [x for t in texts for x in t.replace("\\n", "\n").splitlines() if x.strip()]
+    """The lines of literal input (``parallel`` runs each as a command)."""
+    text = _literal_stdin(ex, cmd)
+    return [x for x in text.splitlines() if x.strip()] if text is not None else []
 
 
 def _parallel(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
