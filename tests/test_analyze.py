@@ -125,7 +125,8 @@ CASES = [
     ("eval 'rm -rf src'", "notsafe deletes via:eval"),
     ("eval rm -rf src", "notsafe deletes"),
     ("eval \"$x\"", "notsafe notunderstood"),
-    ("eval $(echo rm -rf src)", "notsafe notunderstood"),
+    ("eval $(echo rm -rf src)", "notsafe deletes"),  # the substitution only prints literals: understood
+    ("eval $(cat cmd.txt)", "notsafe notunderstood"),
     ("eval 'ls -la'", "safe readonly"),
     ("source ./x.sh", "notsafe executes"),
     (". ./x.sh", "notsafe executes"),

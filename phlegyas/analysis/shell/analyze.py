@@ -24,6 +24,7 @@ from phlegyas.analysis.shell.interpreter_calls import interpreter
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.nested import builtin_code, shell, stdin_shell
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
+from phlegyas.analysis.shell.stdin import literal_output
 from phlegyas.analysis.shell.variables import learn, positionals, substitute, substitute_command
 from phlegyas.analysis.shell.wrappers import carried, runner, wrapper
 
@@ -102,6 +103,8 @@ class _Expander(Walk):
         first = len(self.out.runs)
         if ups:
             self.ups_of[id(cmd)] = ups
+        if cmd.redirects:
+            self._remember_written(cmd)
         words = expand_words(cmd.words)  # bash expands braces first: {rm,-fr,/} is rm -fr /
         if words is None:
             self.problem(f"a brace expansion of more than {MAX_BRACE_WORDS} words")
@@ -141,6 +144,7 @@ class _Expander(Walk):
                 run = self.new_run(cmd, name, args, via, depth, remote, written, "file")
                 run.notes.append(("runs", written))
                 self.add(run)
+                self.run_written(written, via, depth, remote)
                 return
         else:
             name = written
@@ -168,6 +172,21 @@ class _Expander(Walk):
         else:
             self.program(cmd, name, key, args, via, depth, remote, written)
 
+    def _remember_written(self, cmd: SimpleCommand) -> None:
+        """``echo 'rm -rf ~' > x.sh``: what a command writes to a literal path when its output is literal, so
+        that running that file later in the line (``bash x.sh``, ``./x.sh``) is judged by its content."""
+        targets = [r for r in cmd.redirects if r.op in (">", ">>", ">|") and r.target is not None
+                   and not r.target.dynamic and r.fd in (None, "1")]
+        if not targets or not cmd.words or cmd.words[0].dynamic:
+            return
+        text, _ = literal_output(Invocation(cmd.program or "", cmd.words[1:], cmd, stdin_text=cmd.stdin_text))
+        for r in targets:
+            key = _file_key(r.target.text)  # type: ignore[union-attr]
+            if text is None:
+                self.written.pop(key, None)
+            else:
+                self.written[key] = (self.written.get(key, "") + "\n" + text) if r.op == ">>" else text
+
     def _learn_aliases(self, words: list[Word]) -> None:
         """``alias ll='ls -la'``: later commands named ``ll`` run ``ls -la`` (taken as expanded even where
         bash would not expand it, in a non-interactive shell without ``expand_aliases``: the stricter reading)."""
@@ -186,6 +205,10 @@ class _Expander(Walk):
             embedded(self, cmd, run, key, args, via, depth, remote)
         if key in CARRIERS:
             carry(self, cmd, run, key, args, via, depth, remote)
+
+
+def _file_key(path: str) -> str:
+    return path[2:] if path.startswith("./") else path
 
 
 _ROUTED = frozenset({*P.WRAPPERS, *P.SHELLS, *(k.split()[0] for k in P.RUNNERS), *P.INTERPRETERS, "eval", "trap",

@@ -66,6 +66,7 @@ class Walk:
         self.ups_of: dict[int, list[Invocation]] = {}
         self.functions: dict[str, str] = {}  # shell functions the line defines: name → body
         self.aliases: dict[str, str] = {}  # aliases the line defines: name → what it stands for
+        self.written: dict[str, str] = {}  # files the line writes with literal content: path as written → text
 
     # -- helpers ---------------------------------------------------------------------------------
     def problem(self, message: str) -> None:
@@ -100,6 +101,14 @@ class Walk:
             self.problem(f"scripts nested deeper than {MAX_DEPTH} levels")
             return []
         return self.script(parse(code), via, depth + 1, remote, positional)
+
+    def run_written(self, path: str, via: tuple[str, ...], depth: int, remote: bool) -> bool:
+        """Expand the content of a file this line wrote with literal text, when ``path`` runs it."""
+        code = self.written.get(path[2:] if path.startswith("./") else path) if self.written else None
+        if code is None:
+            return False
+        self.nested(code, via + (f"{path} (written earlier in the line)",), depth, remote)
+        return True
 
     def synthetic(self, argv: list[str], via: tuple[str, ...], depth: int, remote: bool) -> None:
         words = [literal(a) for a in argv]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from phlegyas.analysis.shell import interpreters as I
 from phlegyas.analysis.shell.expansion import MAX_DEPTH, Run, Walk, literal, text_of
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
-from phlegyas.analysis.shell.stdin import stdin_text
+from phlegyas.analysis.shell.stdin import stdin_text, substitution_output
 from phlegyas.analysis.shell.variables import positionals
 
 NOEXEC_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "oksh", "loksh"})
@@ -58,6 +58,10 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
             ex.problem(f"{name} -c without a command")
             return
         code = operands[0]
+        decoded = substitution_output(code.text) if code.dynamic else None
+        if decoded is not None:  # `bash -c "$(echo … | base64 -d)"`: the decoded text is the code
+            ex.nested(decoded, via_c + ("decoded",), depth, remote, positionals(operands[1:]) or None)
+            return
         if code.dynamic:
             ex.problem(f"{name} -c with computed code")
             run.notes.append(("executes", "computed shell code"))
@@ -71,6 +75,8 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
         return
     if operands and not reads_stdin:
         run.notes.append(("runs", operands[0].text))
+        if not operands[0].dynamic:
+            ex.run_written(operands[0].text, via + (name,), depth, remote)
         return
     stdin_code(ex, run, name, cmd, via, depth, remote, "shell")
 
@@ -136,6 +142,9 @@ def builtin_code(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via:
         code = ops[0]
     else:
         if not args:
+            return
+        if len(args) == 1 and (decoded := substitution_output(args[0].text)) is not None:
+            ex.nested(decoded, via + (name, "decoded"), depth, remote)  # `eval "$(echo … | base64 -d)"`
             return
         if any(a.dynamic for a in args):
             ex.problem(f"{name} of a computed string")

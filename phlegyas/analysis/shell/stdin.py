@@ -5,8 +5,11 @@ output of a lone ``echo``/``printf``/``cat <<EOF`` producer upstream.
 """
 from __future__ import annotations
 
+import base64
+import binascii
+
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.shell.parse import SimpleCommand, decode_ansi_c
+from phlegyas.analysis.shell.parse import SimpleCommand, decode_ansi_c, parse
 
 
 def stdin_text(cmd: SimpleCommand, ups_of: dict[int, list[Invocation]]) -> tuple[str | None, str]:
@@ -36,4 +39,61 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
     if producer.program == "cat" and not words and producer.stdin_text is not None \
             and not producer.command.stdin_dynamic:
         return producer.stdin_text, "pipe from cat"
+    if producer.program in _DECODERS and len(producer.upstream) <= 1:
+        source = producer.upstream[0] if producer.upstream else None
+        given = producer.stdin_text if source is None and not producer.command.stdin_dynamic else None
+        text = given if given is not None else literal_output(source)[0]
+        decoded = decode(producer.program, [w.text for w in words], text) if text is not None else None
+        if decoded is not None:
+            return decoded, f"pipe from {producer.program}"
     return None, ""
+
+
+_DECODERS = frozenset({"base64", "base32", "xxd", "rev", "basenc"})
+
+
+def decode(program: str, args: list[str], text: str) -> str | None:
+    """What a decoder makes of literal ``text`` (``base64 -d``, ``base32 -d``, ``xxd -r -p``, ``rev``): the
+    obfuscated command comes out in the clear. None when the options say it encodes, or the text is not
+    valid input."""
+    flags = set(args)
+    try:
+        if program in ("base64", "basenc") and flags & {"-d", "--decode", "-D", "-di", "-id"}:
+            raw = base64.b64decode("".join(text.split()) + "==", validate=False)
+        elif program == "base32" and flags & {"-d", "--decode"}:
+            cleaned = "".join(text.split()).upper()
+            raw = base64.b32decode(cleaned + "=" * (-len(cleaned) % 8))
+        elif program == "xxd" and "-r" in flags and ("-p" in flags or "-ps" in flags or "-plain" in flags):
+            raw = binascii.unhexlify("".join(text.split()))
+        elif program == "rev":
+            return "\n".join(line[::-1] for line in text.split("\n"))
+        else:
+            return None
+    except (ValueError, binascii.Error):
+        return None
+    return raw.decode("utf-8", "replace")
+
+
+def substitution_output(text: str) -> str | None:
+    """What ``$(…)`` prints when its pipeline only prints and decodes literals
+    (``$(echo cm0gLXJmIH4= | base64 -d)`` is ``rm -rf ~``); None otherwise."""
+    if not (text.startswith("$(") and text.endswith(")")) or text.startswith("$(("):
+        return None
+    script = parse(text[2:-1])
+    if script.problems or not script.commands or len(script.commands) > 4:
+        return None
+    out: str | None = None
+    for i, cmd in enumerate(script.commands):
+        if i and cmd.upstream != [i - 1] or any(w.dynamic for w in cmd.words) or not cmd.words:
+            return None
+        prog, args = cmd.program or "", [w.text for w in cmd.words[1:]]
+        if i == 0:
+            producer = Invocation(prog, cmd.words[1:], cmd, stdin_text=cmd.stdin_text)
+            out = literal_output(producer)[0]
+        elif prog in _DECODERS and out is not None:
+            out = decode(prog, args, out)
+        else:
+            return None
+        if out is None:
+            return None
+    return out

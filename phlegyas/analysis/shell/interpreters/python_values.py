@@ -4,6 +4,8 @@ is a ``pathlib.Path``. Also the names of the calls that read from the network or
 from __future__ import annotations
 
 import ast
+import base64
+import binascii
 from typing import Callable
 
 Qualname = Callable[[ast.AST], "str | None"]
@@ -22,6 +24,29 @@ NET_READS = frozenset({"urllib.request.urlopen", "urlopen", "urllib.urlopen", "u
 """Calls whose result is what a server sent: code evaluated from them is remote code."""
 EVALS = frozenset({"exec", "eval", "builtins.exec", "builtins.eval", "compile", "runpy.run_path",
                    "importlib.import_module"})
+
+
+def _decoded(call: ast.Call, qualname: Qualname, depth: int) -> str | None:
+    """The text a decoding call of a literal yields (``base64.b64decode``, ``bytes.fromhex``): an obfuscated
+    command, in the clear."""
+    name = qualname(call.func)
+    first = call.args[0] if call.args else None
+    if isinstance(first, ast.Constant) and isinstance(first.value, bytes):
+        arg: str | None = first.value.decode("latin-1")
+    else:
+        arg = literal(first, qualname, depth + 1) if first is not None else None
+    if arg is None:
+        return None
+    try:
+        if name in ("base64.b64decode", "base64.standard_b64decode", "base64.decodebytes"):
+            return base64.b64decode(arg + "==").decode("utf-8", "replace")
+        if name == "base64.b32decode":
+            return base64.b32decode(arg).decode("utf-8", "replace")
+        if name == "bytes.fromhex":
+            return bytes.fromhex(arg).decode("utf-8", "replace")
+    except (ValueError, binascii.Error):
+        return None
+    return None
 
 
 def _join(parts: list[str]) -> str:
@@ -52,6 +77,8 @@ def literal(node: ast.AST, qualname: Qualname, depth: int = 0) -> str | None:
         if name in _PATH_JOINS and args:
             parts = [literal(a, qualname, depth + 1) for a in args]
             return _join(parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "decode" and isinstance(node.func.value, ast.Call):
+            return _decoded(node.func.value, qualname, depth)  # `base64.b64decode('cm0g…').decode()`
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("joinpath", "expanduser", "resolve",
                                                                           "absolute") and not node.keywords:
             base = literal(node.func.value, qualname, depth + 1)
