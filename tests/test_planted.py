@@ -130,6 +130,7 @@ TEMPLATES = {
                      '[build]\nrustc-wrapper = "/tmp/w"\n'),
     "ruby_build": ("source 'https://rubygems.org'\ngem 'rake'\n", "task :x do\n  sh '{bad}'\nend\n",
                    "task :x do\n  eval(File.read('/tmp/x'))\nend\n"),
+    "shell_startup": ("export EDITOR=vim\n", "{bad}\n", "mystery-tool --now\n"),
 }
 
 
@@ -146,8 +147,9 @@ def test_planted_content_decides_the_write(kind_id, path, which):
     content = TEMPLATES[kind_id][which].replace("{bad}", CURL)
     decision = write(path, content)
     if which == 0:
-        # ``.envrc`` is one of the ``.env*`` files that hold secrets: writing it asks whatever it runs
-        assert str(decision.verdict) == ("ask" if kind_id == "envrc" else "allow"), decision.reason
+        # ``.envrc`` is one of the ``.env*`` files that hold secrets, and a shell start-up file is a protected
+        # path: writing either asks whatever it runs
+        assert str(decision.verdict) == ("ask" if kind_id in ("envrc", "shell_startup") else "allow"), decision.reason
     elif which == 1:
         assert str(decision.verdict) == "deny", decision.reason
         assert "write.plants_code" in decision.reason and path in decision.reason

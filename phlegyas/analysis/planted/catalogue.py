@@ -55,6 +55,8 @@ _KINDS = (
                 (".cargo/config.toml", ".cargo/config")),
     PlantedKind("ruby_build", "a Gemfile or Rakefile", "bundle install or rake", "ruby",
                 ("Gemfile", "Rakefile", "lib/tasks/db.rake")),
+    PlantedKind("shell_startup", "a shell start-up file", "the next shell that starts", "sh",
+                (".bashrc", ".zshrc", ".profile", ".bash_profile")),
 )
 KINDS: dict[str, PlantedKind] = {k.id: k for k in _KINDS}
 
@@ -70,6 +72,9 @@ _BY_NAME = {
     "sitecustomize.py": "python_startup", "usercustomize.py": "python_startup",
     "setup.py": "python_build", "noxfile.py": "python_build", ".envrc": "envrc", ".gitlab-ci.yml": "ci",
     "build.rs": "build_rs", "Gemfile": "ruby_build", "Rakefile": "ruby_build", "rakefile": "ruby_build",
+    ".bashrc": "shell_startup", ".zshrc": "shell_startup", ".profile": "shell_startup",
+    ".bash_profile": "shell_startup", ".bash_login": "shell_startup", ".zprofile": "shell_startup",
+    ".zshenv": "shell_startup", ".zlogin": "shell_startup", ".kshrc": "shell_startup", ".mkshrc": "shell_startup",
 }
 _HOOK_DIRS = frozenset({".husky", ".githooks"})
 _VENDORED = frozenset({"node_modules", ".venv", "venv", "target", "dist", "build", "__pycache__"})
