@@ -10,8 +10,9 @@ from phlegyas.analysis.shell.expansion import Run, Walk, runs_code, text_of
 from phlegyas.analysis.shell.nested import add_report
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
+from phlegyas.analysis.shell.stdin import stdin_text
 
-EMBEDDING = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git"})
+EMBEDDING = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git", "crontab"})
 """Programs whose arguments may hold commands or code of their own."""
 
 
@@ -26,6 +27,8 @@ def embedded(ex: Walk, cmd: SimpleCommand, run: Run, key: str, args: list[Word],
         _sed(ex, run, args, via, depth, remote)
     elif key == "git" and any(a.text in ("-c", "config") for a in args):
         _git(ex, run, args, via, depth, remote)
+    elif key == "crontab":
+        _crontab(ex, cmd, args, via, depth, remote)
 
 
 def _find(ex: Walk, cmd: SimpleCommand, run: Run, args: list[Word], via: tuple[str, ...], depth: int,
@@ -105,3 +108,21 @@ def _git(ex: Walk, run: Run, args: list[Word], via: tuple[str, ...], depth: int,
             ex.nested(code[1:], via + ("git alias",), depth, remote)
         elif key.startswith(GIT_CODE_KEYS) and code.strip():
             ex.nested(code, via + (f"{how} {key}",), depth, remote)
+
+
+def _crontab(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
+    """``echo '* * * * * curl … | sh' | crontab -``: the commands of a literal crontab, as the scheduler will
+    run them (five time fields or an ``@reboot``-style word, then the command)."""
+    if any(a.text in ("-l", "-r", "-e", "-i") for a in args):
+        return
+    text, _ = stdin_text(cmd, ex.ups_of)
+    if text is None:
+        return
+    for line in text.splitlines()[:32]:
+        line = line.strip()
+        if not line or line.startswith("#") or ("=" in line.split(" ", 1)[0] and not line.startswith("@")):
+            continue
+        fields = line.split(None, 1 if line.startswith("@") else 5)
+        command = fields[-1] if len(fields) == (2 if line.startswith("@") else 6) else ""
+        if command:
+            ex.nested(command, via + ("crontab",), depth, remote)
