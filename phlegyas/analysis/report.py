@@ -119,6 +119,10 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         if not (eff.writes or eff.reads or eff.loads or eff.runs or eff.blockers or eff.mutates or eff.network):
             continue
         sub, category, edit_ok = _judge(None, eff, env, True, cmd)
+        if cmd.redirects:  # `> /etc/passwd`: a redirection with no command is still judged by Tier 1
+            sub.findings.extend(tier1.invocation_findings(Invocation("", [], cmd), env))
+            if any(f.severity >= _ASK for f in sub.findings):
+                category, edit_ok = None, False
         out.subcommands.append(sub)
         out.findings.extend(sub.findings)
         readonly = readonly and sub.readonly

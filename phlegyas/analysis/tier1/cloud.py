@@ -185,9 +185,16 @@ def detect_cloud_data(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "infra.destroy", inv, f"{prog} {' '.join(words[:3])} deletes cloud resources", Verdict.ASK)
 
 
+def _hosted_repo(inv: Invocation, words: list[str]) -> str | None:
+    """``gh repo delete``, ``glab repo delete``: a hosted repository with its issues, reviews and releases."""
+    if words[:2] == ["repo", "delete"]:
+        return f"{inv.program} repo delete {words[2] if len(words) > 2 else '(the current repository)'}"
+    return None
+
+
 _READERS: dict[str, Callable[[Invocation, list[str]], "str | None"]] = {
     "aws": _aws, "gcloud": _gcloud, "gsutil": _gsutil, "az": _az, "rclone": _rclone, "s3cmd": _s3cmd, "mc": _mc,
-    "doctl": _doctl,
+    "doctl": _doctl, "gh": _hosted_repo, "glab": _hosted_repo,
 }
 """Each CLI's reader: the deletion its words spell, or None."""
 CLOUD_PROGRAMS = tuple(_READERS)

@@ -148,6 +148,30 @@ def _content(inv: Invocation) -> str:
     return "\n".join(texts)
 
 
+_EMPTIED_ROOTS = ("/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/var/lib/", "/opt/")
+
+
+def _empties(inv: Invocation, target: str) -> bool:
+    """Whether ``inv`` leaves ``target`` empty: a truncating redirection of a command that prints nothing
+    (``> f``, ``: > f``, ``true > f``, ``cat /dev/null > f``), ``truncate -s 0 f``, ``cp /dev/null f``."""
+    prog = inv.program
+    texts = [w.text for w in inv.args]
+    if prog == "truncate":
+        return any(t in ("-s0", "--size=0") for t in texts) or any(
+            t in ("-s", "--size") and i + 1 < len(texts) and texts[i + 1] == "0" for i, t in enumerate(texts))
+    if prog in ("cp", "install", "dd"):
+        return "/dev/null" in texts or "if=/dev/null" in texts
+    whole = any(r.op in (">", ">|", "&>") and r.target is not None and r.target.text == target
+                for r in inv.command.redirects)
+    if not whole:
+        return False
+    if prog in ("", ":", "true", "false"):
+        return True
+    if prog == "echo":
+        return all(t in ("-n", "-e", "-ne", "-en") for t in texts) and "-n" in "".join(texts)
+    return prog == "cat" and texts == ["/dev/null"] or prog == "printf" and texts in ([], [""])
+
+
 def judge_writes(inv: Invocation, env: AnalysisEnv, out: Out, targets: list[str]) -> None:
     env = env_for(inv, env)
     content: str | None = None
@@ -164,7 +188,11 @@ def judge_writes(inv: Invocation, env: AnalysisEnv, out: Out, targets: list[str]
             continue
         key = private_key(path, env.home) if not in_project(path, env) else None
         if key is not None:  # `: > ~/.ssh/id_rsa`: the key is as lost as if it were deleted
-            add(out, "delete.catastrophic", inv, f"{inv.program} overwrites {path} ({key}): as lost as if deleted")
+            add(out, "delete.catastrophic", inv, f"{inv.program or 'the shell'} overwrites {path} ({key}): as lost as if deleted")
+            continue
+        if path.startswith(_EMPTIED_ROOTS) and _empties(inv, text):  # `> /etc/passwd`, `truncate -s 0 /etc/shadow`
+            add(out, "delete.catastrophic", inv, f"{inv.program or 'the shell'} empties the system file {path}: "
+                                                 "as lost as if deleted")
             continue
         if tracked_file(path, env):
             if content is None:
