@@ -53,8 +53,11 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
             setting, command = _ssh_setting(value.text) if key in _SSH_LIKE and value is not None else ("", "")
             if key not in _SSH_LIKE or setting in _SSH_COMMANDS:
                 notes.append(("executes", f"{name} {opt}"))
-            if setting in ("proxycommand", "localcommand", "knownhostscommand") and command and value is not None:
-                local_code.append(command) if not value.dynamic else ex.problem(f"{name} {opt} with a computed command")
+            if setting in ("proxycommand", "localcommand", "knownhostscommand") and command:
+                if value is not None and value.dynamic:
+                    ex.problem(f"{name} {opt} with a computed command")
+                else:
+                    local_code.append(command)
             elif setting == "remotecommand" and command:
                 code.append(command)
     rest = args[parsed.rest:] if parsed.rest >= 0 else []

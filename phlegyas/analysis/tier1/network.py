@@ -99,8 +99,7 @@ def detect_interpreter(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if inv.via and inv.via[-1].startswith(("xargs", "parallel")) and opts.has(*code_flags):
         codes = opts.values(*code_flags)
         if not codes or any("$XARGS_ITEM" in c or "{}" in c for c in codes):  # `xargs -0 bash -c`: items are code
-            _executes_input(inv, out, f"{inv.via[-1].split()[0]} hands each item it reads to {prog} as code")
-            if out and out[-1].id == "net.pipe_to_shell":
+            if _executes_input(inv, out, f"{inv.via[-1].split()[0]} hands each item it reads to {prog} as code"):
                 return
     if not module and _stdin_is_program(prog, opts, code_flags):
         feeder = next((v for v in reversed(inv.via) if v.startswith(_DATA_FEEDERS)), None)
@@ -280,11 +279,12 @@ def _remote(spec: str) -> bool:
     return "://" in spec or spec.startswith(_REMOTE_SPEC)
 
 
-def _executes_input(inv: Invocation, out: Out, how: str) -> None:
-    """A program that runs its input as commands: remote input is remote code (deny)."""
+def _executes_input(inv: Invocation, out: Out, how: str) -> bool:
+    """A program that runs its input as commands: remote input is remote code (deny); whether it was."""
     source = next((u for u in upstream_closure(inv) if _net_source(u)), None)
     if source is not None:
         add(out, "net.pipe_to_shell", inv, f"{inv.program} runs what {source.program} downloads: {how}")
+    return source is not None
 
 
 _AWK_RUNS = re.compile(r"\bsystem\s*\(|\|&?\s*\"\s*(?:sh|bash|zsh|dash|ksh|python3?|perl|ruby|node)\b|\|&?\s*\$|"

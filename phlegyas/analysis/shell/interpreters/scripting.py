@@ -123,7 +123,7 @@ def literal_paths(code: str, lang: str) -> str:
     if pattern is None:
         return code
     out = pattern.sub("'~'", code)
-    if out is code or out == code:
+    if out == code:
         return code
     for _ in range(4):
         folded = _JOIN_CALL.sub(lambda m: "'" + "/".join(_unquote(s.strip()).strip("/") if i else
