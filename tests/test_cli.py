@@ -97,6 +97,32 @@ def test_jsonl_contract_including_malformed_lines(run_cli):
         assert o["decision"] in ("allow", "ask", "deny")
 
 
+def test_a_line_nested_too_deeply_is_a_deny_row_and_the_batch_goes_on(run_cli):
+    """One deep JSON line (a RecursionError in the decoder) is answered with an error row; the next is decided."""
+    lines = ["[" * 1000 + "]" * 1000, json.dumps({"command": "rm -rf ~"})]
+    proc = run_cli("check", "--jsonl", "-", "--no-audit", input="\n".join(lines) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    first, second = decisions(proc.stdout)
+    assert first["decision"] == "deny" and "nested too deeply" in first["error"]
+    assert second["decision"] == "deny" and second["tier"] == "tier1_dangerous"
+
+
+def test_input_nested_too_deeply_is_a_usage_error(run_cli):
+    deep = '{"a":' * 2000 + "1" + "}" * 2000
+    proc = run_cli("check", "--tool", "Write", "--input", deep)
+    assert proc.returncode == 3
+    assert "nested too deeply" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_python_module_past_the_run_limit_is_decided_in_text_mode(run_cli):
+    """The 501st command is ``python3 -m pytest``: past the limit it is not understood (ask), not a crash."""
+    proc = run_cli("check", "--no-audit", "--", "ls;" * 500 + "python3 -m pytest")
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stdout + proc.stderr
+    assert proc.returncode == 1 and proc.stdout.startswith("ASK")
+    assert "more than 500 commands" in proc.stdout
+
+
 def test_check_writes_the_audit_log_and_stats_reads_it(run_cli):
     for cmd in ("ls", "rm -rf /", "unknown-thing"):
         run_cli("check", "--", cmd)

@@ -101,6 +101,8 @@ def _call_from_args(args) -> ToolCall:
             tool_input = json.loads(args.input or "{}")
         except json.JSONDecodeError as exc:
             raise CliError(f"--input is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise CliError("--input is nested too deeply to read") from None
         if not isinstance(tool_input, dict):
             raise CliError("--input must be a JSON object")
         return ToolCall(args.tool, tool_input, cwd=cwd, mode=args.mode)
@@ -142,6 +144,10 @@ def _explain_text(call: ToolCall, decision: Decision, ctx, mode: str, trust_stor
     elif analysis is not None and analysis.findings:
         for f in analysis.findings:
             lines.append(f"  ! {f.id} ({f.severity}): {f.message}")
+    if analysis is not None and analysis.problems:  # why the call is not understood as a whole
+        shown = list(dict.fromkeys(analysis.problems))
+        more = f" (+{len(shown) - 5} more)" if len(shown) > 5 else ""
+        lines.append(f"  not understood: {'; '.join(shown[:5])}{more}")
     if call.command is not None and ctx is not None and trust_store:  # Tier 2.5: which scripts are trusted
         from phlegyas.trust.checker import explain  # lean start-up: the other subcommands do not load the whole gate
 
@@ -164,7 +170,11 @@ def _check_jsonl(args, out: TextIO, err: TextIO) -> int:
         for lineno, line in enumerate(stream, 1):
             if not line.strip():
                 continue
-            row_id, result = _decide_line(runtime, line, lineno, default_cwd, args.mode, audit, err)
+            try:
+                row_id, result = _decide_line(runtime, line, lineno, default_cwd, args.mode, audit, err)
+            except Exception as exc:  # noqa: BLE001 - one bad line is a deny row; the batch goes on
+                row_id, result = lineno, _error_row(f"line {lineno}: internal error: {type(exc).__name__}: "
+                                                    f"{str(exc)[:200]}")
             result = {"id": row_id, **result}
             out.write(json.dumps(result, ensure_ascii=False) + "\n")
     return 0
@@ -175,6 +185,8 @@ def _decide_line(runtime, line: str, lineno: int, default_cwd: str, mode: str | 
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         return lineno, _error_row(f"line {lineno}: not valid JSON: {exc.msg}")
+    except RecursionError:
+        return lineno, _error_row(f"line {lineno}: JSON nested too deeply to read")
     row_id = data.get("id", lineno) if isinstance(data, dict) else lineno
     try:
         call = ToolCall.from_json(data)
@@ -286,6 +298,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     except KeyboardInterrupt:
         print("phlegyas: interrupted", file=err)
         return 130
+    except Exception as exc:  # noqa: BLE001 - never a traceback; `check` fails closed (deny's exit 2)
+        print(f"phlegyas: internal error: {type(exc).__name__}: {str(exc)[:300]}", file=err)
+        return EXIT_BY_VERDICT[Verdict.DENY] if args.func is cmd_check else EXIT_ERROR
 
 
 if __name__ == "__main__":

@@ -278,6 +278,8 @@ def _parse_json(path: str, text: str) -> dict:
     except json.JSONDecodeError as exc:
         raise PolicyError(path, exc.lineno, f"JSON syntax error: {exc.msg} at column {exc.colno} "
                                             "(expected a valid JSON object)") from None
+    except RecursionError:
+        raise PolicyError(path, 1, "JSON nested too deeply to read") from None
     if not isinstance(data, dict):
         raise PolicyError(path, 1, f"expected a JSON object at the top level, got {_kind(data)}")
     return data

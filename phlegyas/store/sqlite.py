@@ -335,7 +335,7 @@ def _request(row: sqlite3.Row, now: float) -> PendingRequest:
 def _load_input(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {"_unreadable": "stored input is not valid JSON"}
     return value if isinstance(value, dict) else {"_value": value}
 

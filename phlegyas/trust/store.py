@@ -188,6 +188,8 @@ def parse_store(data: bytes, where: str) -> dict[str, TrustEntry]:
     except json.JSONDecodeError as exc:
         raise TrustStoreError(f"{where}: trust store is not valid JSON (line {exc.lineno}, column "
                               f"{exc.colno}: {exc.msg}; truncated?){hint}") from None
+    except RecursionError:
+        raise TrustStoreError(f"{where}: trust store is nested too deeply to be one{hint}") from None
     if not isinstance(doc, dict):
         raise TrustStoreError(f"{where}: expected a JSON object with 'version' and 'scripts'{hint}")
     if doc.get("version") != STORE_VERSION:

@@ -110,8 +110,10 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
         script = None
         if not readonly or rest:
             run.notes.append(("executes", "runs a Java program"))
-    ex.add(run)
+    added = ex.add(run) is not None
     if module is not None:
+        if not added:  # past MAX_RUNS: already a problem, and the module's own run would be one too many
+            return
         _python_module(ex, cmd, run, module, args[args.index(module) + 1:] if module in args else [], via, depth,
                        remote)
         return

@@ -312,6 +312,8 @@ def read_json(path: str) -> tuple[dict | None, str | None]:
     except json.JSONDecodeError as exc:
         raise InstallError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); "
                            "fix it and run again, nothing was changed") from None
+    except RecursionError:
+        raise InstallError(f"{path}: JSON nested too deeply to read; nothing was changed") from None
     if not isinstance(doc, dict):
         raise InstallError(f"{path}:1:1: expected a JSON object, found {type(doc).__name__}; nothing was changed")
     return doc, text
