@@ -72,6 +72,9 @@ class Runtime:
         safe_dirs = (*DEFAULT_SAFE_WRITE_DIRS, *policy.safe_write_dirs)
         # the gate's own data directory is a secret place wherever PHLEGYAS_HOME puts it
         secret_places = (*settings.sensitive_paths, settings.data_dir.rstrip("/") + "/")
+        # … and, with the files that decide what is trusted, a place no agent may change (gate.self_approval)
+        gate_state = (settings.data_dir.rstrip("/") + "/", settings.audit_log_file, settings.trust_store,
+                      settings.safe_patterns_file)
 
         envs: dict[str, AnalysisEnv] = {}  # AnalysisEnv is frozen: one per working directory is enough
 
@@ -83,7 +86,8 @@ class Runtime:
                     envs.clear()
                 got = envs[where] = AnalysisEnv(cwd=where, home=settings.home, project_root=root,
                                                 safe_write_dirs=safe_dirs, user_patterns=patterns,
-                                                sensitive_paths=secret_places, local_ports=settings.local_ports)
+                                                sensitive_paths=secret_places, local_ports=settings.local_ports,
+                                                gate_state=gate_state)
             return got
 
         checkers = default_checkers((*tier_checkers(settings, interactive=self.interactive), *self.extra_checkers))

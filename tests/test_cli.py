@@ -123,6 +123,26 @@ def test_a_python_module_past_the_run_limit_is_decided_in_text_mode(run_cli):
     assert "more than 500 commands" in proc.stdout
 
 
+@pytest.mark.parametrize("mode", ["default", "acceptEdits", "bypassPermissions", "dontAsk", "plan"])
+def test_the_gates_own_state_is_never_the_agents_to_change(run_cli, tmp_path, mode):
+    """Wherever PHLEGYAS_HOME and the trust store are, writing them denies in every mode; reading does not allow."""
+    data = tmp_path / "gate-data"
+    trust = tmp_path / "trust" / "scripts.json"
+    env = {"PHLEGYAS_HOME": str(data), "PHLEGYAS_TRUST_STORE": str(trust)}
+    writes = [f"sqlite3 {data}/approvals.sqlite3 \"update requests set status='approved'\"",
+              f"echo '{{}}' > {trust}", f"rm -f {data}/audit.jsonl", f"cd {data} && sqlite3 cache.sqlite3 .dump"]
+    for command in writes:
+        proc = run_cli("check", "--json", "--no-audit", "--mode", mode, "--", command, env_extra=env)
+        out = json.loads(proc.stdout)
+        assert out["decision"] == "deny" and "gate.self_approval" in [f["id"] for f in out["findings"]], command
+    proc = run_cli("check", "--json", "--no-audit", "--mode", mode, "--tool", "Write", "--input",
+                   json.dumps({"file_path": f"{data}/policy.toml", "content": "x"}), env_extra=env)
+    assert json.loads(proc.stdout)["decision"] == "deny"
+    proc = run_cli("check", "--json", "--no-audit", "--mode", mode, "--", f"cat {data}/approvals.sqlite3",
+                   env_extra=env)
+    assert json.loads(proc.stdout)["decision"] != "allow"
+
+
 def test_check_writes_the_audit_log_and_stats_reads_it(run_cli):
     for cmd in ("ls", "rm -rf /", "unknown-thing"):
         run_cli("check", "--", cmd)

@@ -47,7 +47,7 @@ def test_defaults(home, cwd):
     assert (s.approval_confidence_threshold, s.denial_confidence_threshold) == (0.8, 0.2)
     assert s.log_level == "INFO"
     assert s.enable_audit_log is True and s.enable_approval_cache is True
-    assert (s.cache_ttl_seconds, s.pending_ttl_seconds, s.approval_wait_seconds) == (3600, 3600, 0)
+    assert (s.cache_ttl_seconds, s.pending_ttl_seconds, s.approval_wait_seconds) == (3600, 1800, 0)  # the seed's
     assert s.mode == "default" and s.hook_undecided == "none" and s.llm_provider == "anthropic"
     assert s.llm_base_url is None and s.llm_model is None and s.llm_timeout_seconds == 10.0
     assert (s.project_name, s.project_type, s.current_task) == (None, None, None)
@@ -295,7 +295,7 @@ def test_precedence_environment_dotenv_overrides_default(home, cwd, tmp_path):
     assert s.claude_model == "from-env"  # environment beats .env and policy
     assert s.log_level == "ERROR"  # .env beats policy
     assert s.cache_ttl_seconds == 7  # policy beats the default
-    assert s.pending_ttl_seconds == 3600  # default
+    assert s.pending_ttl_seconds == 1800  # default
 
 
 def test_empty_environment_value_falls_through_to_dotenv(home, cwd, tmp_path):

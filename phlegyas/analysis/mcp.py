@@ -24,6 +24,7 @@ from typing import Any
 from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
+from phlegyas.analysis.tier1.gate import in_gate_state, shown
 from phlegyas.analysis.tier1.secrets import find_secret
 from phlegyas.analysis.tier1.sql import judge_sql
 from phlegyas.core.analysis import AnalysisEnv
@@ -83,7 +84,11 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
             if why is not None:
                 findings.append(Finding("sensitive.read", Verdict.ASK, path, f"{tool} is given {path}: {why}"))
             protected = paths.protected_reason(path, env.home, env.project_root)
-            if protected is not None and verb not in READ_VERBS:
+            if verb not in READ_VERBS and in_gate_state(path, env, True):
+                findings.append(Finding("gate.self_approval", Verdict.DENY, path,
+                                        f"{tool} changes {shown(path, env)}: the gate's own state (approvals, audit, "
+                                        "trust, policy), which only a person may change"))
+            elif protected is not None and verb not in READ_VERBS:
                 findings.append(Finding("protected.write", Verdict.ASK, path, f"{tool} changes {path}: {protected}"))
         kind = find_secret(value)
         if kind:

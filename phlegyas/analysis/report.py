@@ -29,6 +29,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.expansion import blocks_tier2, computed, process_substitution
+from phlegyas.analysis.tier1.gate import state_findings
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
@@ -91,6 +92,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
                 and any(_is_project_write(w, renv) for w in eff.writes):
             writes_project = True
         found = tier1.invocation_findings(run, renv)
+        if eff.writes or eff.deletes or not eff.readonly:  # the gate's own state: approvals, audit, trust
+            state_findings(run, eff.writes, [w for w, _ in eff.deletes], eff.readonly, renv, found)
         if eff.writes:  # a hook, recipe or script written here runs at the next safe command: judge its content
             found = found + shell_write_findings(run, renv, _PLANTED_TOOLS, first_of.get(id(run.command)) is run)
         if found:
@@ -120,7 +123,9 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
             continue
         sub, category, edit_ok = _judge(None, eff, env, True, cmd)
         if cmd.redirects:  # `> /etc/passwd`: a redirection with no command is still judged by Tier 1
-            sub.findings.extend(tier1.invocation_findings(Invocation("", [], cmd), env))
+            bare_inv = Invocation("", [], cmd)
+            sub.findings.extend(tier1.invocation_findings(bare_inv, env))
+            state_findings(bare_inv, eff.writes, [], True, env, sub.findings)
             if any(f.severity >= _ASK for f in sub.findings):
                 category, edit_ok = None, False
         out.subcommands.append(sub)

@@ -23,6 +23,9 @@ class AnalysisEnv:
     user_patterns: Any = None  # analysis.tier2.SafePatternStore (or anything with its methods), when the user has one
     sensitive_paths: tuple[str, ...] = ()  # more secret places, from the policy (settings.sensitive_paths)
     local_ports: tuple[int, ...] = ()  # localhost ports served by the user's dev servers (settings.local_ports)
+    # the gate's own state: its data directory (ending in "/": approvals, cache, audit, policy, tokens), the
+    # trust store and the safe-patterns file; () = the default places under ~/.claude
+    gate_state: tuple[str, ...] = ()
 
 
 @dataclass(slots=True, init=False)

@@ -66,7 +66,7 @@ class Settings:
     current_task: str | None = None  # CURRENT_TASK
     cache_ttl_seconds: int = 3600  # CACHE_TTL_SECONDS >= 0
     enable_approval_cache: bool = True  # ENABLE_APPROVAL_CACHE
-    pending_ttl_seconds: int = 3600  # PENDING_TTL_SECONDS > 0
+    pending_ttl_seconds: int = 1800  # PENDING_TTL_SECONDS > 0 (the seed documents 30 minutes)
     approval_wait_seconds: int = 0  # APPROVAL_WAIT_SECONDS >= 0
     mode: str = "default"  # PHLEGYAS_MODE, one of model.MODES
     data_dir: str = DEFAULT_DATA_DIR  # PHLEGYAS_HOME (expanded, absolute)

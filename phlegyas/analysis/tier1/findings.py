@@ -20,6 +20,7 @@ from phlegyas.analysis.tier1.disk import is_device
 from phlegyas.analysis.tier1.dispatch import DEFAULT, DETECTORS
 from phlegyas.analysis.tier1.environment import detect_environment
 from phlegyas.analysis.tier1.expansion import detect_unknown_words
+from phlegyas.analysis.tier1.gate import in_gate_state, shown
 from phlegyas.analysis.tier1.network import redirect_to_socket
 from phlegyas.analysis.tier1.secrets import detect_piped_reads, find_secret, tracked_file
 from phlegyas.analysis.tier1.words import resolve
@@ -97,6 +98,10 @@ def file_tool_findings(call: ToolCall, env: AnalysisEnv) -> list[Finding]:
     out: list[Finding] = []
     if is_device(path):
         add(out, "disk.wipe", path, f"{call.tool_name} writes over the device {path}")
+        return out
+    if in_gate_state(path, env):
+        add(out, "gate.self_approval", path, f"{call.tool_name} writes {shown(path, env)}, the gate's own state (approvals, "
+                                             "audit, trust, policy): only a person may change it")
         return out
     klass = persistence_class(path, env.home)
     if klass is not None:

@@ -1,10 +1,15 @@
 """The gate itself: an agent must not approve its own requests, trust its own scripts, or unhook the
 gate. ``phlegyas approve/deny``, ``phlegyas-trust PATH`` deny; ``phlegyas install/uninstall`` and
-revoking trust ask."""
+revoking trust ask. Writing the gate's own state (its data directory, trust store, safe patterns) by
+any program or file tool denies."""
 from __future__ import annotations
 
+import posixpath
+
 from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add
+from phlegyas.analysis.tier1.words import path_of
 from phlegyas.core.analysis import AnalysisEnv
 
 _SELF_APPROVAL = frozenset({"approve", "deny"})
@@ -51,3 +56,79 @@ def _trust_args(inv: Invocation, texts: list[str], out: Out) -> None:
         add(out, "gate.reconfigure", inv, "phlegyas-trust --revoke changes which scripts the gate trusts")
     else:
         add(out, "gate.self_approval", inv, "phlegyas-trust marks a script as trusted: only a person may")
+
+
+# -- the gate's own state ----------------------------------------------------------------------------
+
+_DEFAULT_STATE = (".claude/phlegyas/", ".claude/trusted-scripts.json", ".claude/safe-patterns.json")
+_GATE_PROGRAMS = frozenset({"phlegyas", "phlegyas-trust", "phlegyas-hook"})  # judged by the detectors above
+
+
+def state_places(env: AnalysisEnv) -> tuple[str, ...]:
+    """The gate's data directory (with a final ``/``) and its trust files, as absolute paths."""
+    return env.gate_state or tuple(posixpath.join(env.home, p) for p in _DEFAULT_STATE)
+
+
+def in_gate_state(path: str, env: AnalysisEnv, or_above: bool = False) -> bool:
+    """``path`` is part of the gate's own state (``or_above``: or a directory holding some of it)."""
+    for place in state_places(env):
+        bare = place.rstrip("/")
+        if path == bare or (place.endswith("/") and path.startswith(place)):
+            return True
+        if or_above and bare.startswith(path.rstrip("/") + "/") and path.rstrip("/") not in ("", env.home.rstrip("/")):
+            return True  # `rm -rf ~/.claude`; the home and the root are the catastrophic classes' to judge
+    return False
+
+
+def _spellings(env: AnalysisEnv) -> list[str]:
+    """How a command may spell the state's places: absolute, ``~/…``, ``$HOME/…``, ``${HOME}/…``."""
+    out = []
+    home = env.home.rstrip("/") + "/"
+    for place in state_places(env):
+        bare = place.rstrip("/")
+        out.append(bare)
+        if bare.startswith(home):
+            rest = bare[len(home):]
+            out.extend(("~/" + rest, "$HOME/" + rest, "${HOME}/" + rest))
+    return out
+
+
+def state_findings(inv: Invocation, writes: list[Word], deletes: list[Word], readonly: bool,
+                   env: AnalysisEnv, out: Out) -> None:
+    """``gate.self_approval`` for an invocation that writes or deletes the gate's state (approvals queue,
+    Tier 3 cache, audit log, policy, trust store, tokens) — or, not being read-only, is handed a path in
+    it or code that names it (``sqlite3 ~/.claude/phlegyas/approvals.sqlite3 "update …"``)."""
+    prog = inv.program or "the shell"
+    for word, verb, above in [(w, "writes", False) for w in writes] + [(w, "deletes", True) for w in deletes]:
+        path = path_of(word.text, env)
+        if path is not None and in_gate_state(path, env, above):
+            what = "the gate's own state" if in_gate_state(path, env) else "a directory holding the gate's state"
+            add(out, "gate.self_approval", inv, f"{prog} {verb} {shown(path, env)}, {what} (approvals, audit, "
+                                                "trust, policy): only a person may change it")
+            return
+    if readonly or inv.program in _GATE_PROGRAMS or _runs_phlegyas_module(inv):
+        return
+    spellings = _spellings(env)
+    for word in inv.args:
+        text = word.text
+        path = path_of(text, env) if "\n" not in text and " " not in text else None
+        if (path is not None and in_gate_state(path, env)) or any(s in text for s in spellings):
+            add(out, "gate.self_approval", inv, f"{prog} is handed the gate's own state ({_short(text)}) and may "
+                                                "change it (approvals, audit, trust, policy): only a person may")
+            return
+
+
+def _runs_phlegyas_module(inv: Invocation) -> bool:
+    texts = [w.text for w in inv.args]
+    return "-m" in texts and texts.index("-m") + 1 < len(texts) and (
+        texts[texts.index("-m") + 1].split(".")[0] == "phlegyas")
+
+
+def shown(path: str, env: AnalysisEnv) -> str:
+    """``path`` as a person writes it: ``~/…`` under the home directory."""
+    home = env.home.rstrip("/")
+    return "~" + path[len(home):] if path == home or path.startswith(home + "/") else path
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "…"
