@@ -55,8 +55,12 @@ class VerdictCache:
             return None
         with self._lock:
             try:
-                row = self._connect().execute(
-                    "SELECT value FROM tier3_cache WHERE key = ? AND expires > ?", (key, self.clock())).fetchone()
+                cursor = self._connect().execute(
+                    "SELECT value FROM tier3_cache WHERE key = ? AND expires > ?", (key, self.clock()))
+                try:  # finished at once: an open statement keeps a snapshot that makes the next write fail
+                    row = cursor.fetchone()
+                finally:
+                    cursor.close()
             except Exception as exc:  # noqa: BLE001 - a broken cache is an empty cache
                 self._failed(exc)
                 return None
@@ -64,7 +68,7 @@ class VerdictCache:
             return None
         try:
             value = json.loads(row[0])
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
         return value if isinstance(value, dict) else None
 

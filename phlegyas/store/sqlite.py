@@ -126,7 +126,7 @@ class SQLiteApprovalStore:
     def get(self, request_id: str) -> PendingRequest:
         rid = parse_request_id(request_id)
         with self._read() as conn:
-            row = conn.execute("SELECT * FROM requests WHERE id = ?", (rid,)).fetchone()
+            row = _one(conn, "SELECT * FROM requests WHERE id = ?", (rid,))
         if row is None:
             raise NotFound(_not_found(rid))
         return _request(row, self._clock())
@@ -168,7 +168,7 @@ class SQLiteApprovalStore:
         why = stored_text(reason)
         with self._write() as conn:
             now = self._clock()
-            row = conn.execute("SELECT * FROM requests WHERE id = ?", (rid,)).fetchone()
+            row = _one(conn, "SELECT * FROM requests WHERE id = ?", (rid,))
             if row is None:
                 raise NotFound(_not_found(rid))
             if row["status"] != PENDING:
@@ -197,8 +197,8 @@ class SQLiteApprovalStore:
             rows = conn.execute(
                 "SELECT CASE WHEN status = ? AND expires_at <= ? THEN ? ELSE status END AS s, count(*) "
                 "FROM requests GROUP BY s", (PENDING, now, EXPIRED)).fetchall()
-            oldest = conn.execute("SELECT min(created_at) FROM requests WHERE status = ? AND expires_at > ?",
-                                  (PENDING, now)).fetchone()[0]
+            oldest = _one(conn, "SELECT min(created_at) FROM requests WHERE status = ? AND expires_at > ?",
+                          (PENDING, now))[0]
         counts = {status: 0 for status in STATUSES}
         counts.update({status: count for status, count in rows})
         return {
@@ -214,7 +214,7 @@ class SQLiteApprovalStore:
     # -- plumbing ------------------------------------------------------------------------------
 
     def _current(self, conn: sqlite3.Connection, rid: str, now: float) -> PendingRequest:
-        row = conn.execute("SELECT * FROM requests WHERE id = ?", (rid,)).fetchone()
+        row = _one(conn, "SELECT * FROM requests WHERE id = ?", (rid,))
         if row is None:
             raise NotFound(_not_found(rid))
         return _request(row, now)
@@ -281,6 +281,17 @@ class SQLiteApprovalStore:
         return StoreError(f"approvals store {self.path}: {exc}{hint}")
 
 
+def _one(conn: sqlite3.Connection, sql: str, params: tuple = ()) -> Any:
+    """The first row of ``sql``, its statement finished at once. A statement left open (a cursor read
+    with ``fetchone`` that outlives the call) keeps its read snapshot; the connection's next write then
+    fails with "database is locked" at once (SQLITE_BUSY_SNAPSHOT: the busy timeout cannot help)."""
+    cursor = conn.execute(sql, params)
+    try:
+        return cursor.fetchone()
+    finally:
+        cursor.close()
+
+
 def _prepare_file(path: str) -> None:
     """Create the directory (0700) and an empty file (0600) before SQLite does, never via a symlink."""
     try:
@@ -298,7 +309,7 @@ def _migrate(conn: sqlite3.Connection, path: str) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        row = _one(conn, "SELECT value FROM meta WHERE key = 'schema_version'")
         version = _version(row[0] if row else "0", path)
         if version > SCHEMA_VERSION:
             raise StoreError(f"approvals store {path} has schema version {version}, newer than this phlegyas "
