@@ -62,7 +62,7 @@ def test_fresh_project_gets_hooks_and_the_mcp_server(run_cli, paths):
         [(matcher, entry)] = phlegyas_hooks(settings, event)
         assert matcher == "*"
         assert set(entry) == {"type", "command", "timeout", "onFailure"}
-        assert entry["type"] == "command" and entry["timeout"] == 30 and entry["onFailure"] == "block"
+        assert entry["type"] == "command" and entry["timeout"] == 30 and entry["onFailure"] == "block"  # no wait set
         python, *args = shlex.split(entry["command"])
         assert os.path.isabs(python) and os.access(python, os.X_OK)
         assert args == ["-P", "-c", install.HOOK_LAUNCHER]
@@ -73,6 +73,36 @@ def test_fresh_project_gets_hooks_and_the_mcp_server(run_cli, paths):
     assert "--permission-prompt-tool mcp__phlegyas__permissions__approve" in proc.stdout
     assert paths["settings"] in proc.stdout and paths["mcp"] in proc.stdout
     assert backups(paths["project"]) == []  # nothing existed, nothing to back up
+
+
+@pytest.mark.parametrize("wait, expected", [("0", 30), ("10", 40), ("120", 150), ("1800", 1830)])
+def test_the_permission_request_hook_outlasts_the_wait_for_a_person(run_cli, paths, wait, expected):
+    """Claude Code kills a hook past its timeout: the one that may wait for a person gets the wait plus a
+    margin; PreToolUse never waits and keeps 30 s."""
+    proc = run_cli("install", "--hook", env_extra={"APPROVAL_WAIT_SECONDS": wait})
+    assert proc.returncode == 0, proc.stderr
+    settings = read(paths["settings"])
+    [(_, pre)] = phlegyas_hooks(settings, "PreToolUse")
+    [(_, permission)] = phlegyas_hooks(settings, "PermissionRequest")
+    assert (pre["timeout"], permission["timeout"]) == (30, expected)
+    assert f"PermissionRequest timeout {expected} s" in proc.stdout
+    assert "warning" not in proc.stderr
+
+
+def test_a_hook_timeout_shorter_than_the_wait_is_written_with_a_warning(run_cli, paths):
+    proc = run_cli("install", "--hook", "--hook-timeout", "60", env_extra={"APPROVAL_WAIT_SECONDS": "120"})
+    assert proc.returncode == 0, proc.stderr
+    [(_, permission)] = phlegyas_hooks(read(paths["settings"]), "PermissionRequest")
+    assert permission["timeout"] == 60
+    assert "warning: --hook-timeout 60 is shorter" in proc.stderr and "use at least 150" in proc.stderr
+
+
+def test_raising_the_wait_later_is_one_install_away(run_cli, paths):
+    assert run_cli("install", "--hook").returncode == 0
+    proc = run_cli("install", "--hook", env_extra={"APPROVAL_WAIT_SECONDS": "300"})
+    assert proc.returncode == 0 and "updated" in proc.stdout
+    [(_, permission)] = phlegyas_hooks(read(paths["settings"]), "PermissionRequest")
+    assert permission["timeout"] == 330
 
 
 OTHER_SETTINGS = {

@@ -11,12 +11,15 @@ from typing import Mapping, TextIO
 from phlegyas.cli.common import EXIT_ERROR
 from phlegyas.hosts.claude_code.hook import run
 from phlegyas.hosts.claude_code.install import (
+    HOOK_MARGIN_SECONDS,
+    HOOK_TIMEOUT_SECONDS,
     PROMPT_TOOL,
     FileChange,
     InstallError,
     Scope,
     apply,
     install_changes,
+    permission_request_timeout,
     project_scope,
     uninstall_changes,
     user_scope,
@@ -78,12 +81,40 @@ def cmd_uninstall(args, out: TextIO, err: TextIO) -> int:
     return _run(args, out, err, install=False)
 
 
+def person_wait(project: str, environ: Mapping[str, str], err: TextIO) -> float:
+    """The longest a PermissionRequest hook may wait for a person, from the settings that apply to
+    ``project`` (APPROVAL_WAIT_SECONDS); 0 with a warning when the settings do not load."""
+    from phlegyas.policy.settings import ConfigError
+    from phlegyas.runtime import load_runtime
+
+    try:
+        settings = load_runtime(environ, project).settings
+    except ConfigError as exc:
+        print(f"phlegyas: warning: settings do not load ({exc}); the PermissionRequest hook gets the "
+              f"default timeout of {HOOK_TIMEOUT_SECONDS} s", file=err)
+        return 0.0
+    return float(settings.approval_wait_seconds)
+
+
+def _permission_timeout(args, err: TextIO) -> int:
+    wait = person_wait(os.path.abspath(args.project or os.getcwd()), os.environ, err)
+    needed = permission_request_timeout(wait)
+    if args.hook_timeout is None:
+        return needed
+    if args.hook_timeout < needed:
+        print(f"phlegyas: warning: --hook-timeout {args.hook_timeout} is shorter than a person may be given "
+              f"(APPROVAL_WAIT_SECONDS={wait:g} plus {HOOK_MARGIN_SECONDS} s): Claude Code would kill the "
+              f"PermissionRequest hook and the person's answer would be lost; use at least {needed}", file=err)
+    return args.hook_timeout
+
+
 def _run(args, out: TextIO, err: TextIO, *, install: bool) -> int:
     try:
         scope = _scope(args, os.environ)
         hook, mcp = _parts(args)
         if install:
-            changes = install_changes(scope, hook=hook, mcp=mcp, python=sys.executable)
+            timeout = _permission_timeout(args, err) if hook else HOOK_TIMEOUT_SECONDS
+            changes = install_changes(scope, hook=hook, mcp=mcp, python=sys.executable, permission_timeout=timeout)
         else:
             changes = uninstall_changes(scope, hook=hook, mcp=mcp)
         changed = run_changes(changes, dry_run=args.dry_run, out=out)
@@ -120,6 +151,9 @@ def register(sub) -> None:
                "  phlegyas install --dry-run       # show the diff only",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     _where(install)
+    install.add_argument("--hook-timeout", type=int, metavar="SECONDS",
+                         help="the PermissionRequest hook's timeout (default: the wait a person is given, "
+                              f"APPROVAL_WAIT_SECONDS, plus {HOOK_MARGIN_SECONDS} s, at least {HOOK_TIMEOUT_SECONDS})")
     install.set_defaults(func=cmd_install)
     uninstall = sub.add_parser("uninstall", help="remove what `phlegyas install` added",
                                description="Remove the phlegyas hooks and MCP server; everything else is kept.")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import math
 import os
 import shlex
 import shutil
@@ -38,6 +39,8 @@ from phlegyas.store.files import write_atomic
 SERVER_NAME = "phlegyas"
 HOOK_EVENTS = ("PreToolUse", "PermissionRequest")
 HOOK_TIMEOUT_SECONDS = 30
+HOOK_MARGIN_SECONDS = 30
+"""Time a PermissionRequest hook needs besides the person's wait: start-up, Tier 3, the store."""
 PROMPT_TOOL = "mcp__phlegyas__permissions__approve"
 MCP_MODULE = "phlegyas.hosts.mcp.server"
 EXIT_ERROR = 3
@@ -69,8 +72,14 @@ def hook_command(python: str) -> str:
     return shlex.join([os.path.abspath(python), "-P", "-c", HOOK_LAUNCHER])
 
 
-def hook_entry(command: str) -> dict:
-    return {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECONDS, "onFailure": "block"}
+def hook_entry(command: str, timeout: int = HOOK_TIMEOUT_SECONDS) -> dict:
+    return {"type": "command", "command": command, "timeout": timeout, "onFailure": "block"}
+
+
+def permission_request_timeout(wait_seconds: float) -> int:
+    """The PermissionRequest hook's timeout: it may wait ``wait_seconds`` for a person (APPROVAL_WAIT_SECONDS,
+    Slack's timeout), and Claude Code kills a hook past its timeout — the person's answer would be lost."""
+    return max(HOOK_TIMEOUT_SECONDS, math.ceil(wait_seconds) + HOOK_MARGIN_SECONDS)
 
 
 def mcp_server_entry(python: str) -> dict:
@@ -127,14 +136,15 @@ def _list(doc: dict, key: str, path: tuple) -> list:
     return value
 
 
-def add_hooks(settings: dict, command: str) -> dict:
-    """``settings`` with one phlegyas hook (matcher ``*``) per event; other hooks are kept."""
+def add_hooks(settings: dict, command: str, timeouts: Mapping[str, int] | None = None) -> dict:
+    """``settings`` with one phlegyas hook (matcher ``*``) per event, each with its timeout (``timeouts``,
+    default ``HOOK_TIMEOUT_SECONDS``); other hooks are kept."""
     out = copy.deepcopy(settings)
     hooks = _object(out, "hooks", ())
-    wanted = hook_entry(command)
     for event in HOOK_EVENTS:
         groups = _list(hooks, event, ("hooks",))
-        _place_hook(groups, wanted, ("hooks", event))
+        _place_hook(groups, hook_entry(command, (timeouts or {}).get(event, HOOK_TIMEOUT_SECONDS)),
+                    ("hooks", event))
     return out
 
 
@@ -374,12 +384,18 @@ def apply(change: FileChange, now: datetime) -> str | None:
 
 # -- the commands ----------------------------------------------------------------------------------
 
-def install_changes(scope: Scope, *, hook: bool, mcp: bool, python: str) -> list[FileChange]:
+def install_changes(scope: Scope, *, hook: bool, mcp: bool, python: str,
+                    permission_timeout: int = HOOK_TIMEOUT_SECONDS) -> list[FileChange]:
+    """The changes ``install`` makes; the PermissionRequest hook gets ``permission_timeout`` seconds
+    (``permission_request_timeout`` of the longest wait for a person), PreToolUse never waits."""
     settings_edits: list = []
     changes: list[FileChange] = []
     if hook:
         command = hook_command(python)
-        settings_edits.append((lambda d: add_hooks(d, command), f"hooks {' and '.join(HOOK_EVENTS)} → {command}"))
+        timeouts = {"PreToolUse": HOOK_TIMEOUT_SECONDS, "PermissionRequest": permission_timeout}
+        settings_edits.append((lambda d: add_hooks(d, command, timeouts),
+                               f"hooks {' and '.join(HOOK_EVENTS)} → {command} (PermissionRequest timeout "
+                               f"{permission_timeout} s)"))
     if mcp:
         server = mcp_server_entry(python)
         if scope.project:
