@@ -519,6 +519,36 @@ def test_broken_store_trusts_nothing_and_does_not_crash(trusted, damage):
     assert (decision.verdict, decision.tier) == (Verdict.ASK, "fallback")
     text = trusted.explain("./trusted.sh")
     assert f"nothing is trusted: {trusted.store.path}: " in text
+    [warning] = decision.audit["warnings"]  # what the audit line and the hook carry
+    assert warning.startswith("trust store unusable, no script is trusted: ") and trusted.store.path in warning
+
+
+@pytest.mark.parametrize("server", ["0", "1"])
+def test_the_hook_and_the_audit_log_say_the_trust_store_is_broken(isolated_env, tmp_path, server):
+    import json
+    import subprocess
+    import sys
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "deploy.sh").write_text("#!/bin/sh\necho deploy\n")
+    store = os.path.join(isolated_env["HOME"], ".claude", "trusted-scripts.json")
+    os.makedirs(os.path.dirname(store), exist_ok=True)
+    with open(store, "w") as fh:
+        fh.write('{"version": 1, "scripts": {')  # truncated
+    event = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "./deploy.sh"},
+             "cwd": str(project), "session_id": "s1", "permission_mode": "default"}
+    env = dict(isolated_env, PHLEGYAS_HOOK_SERVER=server, PHLEGYAS_HOOK_SERVER_IDLE="5")  # a server leaves soon
+    proc = subprocess.run([sys.executable, "-m", "phlegyas.hosts.claude_code.hook"], input=json.dumps(event),
+                          capture_output=True, text=True, env=env, cwd=project, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert "hookSpecificOutput" not in out  # still undecided: Claude Code's own flow asks
+    assert out["systemMessage"].startswith("phlegyas: warning: trust store unusable") and store in out["systemMessage"]
+    assert "trust store unusable" in proc.stderr
+    with open(os.path.join(isolated_env["PHLEGYAS_HOME"], "audit.jsonl")) as fh:
+        [line] = [json.loads(x) for x in fh if x.strip()]
+    assert line["decision"] == "ask" and store in line["warnings"][0]
 
 
 def test_other_tools_are_not_touched(trusted):

@@ -129,6 +129,7 @@ def _explain_text(call: ToolCall, decision: Decision, ctx, mode: str, trust_stor
              f"  reason: {decision.reason}"]
     if decision.rule:
         lines.append(f"  rule:   {decision.rule}")
+    lines.extend(f"  warning: {w}" for w in (decision.audit or {}).get("warnings", ()))
     analysis = ctx._analysis if ctx is not None else None
     if analysis is not None and analysis.subcommands:
         lines.append("  what it does:")

@@ -54,6 +54,7 @@ class Context:
     parser: Parser | None = None
     _analysis: Analysis | None = field(default=None, repr=False)
     _script: Any = field(default=None, repr=False)
+    warnings: list[str] = field(default_factory=list)  # what a step could not do (a broken store): audited, shown
 
     def __init__(self, call: ToolCall, policy: Any, mode: str, env: AnalysisEnv, analyzer: Analyzer | None = None,
                  parser: Parser | None = None, _analysis: Analysis | None = None, _script: Any = None) -> None:
@@ -66,6 +67,7 @@ class Context:
         self.parser = parser
         self._analysis = _analysis
         self._script = _script
+        self.warnings = []
 
     @property
     def script(self) -> Any:
@@ -192,6 +194,8 @@ class Gate:
         if decision.verdict is _ASK and (ctx.mode == "dontAsk" or not self.interactive):
             why = "dontAsk mode" if ctx.mode == "dontAsk" else "no one can answer (headless)"
             decision = _with(decision, verdict=Verdict.DENY, reason=f"{decision.reason}; denied: {why}")
+        if ctx.warnings:  # the audit line and the hook say what went wrong on the way
+            decision = _with(decision, audit={**(decision.audit or {}), "warnings": list(dict.fromkeys(ctx.warnings))})
         return decision, ctx
 
 

@@ -317,6 +317,7 @@ class TrustJudgement:
     allow: bool
     reason: str
     lines: tuple[str, ...] = ()
+    store_error: str | None = None  # the trust store is broken: nothing is trusted until it is fixed
 
 
 def judge(script: "Script", analysis: "Analysis", env: "AnalysisEnv", store: TrustStore,
@@ -331,7 +332,7 @@ def judge(script: "Script", analysis: "Analysis", env: "AnalysisEnv", store: Tru
     try:
         entries = store.load()
     except TrustStoreError as exc:
-        return TrustJudgement(False, f"nothing is trusted: {exc}", (f"nothing is trusted: {exc}",))
+        return TrustJudgement(False, f"nothing is trusted: {exc}", (f"nothing is trusted: {exc}",), str(exc))
     lines, blockers = [], []
     for _, run in runs:
         ok, line = _judge_run(run, entries)
@@ -411,6 +412,8 @@ class TrustedScriptChecker:
         if ctx.call.command is None or ctx.script is None:
             return None
         judgement = judge(ctx.script, ctx.analysis, ctx.env, self.store, getattr(ctx.policy, "severity", None))
+        if judgement is not None and judgement.store_error is not None:
+            ctx.warnings.append(f"trust store unusable, no script is trusted: {judgement.store_error}")
         if judgement is None or not judgement.allow:
             return None
         return Decision(Verdict.ALLOW, TIER, judgement.reason, details=judgement.lines)

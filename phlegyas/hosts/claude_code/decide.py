@@ -145,17 +145,32 @@ def fast_gate(gate):
 # -- output ----------------------------------------------------------------------------------------
 
 def render(event: str, call: ToolCall, decision: Decision, *, undecided_ask: bool = False) -> HookResult:
-    """The hook's answer for a decision, in Claude Code's terms."""
+    """The hook's answer for a decision, in Claude Code's terms. A warning of the decision (a broken trust
+    store) goes to the user as ``systemMessage``, with or without a decision, and to stderr."""
     reason = f"phlegyas: {decision.reason}"
+    note = _warning(decision)
     if event == PERMISSION_REQUEST:
         if decision.verdict is Verdict.ALLOW:
-            return _json(PERMISSION_REQUEST, decision={"behavior": "allow", "updatedInput": call.tool_input})
+            return _json(PERMISSION_REQUEST, note, decision={"behavior": "allow", "updatedInput": call.tool_input})
         if decision.verdict is Verdict.DENY:
-            return _json(PERMISSION_REQUEST, decision={"behavior": "deny", "message": reason})
-        return HookResult(0)  # ask: the user's dialog decides
+            return _json(PERMISSION_REQUEST, note, decision={"behavior": "deny", "message": reason})
+        return _only(note)  # ask: the user's dialog decides
     if decision.verdict is Verdict.ASK and decision.tier == "fallback" and not undecided_ask:
-        return HookResult(0)  # undecided: Claude Code's own permission flow goes on
-    return _json(PRE_TOOL_USE, permissionDecision=str(decision.verdict), permissionDecisionReason=reason)
+        return _only(note)  # undecided: Claude Code's own permission flow goes on
+    return _json(PRE_TOOL_USE, note, permissionDecision=str(decision.verdict), permissionDecisionReason=reason)
+
+
+def _warning(decision: Decision) -> str | None:
+    warnings = (decision.audit or {}).get("warnings")
+    return "phlegyas: warning: " + "; ".join(warnings) if warnings else None
+
+
+def _only(note: str | None) -> HookResult:
+    """No decision (Claude Code's flow goes on), but the warning shown when there is one."""
+    if note is None:
+        return HookResult(0)
+    return HookResult(0, json.dumps({"systemMessage": note}).encode("ascii") + b"\n",
+                      note.encode("utf-8", "backslashreplace") + b"\n")
 
 
 def failure(event: str | None, reason: str, warning: bytes = b"") -> HookResult:
@@ -169,9 +184,12 @@ def failure(event: str | None, reason: str, warning: bytes = b"") -> HookResult:
     return HookResult(2, b"", line.encode("utf-8", "backslashreplace") + b"\n")
 
 
-def _json(event: str, **fields) -> HookResult:
-    body = {"hookSpecificOutput": {"hookEventName": event, **fields}}
-    return HookResult(0, json.dumps(body).encode("ascii") + b"\n")
+def _json(event: str, note: str | None = None, **fields) -> HookResult:
+    body: dict = {"hookSpecificOutput": {"hookEventName": event, **fields}}
+    if note is None:
+        return HookResult(0, json.dumps(body).encode("ascii") + b"\n")
+    body["systemMessage"] = note
+    return HookResult(0, json.dumps(body).encode("ascii") + b"\n", note.encode("utf-8", "backslashreplace") + b"\n")
 
 
 # -- audit -----------------------------------------------------------------------------------------
