@@ -42,10 +42,14 @@ def test_pending_table_json_and_filters(run_cli, store):
     proc = run_cli("pending")
     assert proc.returncode == 0, proc.stderr
     header, *rows = proc.stdout.splitlines()
-    assert header.split() == ["ID", "AGE", "TOOL", "INPUT", "WORKFLOW/AGENT", "EXPIRES", "IN"]
+    assert header.split() == ["REQUEST_ID", "CREATED_AT", "TOOL_NAME", "TOOL_INPUT", "WORKFLOW_ID/AGENT_ID",
+                              "EXPIRES_AT"]
     assert rows[0].startswith(first) and "make deploy" in rows[0] and "wf-1/agent-7" in rows[0]
     assert rows[1].startswith(second) and "terraform apply" in rows[1]
+    assert " ago " in rows[0] and rows[0].rstrip().split()[-2] == "in"
     listed = json.loads(run_cli("pending", "--json").stdout)
+    names = {part.lower() for column in header.split() for part in column.split("/")}
+    assert names <= set(listed[0])  # the table and --json use the same names
     assert [r["request_id"] for r in listed] == [first, second]
     assert listed[0]["tool_input"] == {"command": "make deploy"} and listed[0]["status"] == "pending"
     only = json.loads(run_cli("pending", "--json", "--workflow", "wf-2").stdout)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import stat
 import subprocess
@@ -103,6 +104,31 @@ def test_raising_the_wait_later_is_one_install_away(run_cli, paths):
     assert proc.returncode == 0 and "updated" in proc.stdout
     [(_, permission)] = phlegyas_hooks(read(paths["settings"]), "PermissionRequest")
     assert permission["timeout"] == 330
+
+
+def test_install_writes_no_mcp_server_that_cannot_start(run_cli, paths, tmp_path):
+    """An environment whose mcp package does not import (here a stand-in that fails as a missing one
+    would) gets no server entry: install says what to do and writes nothing; --hook alone still works."""
+    broken = tmp_path / "no-mcp" / "mcp"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('raise ImportError("No module named mcp.server")\n')
+    env = {"PYTHONPATH": str(broken.parent)}
+    proc = run_cli("install", env_extra=env)
+    assert proc.returncode == 3
+    assert "the MCP server cannot start" in proc.stderr and "pip install 'phlegyas[mcp]'" in proc.stderr
+    assert "phlegyas install --hook" in proc.stderr and "Traceback" not in proc.stderr
+    assert listing(paths["project"]) == {}
+    proc = run_cli("install", "--hook", env_extra=env)
+    assert proc.returncode == 0, proc.stderr
+    assert os.path.exists(paths["settings"]) and not os.path.exists(paths["mcp"])
+
+
+def test_a_plain_install_brings_the_mcp_server_with_it():
+    """`mcp` is a dependency of the package itself (the README's first command installs it)."""
+    from importlib.metadata import requires
+
+    assert any(re.match(r"mcp\s*[<>=!~]", r) and "extra" not in r for r in requires("phlegyas"))
+    assert install.mcp_server_problem() is None
 
 
 OTHER_SETTINGS = {

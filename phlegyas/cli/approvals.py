@@ -163,14 +163,16 @@ def _user_name() -> str:
 # --- rendering ------------------------------------------------------------------------------------
 
 def format_table(requests: list[PendingRequest], *, now: float) -> str:
-    """One row per request: id, age, tool, input summary, workflow/agent, time left."""
+    """One row per request: id, age, tool, input summary, workflow/agent, time left. The columns carry
+    the names of the ``--json`` keys they show (times relative to now)."""
 
-    header = ("ID", "AGE", "TOOL", "INPUT", "WORKFLOW/AGENT", "EXPIRES IN")
+    header = ("REQUEST_ID", "CREATED_AT", "TOOL_NAME", "TOOL_INPUT", "WORKFLOW_ID/AGENT_ID", "EXPIRES_AT")
     rows = [header]
     for r in requests:
         owner = "/".join(printable(x) for x in (r.workflow_id, r.agent_id) if x) or "-"
-        rows.append((r.id, duration(now - r.created_at), shorten(r.tool_name, 24),
-                     gist(r.tool_input, SUMMARY_WIDTH), shorten(owner, 32), duration(r.expires_at - now)))
+        left = duration(r.expires_at - now)
+        rows.append((r.id, f"{duration(now - r.created_at)} ago", shorten(r.tool_name, 24),
+                     gist(r.tool_input, SUMMARY_WIDTH), shorten(owner, 32), left if left == "expired" else f"in {left}"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
     return "\n".join(lines)

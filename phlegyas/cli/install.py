@@ -19,6 +19,7 @@ from phlegyas.hosts.claude_code.install import (
     Scope,
     apply,
     install_changes,
+    mcp_server_problem,
     permission_request_timeout,
     project_scope,
     uninstall_changes,
@@ -113,6 +114,11 @@ def _run(args, out: TextIO, err: TextIO, *, install: bool) -> int:
         scope = _scope(args, os.environ)
         hook, mcp = _parts(args)
         if install:
+            problem = mcp_server_problem() if mcp else None
+            if problem is not None:
+                raise InstallError(f"the MCP server cannot start with {sys.executable}: {problem}; install it "
+                                   "with `pip install 'phlegyas[mcp]'` in that environment, or wire the hooks "
+                                   "alone with `phlegyas install --hook`. Nothing was written")
             timeout = _permission_timeout(args, err) if hook else HOOK_TIMEOUT_SECONDS
             changes = install_changes(scope, hook=hook, mcp=mcp, python=sys.executable, permission_timeout=timeout)
         else:

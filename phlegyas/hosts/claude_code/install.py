@@ -82,6 +82,16 @@ def permission_request_timeout(wait_seconds: float) -> int:
     return max(HOOK_TIMEOUT_SECONDS, math.ceil(wait_seconds) + HOOK_MARGIN_SECONDS)
 
 
+def mcp_server_problem() -> str | None:
+    """Why the MCP server could not start in this environment (its SDK does not import), or None.
+    ``install`` writes no server entry that cannot run."""
+    try:
+        import mcp.server.mcpserver  # noqa: F401 - the import the server makes
+    except ImportError as exc:
+        return f"the mcp package does not import ({exc})"
+    return None
+
+
 def mcp_server_entry(python: str) -> dict:
     """The MCP server's config; ``-P`` as in ``hook_command`` (Claude Code starts it in the project)."""
     return {"command": os.path.abspath(python), "args": ["-P", "-m", MCP_MODULE]}
