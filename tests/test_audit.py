@@ -20,9 +20,11 @@ from phlegyas.store.audit import (
     MemoryAuditLog,
     audit_entry,
     compute_stats,
+    empty_stats,
     format_stats,
     parse_since,
     read_entries,
+    seed_tier,
 )
 
 NOW = datetime(2026, 11, 5, 12, 30, 0, 123456, tzinfo=timezone.utc)
@@ -401,7 +403,9 @@ def test_compute_stats_on_a_known_log(tmp_path):
     write_known_log(path)
     assert compute_stats(str(path)) == {
         "total": 7, "approved": 3, "denied": 2, "asked": 2,
-        "by_tier": {"tier2_safe": 2, "tier3_ai": 2, "fallback": 1, "protected_path": 1, "tier1_dangerous": 1},
+        # the seed's labels where they apply: Tier 3's allow and deny are tier3_ai_approve / tier3_ai_deny
+        "by_tier": {"tier2_safe": 2, "fallback": 1, "protected_path": 1, "tier1_dangerous": 1,
+                    "tier3_ai_approve": 1, "tier3_ai_deny": 1},
         "by_tool": {"Bash": 4, "Read": 1, "WebFetch": 1, "Write": 1},
         "by_decision": {"allow": 3, "ask": 2, "deny": 2},
         "corrupt_lines": 3, "since": None,
@@ -419,6 +423,17 @@ def test_compute_stats_since_and_empty(tmp_path):
     assert stats["tier3"] == {"calls": 0, "cache_hits": 0, "cost_usd": 0.0, "input_tokens": 0, "output_tokens": 0}
     empty = compute_stats(str(tmp_path / "none.jsonl"))
     assert (empty["total"], empty["first"], empty["by_decision"]) == (0, None, {"allow": 0, "ask": 0, "deny": 0})
+    assert empty == empty_stats()
+
+
+@pytest.mark.parametrize("tier, decision, label", [
+    ("tier1_dangerous", "deny", "tier1_dangerous"), ("tier2_safe", "allow", "tier2_safe"),
+    ("tier3_ai", "allow", "tier3_ai_approve"), ("tier3_ai", "deny", "tier3_ai_deny"),
+    ("tier3_ai", "ask", "tier3_needs_human"), ("human", "allow", "human"), ("tier2_5_trusted", "allow", "tier2_5_trusted"),
+    ("fallback", "ask", "fallback"), (None, "deny", "(none)"),
+])
+def test_by_tier_uses_the_seeds_labels_where_they_apply(tier, decision, label):
+    assert seed_tier(tier, decision) == label
 
 
 def test_tier3_sums_ignore_malformed_fields(tmp_path):
@@ -435,23 +450,24 @@ def test_format_stats_table(tmp_path):
     assert format_stats(compute_stats(str(path))) == """\
 7 decisions (from 2026-11-01T09:00:00.000000Z to 2026-11-03T14:00:00.000000Z)
 
-Decision         Count      %
-allow                3  42.9%
-ask                  2  28.6%
-deny                 2  28.6%
+Decision          Count      %
+allow                 3  42.9%
+ask                   2  28.6%
+deny                  2  28.6%
 
-Tier             Count      %
-tier2_safe           2  28.6%
-tier3_ai             2  28.6%
-fallback             1  14.3%
-protected_path       1  14.3%
-tier1_dangerous      1  14.3%
+Tier              Count      %
+tier2_safe            2  28.6%
+fallback              1  14.3%
+protected_path        1  14.3%
+tier1_dangerous       1  14.3%
+tier3_ai_approve      1  14.3%
+tier3_ai_deny         1  14.3%
 
-Tool             Count      %
-Bash                 4  57.1%
-Read                 1  14.3%
-WebFetch             1  14.3%
-Write                1  14.3%
+Tool              Count      %
+Bash                  4  57.1%
+Read                  1  14.3%
+WebFetch              1  14.3%
+Write                 1  14.3%
 
 Tier 3 (AI) calls  2
 cache hits         1 (50.0%)

@@ -153,6 +153,8 @@ def test_check_writes_the_audit_log_and_stats_reads_it(run_cli):
     assert proc.returncode == 0, proc.stderr
     stats = json.loads(proc.stdout)
     assert (stats["total"], stats["approved"], stats["denied"], stats["asked"]) == (3, 1, 1, 1)
+    assert list(stats)[:3] == ["total", "approved", "denied"] and {"by_tier", "by_tool"} <= set(stats)  # the seed's
+    assert stats["by_tier"] == {"tier2_safe": 1, "tier1_dangerous": 1, "fallback": 1} and stats["by_tool"] == {"Bash": 3}
     assert run_cli("stats").returncode == 0
 
 

@@ -207,7 +207,9 @@ def test_a_request_parked_by_one_server_is_approved_by_the_cli_and_seen_by_a_thi
     assert (state["status"], state["approver_id"], state["resolution_reason"]) == ("approved", "dana", "fine")
     assert (state["workflow_id"], state["agent_id"], state["tool_input"]) == ("wf-9", "agent-2", {"command": UNKNOWN})
     assert stats["store"]["approved"] == 1 and stats["store"]["pending"] == 0
-    assert stats["audit"]["total"] >= 2 and stats["audit"]["by_tier"]["human"] == 1
+    assert list(stats)[:5] == ["total", "approved", "denied", "by_tier", "by_tool"] or {
+        "total", "approved", "denied", "by_tier", "by_tool"} <= set(stats)  # the seed's top-level keys
+    assert stats["total"] >= 2 and stats["by_tier"]["human"] == 1 and stats["by_tool"]["Bash"] >= 2
 
 
 def test_validate_then_submit_through_mcp(server_env, project):

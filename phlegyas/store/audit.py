@@ -345,9 +345,11 @@ def compute_stats(path: str, *, since: datetime | None = None) -> dict:
     total = 0
     for moment, entry in reader.timed():
         total += 1
-        for counts, field in ((by_decision, "decision"), (by_tier, "tier"), (by_tool, "tool_name")):
+        for counts, field in ((by_decision, "decision"), (by_tool, "tool_name")):
             label = _label(entry.get(field))
             counts[label] = counts.get(label, 0) + 1
+        label = seed_tier(entry.get("tier"), entry.get("decision"))
+        by_tier[label] = by_tier.get(label, 0) + 1
         first = moment if first is None or moment < first else first
         last = moment if last is None or moment > last else last
         _add_tier3(tier3, entry.get("tier3"))
@@ -370,6 +372,26 @@ def compute_stats(path: str, *, since: datetime | None = None) -> dict:
 
 def _label(value: object) -> str:
     return value if isinstance(value, str) and value else "(none)"
+
+
+_TIER3_LABELS = {"allow": "tier3_ai_approve", "deny": "tier3_ai_deny", "ask": "tier3_needs_human"}
+
+
+def seed_tier(tier: object, decision: object) -> str:
+    """The ``by_tier`` label of an entry: the seed's names where they apply (``tier1_dangerous``,
+    ``tier2_safe``, ``tier3_ai_approve``, ``tier3_ai_deny``, ``tier3_needs_human``), else the tier itself
+    (``tier2_5_trusted``, ``human``, ``protected_path``, ``rules``, ``mode``, ``fallback``, ``error``)."""
+    if tier == "tier3_ai" and decision in _TIER3_LABELS:
+        return _TIER3_LABELS[decision]  # type: ignore[index]
+    return _label(tier)
+
+
+def empty_stats() -> dict:
+    """The statistics of a log with no entries (the shape of ``compute_stats``)."""
+    return {"total": 0, "approved": 0, "denied": 0, "asked": 0, "by_tier": {}, "by_tool": {},
+            "by_decision": {name: 0 for name in _DECISIONS}, "corrupt_lines": 0, "since": None, "first": None,
+            "last": None, "tier3": {"calls": 0, "cache_hits": 0, "cost_usd": 0.0, "input_tokens": 0,
+                                    "output_tokens": 0}}
 
 
 def _by_count(counts: dict[str, int]) -> dict[str, int]:

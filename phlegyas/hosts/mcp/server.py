@@ -33,7 +33,7 @@ from phlegyas.human.queue import ask_human, no_human, resolution_entry, summary
 from phlegyas.policy.settings import ConfigError, Settings
 from phlegyas.runtime import load_runtime
 from phlegyas.store.approvals import ApprovalError, ApprovalStore, PendingRequest
-from phlegyas.store.audit import AuditError, AuditLog, compute_stats
+from phlegyas.store.audit import AuditError, AuditLog, compute_stats, empty_stats
 from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
 
 SERVER_NAME = "phlegyas"
@@ -174,13 +174,16 @@ class ApprovalService:
         return {"count": len(requests), "requests": [r.to_json() for r in requests]}
 
     def stats(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"store": self.store.stats(), "audit": None}
+        """The seed's shape — ``total``, ``approved``, ``denied``, ``by_tier``, ``by_tool`` from the audit
+        log — then the rest of ``compute_stats`` and the approvals store's counts under ``store``."""
+        out: dict[str, Any] = empty_stats()
         path = getattr(self.audit, "path", None)
         if path and os.path.exists(path):
             try:
-                out["audit"] = compute_stats(path)
+                out = compute_stats(path)
             except AuditError as exc:
-                out["audit"] = {"error": str(exc)}
+                out["audit_error"] = str(exc)
+        out["store"] = self.store.stats()
         return out
 
     # -- audit -------------------------------------------------------------------------------------
