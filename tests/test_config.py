@@ -372,3 +372,59 @@ def test_describe_masks_secrets(home, cwd):
     assert "very-secret" not in repr(d) and "pw@" not in repr(d)
     assert d["claude_model"] == s.claude_model and set(d) == {f.name for f in dataclasses.fields(Settings)}
     assert s.redacted() == d
+
+
+# --- $PHLEGYAS_HOME/.env and .env.example ----------------------------------------------------------
+
+def test_the_data_directorys_dotenv_may_set_anything_but_the_environment_wins(home, cwd):
+    data = Path(home) / ".claude" / "phlegyas"
+    data.mkdir(parents=True)
+    env_file = data / ".env"
+    env_file.write_text("ANTHROPIC_API_KEY=sk-ant-from-file\nAPPROVAL_WAIT_SECONDS=45\nPROJECT_NAME=from-home\n"
+                        "PHLEGYAS_HOME=/elsewhere\nCLAUDE_MODEL=from-home\n")
+    os.chmod(env_file, 0o600)
+    (Path(cwd) / ".env").write_text("PROJECT_NAME=from-project\nANTHROPIC_API_KEY=sk-ant-from-the-repo\n")
+    s = load(home, cwd, {"CLAUDE_MODEL": "from-env"})
+    assert s.anthropic_api_key == "sk-ant-from-file"  # a key in the user's own file, not the repository's
+    assert s.approval_wait_seconds == 45
+    assert s.project_name == "from-project"  # the project's context wins over the user's default
+    assert s.claude_model == "from-env"  # the environment wins over both files
+    assert s.data_dir == str(data)  # PHLEGYAS_HOME cannot move itself from inside itself
+
+
+def test_the_data_directorys_dotenv_follows_phlegyas_home_and_names_its_line(home, cwd, tmp_path):
+    data = tmp_path / "gate"
+    data.mkdir()
+    _write(data / ".env", "APPROVAL_WAIT_SECONDS=soon\n")
+    os.chmod(data / ".env", 0o600)
+    with pytest.raises(ConfigError, match=rf"APPROVAL_WAIT_SECONDS must be .*\({data}/\.env:1\)"):
+        load(home, cwd, {"PHLEGYAS_HOME": str(data)})
+
+
+def test_a_data_dotenv_others_can_write_is_refused(home, cwd, tmp_path):
+    data = tmp_path / "gate"
+    data.mkdir()
+    _write(data / ".env", "PHLEGYAS_MODE=bypassPermissions\n")
+    os.chmod(data / ".env", 0o666)
+    with pytest.raises(ConfigError, match="writable by other users.*chmod 600"):
+        load(home, cwd, {"PHLEGYAS_HOME": str(data)})
+
+
+def test_dotenv_example_is_current_and_lists_every_variable_with_its_default():
+    from phlegyas.policy.settings import _VARS, PROCESS_VARS, documented_default, dotenv_example
+
+    text = (Path(__file__).resolve().parent.parent / ".env.example").read_text()
+    assert text == dotenv_example()
+    defaults = Settings(home="/h")
+    for var in _VARS:
+        assert f"# {var.env}=" in text
+        shown = documented_default(var.env)
+        actual = getattr(defaults, var.name)
+        if "$PHLEGYAS_HOME" in shown or shown.startswith("~"):
+            continue  # a derived path: checked by test_defaults
+        if shown == "":
+            assert actual in (None, (), ""), var.env
+        else:
+            assert var.parse(shown, "/h", "/") == actual, var.env
+    for env in PROCESS_VARS:
+        assert f"# {env}=" in text

@@ -383,3 +383,17 @@ def test_a_gate_that_cannot_be_built_denies(isolated_env, project):
     assert "tier module missing" in answer["message"]
     assert service.validate(call)["status"] == "denied"
     assert [e["decision"] for e in service.audit.entries] == ["deny", "deny"]
+
+
+@pytest.mark.parametrize("extra, expected", [
+    ({}, "Tier 3 (AI) is off: set ANTHROPIC_API_KEY"),
+    ({"ANTHROPIC_API_KEY": "sk-ant-api03-" + "x" * 40}, "Tier 3 (AI) is on (anthropic, model claude-haiku-4-5-20251001)"),
+    ({"PHLEGYAS_LLM_PROVIDER": "openai", "PHLEGYAS_LLM_BASE_URL": "http://127.0.0.1:9/v1"},
+     "Tier 3 (AI) is off: set PHLEGYAS_LLM_MODEL"),
+])
+def test_the_server_says_at_start_whether_tier3_is_on(server_env, project, extra, expected):
+    proc = subprocess.run([sys.executable, "-P", "-m", "phlegyas.hosts.mcp.server"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=project, env=dict(server_env, **extra), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert expected in proc.stderr
+    assert "sk-ant-api03" not in proc.stderr  # the key itself is never logged

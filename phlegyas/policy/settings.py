@@ -4,16 +4,19 @@ This is the only module that looks at the environment, and it only reads the map
 an entry point calls ``Settings.load(os.environ, cwd=…)`` once and passes the result down. Nothing
 happens at import time, and only the standard library is used (this module is on the hook's hot path).
 
-Precedence, highest first: the real environment, the ``.env`` file, ``overrides`` (the policy's
+Precedence, highest first: the real environment, the ``.env`` files, ``overrides`` (the policy's
 ``[settings]`` table, lower-case keys), the defaults. An empty value counts as "not set".
 
 The ``.env`` file: ``KEY=value`` lines, optionally prefixed by ``export``; values may be unquoted (a
 `` #`` starts a comment), single-quoted (literal) or double-quoted (``\\n \\t \\r \\" \\\\`` escapes);
 quoted values may span lines. No ``$VAR`` interpolation: values are taken literally.
 
-The default ``.env`` is ``<cwd>/.env``, and cwd is usually the project the agent works in: a
-repository an attacker may control. So that file may set only ``PROJECT_DOTENV_KEYS`` (context for
-the AI judge); other variables in it are ignored. A ``.env`` passed explicitly (``dotenv=``) is trusted.
+Two ``.env`` files are read. ``$PHLEGYAS_HOME/.env`` (the data directory's, the user's own: keys
+included) may set every variable but ``PHLEGYAS_HOME`` itself; it must not be writable by other users.
+``<cwd>/.env`` sits in the project the agent works in, a repository an attacker may control: it may set
+only ``PROJECT_DOTENV_KEYS`` (context for the AI judge), which win over the data directory's; other
+variables in it are ignored. A ``.env`` passed explicitly (``dotenv=``) is trusted and replaces the
+project's. ``dotenv_example()`` is the text of ``.env.example``: every variable, its default, its meaning.
 """
 from __future__ import annotations
 
@@ -119,13 +122,14 @@ class Settings:
             dotenv_path, trusted = posixpath.join(cwd, ".env"), False
         else:
             dotenv_path, trusted = _absolute(dotenv, "/", cwd), True
-        file_values = read_dotenv(dotenv_path)
-        if not trusted:
-            file_values = {k: v for k, v in file_values.items() if k in PROJECT_DOTENV_KEYS}
         home = _home(environ)
+        file_values = _data_dotenv(environ, home)
+        for key, (value, line) in read_dotenv(dotenv_path).items():
+            if trusted or key in PROJECT_DOTENV_KEYS:
+                file_values[key] = (value, f"{dotenv_path}:{line}")
         values: dict[str, Any] = {}
         for var in _VARS:
-            found = _lookup(var, environ, file_values, dotenv_path, overrides)
+            found = _lookup(var, environ, file_values, overrides)
             if found is None:
                 continue
             raw, label, where = found
@@ -348,16 +352,16 @@ def check_override(key: str, value: object) -> None:
         raise ConfigError(f"{key} must be {bad}, got {_show(value)}") from None
 
 
-def _lookup(var: _Var, environ: Mapping[str, str], file_values: Mapping[str, tuple[str, int]],
-            dotenv_path: str, overrides: Mapping[str, object]) -> tuple[object, str, str] | None:
+def _lookup(var: _Var, environ: Mapping[str, str], file_values: Mapping[str, tuple[str, str]],
+            overrides: Mapping[str, object]) -> tuple[object, str, str] | None:
     """The highest-precedence non-empty value: (raw value, name to report, where it came from)."""
     value = environ.get(var.env)
     if _is_set(value):
         return value, var.env, ""
     if var.env in file_values:
-        from_file, line = file_values[var.env]
+        from_file, where = file_values[var.env]
         if _is_set(from_file):
-            return from_file, var.env, f" ({dotenv_path}:{line})"
+            return from_file, var.env, f" ({where})"
     override = overrides.get(var.name)
     if _is_set(override):
         return override, var.name, " (policy [settings])"
@@ -395,6 +399,22 @@ def _show(value: object) -> str:
 
 
 # --- .env files --------------------------------------------------------------------------------
+
+def _data_dotenv(environ: Mapping[str, str], home: str) -> dict[str, tuple[str, str]]:
+    """``KEY -> (value, "file:line")`` of ``$PHLEGYAS_HOME/.env``, the user's own (any key but
+    ``PHLEGYAS_HOME``); {} when there is none. One writable by other users is an error, not a source."""
+    raw = environ.get("PHLEGYAS_HOME")
+    data_dir = _absolute(raw if raw is not None and _is_set(raw) else DEFAULT_DATA_DIR, home, "/")
+    path = posixpath.join(data_dir, ".env")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return {}
+    if mode & 0o022:
+        raise ConfigError(f"{path} is writable by other users (mode {mode & 0o777:o}); it may hold keys and "
+                          f"set every variable: chmod 600 {path}")
+    return {k: (v, f"{path}:{line}") for k, (v, line) in read_dotenv(path).items() if k != "PHLEGYAS_HOME"}
+
 
 def read_dotenv(path: str) -> dict[str, tuple[str, int]]:
     """``KEY -> (value, line)`` from a ``.env`` file; {} when it does not exist. Raises ConfigError."""
@@ -492,3 +512,62 @@ def _quoted(rest: str, lines: list[str], index: int, path: str) -> tuple[str, in
     if tail and not tail.startswith("#"):
         raise ConfigError(f"{path}:{index}: expected only a comment after the closing {quote}")
     return "".join(out), index
+
+
+# --- .env.example ------------------------------------------------------------------------------
+
+_DOCS: dict[str, tuple[str, str]] = {  # variable -> (default as shown, one-line meaning)
+    "PHLEGYAS_HOME": ("~/.claude/phlegyas", "the data directory: user policy, audit log, stores, this .env"),
+    "PHLEGYAS_MODE": ("default", "permission mode when neither the call nor the policy sets one"),
+    "ENABLE_AUDIT_LOG": ("true", "write one JSON line per decision"),
+    "AUDIT_LOG_FILE": ("$PHLEGYAS_HOME/audit.jsonl", "where the audit log is written"),
+    "LOG_LEVEL": ("INFO", "DEBUG, INFO, WARNING, ERROR or CRITICAL (the servers' logs on stderr)"),
+    "ANTHROPIC_API_KEY": ("", "Tier 3 (AI) with Anthropic's API; Tier 3 is off without it"),
+    "ANTHROPIC_BASE_URL": ("", "another endpoint for Anthropic's API (a proxy, a gateway)"),
+    "CLAUDE_MODEL": ("claude-haiku-4-5-20251001", "the model Tier 3 asks"),
+    "APPROVAL_CONFIDENCE_THRESHOLD": ("0.8", "Tier 3 allows at or above this confidence (0..1)"),
+    "DENIAL_CONFIDENCE_THRESHOLD": ("0.2", "Tier 3 denies at or below this confidence (below the approval one)"),
+    "CACHE_TTL_SECONDS": ("3600", "how long a Tier 3 verdict is reused (0: no cache)"),
+    "ENABLE_APPROVAL_CACHE": ("true", "reuse Tier 3 verdicts for the same call"),
+    "PENDING_TTL_SECONDS": ("1800", "how long a pending approval request lives"),
+    "APPROVAL_WAIT_SECONDS": ("0", "how long an ask waits for a person in the approvals queue (0: nobody is asked)"),
+    "PROJECT_NAME": ("", "context for Tier 3 (may also come from the project's own .env)"),
+    "PROJECT_TYPE": ("", "context for Tier 3 (may also come from the project's own .env)"),
+    "CURRENT_TASK": ("", "context for Tier 3 (may also come from the project's own .env)"),
+    "PHLEGYAS_HOOK_UNDECIDED": ("none", "ask: the PreToolUse hook asks when phlegyas has no opinion"),
+    "PHLEGYAS_LLM_PROVIDER": ("anthropic", "anthropic, or openai for an OpenAI-compatible Tier 3 backend"),
+    "PHLEGYAS_LLM_BASE_URL": ("", "the OpenAI-compatible server's URL"),
+    "PHLEGYAS_LLM_MODEL": ("", "the model the OpenAI-compatible server runs"),
+    "PHLEGYAS_LLM_TIMEOUT_SECONDS": ("10", "Tier 3 request timeout (one retry on a transient error)"),
+    "OPENAI_API_KEY": ("", "the OpenAI-compatible server's key"),
+    "PHLEGYAS_TRUST_STORE": ("~/.claude/trusted-scripts.json", "Tier 2.5: the scripts a person trusted"),
+    "PHLEGYAS_SAFE_PATTERNS": ("~/.claude/safe-patterns.json", "the seed's user safe patterns"),
+    "PHLEGYAS_SENSITIVE_PATHS": ("", "more secret places, ':'-separated (~/.acme/ a tree, *.vault a name)"),
+    "PHLEGYAS_LOCAL_PORTS": ("", "more localhost ports of your own dev servers, ','-separated"),
+}
+
+PROCESS_VARS: dict[str, tuple[str, str]] = {  # read from the environment only, by the hook or the build
+    "PHLEGYAS_HOOK_SERVER": ("on", "off: the hook decides in its own process, without the resident server"),
+    "PHLEGYAS_HOOK_SERVER_IDLE": ("1800", "seconds an unused resident hook server stays up"),
+    "PHLEGYAS_PURE": ("", "1 at `pip install` time: install the analysis as pure Python, not compiled"),
+}
+
+
+def documented_default(env: str) -> str:
+    """The default ``.env.example`` shows for ``env``."""
+    return (_DOCS.get(env) or PROCESS_VARS[env])[0]
+
+
+def dotenv_example() -> str:
+    """The text of ``.env.example``: every variable with its default and meaning, commented out."""
+    lines = ["# phlegyas settings. Copy what you need to $PHLEGYAS_HOME/.env (default ~/.claude/phlegyas/.env,",
+             "# chmod 600: it may hold keys) or set them in the environment, which wins. A project's own .env",
+             "# may set only PROJECT_NAME, PROJECT_TYPE and CURRENT_TASK. Generated by",
+             "# phlegyas.policy.settings.dotenv_example(); tests/test_config.py checks it is current.", ""]
+    for var in _VARS:
+        default, meaning = _DOCS[var.env]
+        lines += [f"# {meaning}", f"# {var.env}={default}", ""]
+    lines += ["# Read from the environment only (the hook process, the build):", ""]
+    for env, (default, meaning) in PROCESS_VARS.items():
+        lines += [f"# {meaning}", f"# {env}={default}", ""]
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -329,6 +329,18 @@ def build_server(service: ApprovalService):
     return server
 
 
+def _log_tier3(settings) -> None:
+    """Say at start whether Tier 3 (AI) is on and, when it is off, why (the seed's server says so too)."""
+    from phlegyas.ai.llm.base import off_reason
+
+    note = off_reason(settings)
+    if note is not None:
+        _log.warning("phlegyas MCP server: %s", note)
+    else:
+        model = settings.llm_model if settings.llm_provider == "openai" else settings.claude_model
+        _log.info("phlegyas MCP server: Tier 3 (AI) is on (%s, model %s)", settings.llm_provider, model)
+
+
 def serve(environ: Mapping[str, str], cwd: str) -> int:
     """Run the server on stdio until the client closes it. Returns an exit status."""
     try:
@@ -343,6 +355,7 @@ def serve(environ: Mapping[str, str], cwd: str) -> int:
         return 3
     logging.getLogger().setLevel(service.runtime.settings.log_level)
     _log.info("phlegyas MCP server ready (decisions for %s)", cwd)
+    _log_tier3(service.runtime.settings)
     try:
         server.run()
     except KeyboardInterrupt:
