@@ -58,7 +58,7 @@ async def connect(env: dict, cwd: Path, how: str = "module"):
     with open(cwd.parent / f"server-{how}.log", "a", encoding="utf-8") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
             async with ClientSession(read, write) as session:
-                await session.initialize()
+                session.initialized = await session.initialize()
                 yield session
 
 
@@ -397,3 +397,14 @@ def test_the_server_says_at_start_whether_tier3_is_on(server_env, project, extra
     assert proc.returncode == 0, proc.stderr
     assert expected in proc.stderr
     assert "sk-ant-api03" not in proc.stderr  # the key itself is never logged
+
+
+def test_the_server_reports_its_name_and_version_in_initialize(server_env, project):
+    from phlegyas import __version__
+
+    async def scenario():
+        async with connect(server_env, project) as session:
+            return session.initialized.server_info
+
+    info = anyio.run(scenario)
+    assert (info.name, info.version) == ("phlegyas", __version__) and __version__

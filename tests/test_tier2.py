@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -178,6 +179,20 @@ def test_store_reads_the_seed_file(tmp_path):
                                   "safe_write_dirs": [f"{HOME}/scratch/"], "sensitive_files": ["*.secret"]})
     assert store.matches_command("frobnicate --all") and not store.matches_command("rm -rf /")
     assert store.safe_tools == frozenset({"mcp__x__y"}) and store.safe_write_dirs == (f"{HOME}/scratch/",)
+
+
+def test_the_seeds_no_argument_store_reads_the_default_place(tmp_path):
+    """The seed's hook builds ``SafePatternStore()``: that reads ~/.claude/safe-patterns.json of HOME."""
+    import subprocess
+    import sys
+
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "safe-patterns.json").write_text(json.dumps({"version": 1, "safe_bash": ["^frob( |$)"]}))
+    code = ("from phlegyas.tier2_safe import SafePatternStore; s = SafePatternStore(); "
+            "print(s.path, s.matches_command('frob x'), SafePatternStore(None).safe_bash)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "HOME": str(tmp_path)}).stdout.split()
+    assert out == [str(tmp_path / ".claude" / "safe-patterns.json"), "True", "[]"]
 
 
 def test_missing_store_file_is_empty(tmp_path):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import posixpath
 import re
 from functools import lru_cache
@@ -160,9 +161,15 @@ class SafePatternError(ValueError):
 
 class SafePatternStore:
     """The seed's ``~/.claude/safe-patterns.json``: ``{"version": 1, "safe_bash": [regex…], "safe_tools":
-    [name…], "safe_write_dirs": [dir…], "sensitive_files": [glob…]}``. Missing file → empty store."""
+    [name…], "safe_write_dirs": [dir…], "sensitive_files": [glob…]}``. Missing file → empty store.
+    ``SafePatternStore()`` reads the seed's default place (its hook builds it that way); ``None`` is an
+    empty store that reads nothing."""
 
-    def __init__(self, path: str | None = None):
+    DEFAULT_PATH = "~/.claude/safe-patterns.json"
+
+    def __init__(self, path: str | None = DEFAULT_PATH):
+        if path is not None and (path == "~" or path.startswith("~/")):
+            path = os.path.expanduser(path)
         self.path = path
         self.safe_bash: list[re.Pattern[str]] = []
         self.safe_tools: frozenset[str] = frozenset()
@@ -181,6 +188,8 @@ class SafePatternStore:
             raise SafePatternError(f"{path}: cannot read: {exc}") from None
         except json.JSONDecodeError as exc:
             raise SafePatternError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise SafePatternError(f"{path}: JSON nested too deeply to read") from None
         self._from_data(data, path)
 
     def _from_data(self, data: Any, where: str) -> None:

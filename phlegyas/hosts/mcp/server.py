@@ -269,7 +269,9 @@ def build_server(service: ApprovalService):
     WorkflowId = optional_text("the orchestrator's workflow id, to group and filter requests")
     AgentId = optional_text("the agent's id, to group and filter requests")
 
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS)
+    from phlegyas import __version__
+
+    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version=__version__)  # in the initialize answer
 
     def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
