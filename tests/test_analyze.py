@@ -484,3 +484,20 @@ def test_parallel_past_the_run_limit_is_not_understood_and_does_not_crash():
     a = run("true; " * MAX_RUNS + "parallel")
     assert not a.understood
     assert any(f"more than {MAX_RUNS} commands" in p for p in a.problems)
+
+
+@pytest.mark.parametrize("op", [">", "||", "<<", ")", "|"])
+def test_a_long_run_of_operators_is_cut_off_not_parsed_for_minutes(op):
+    """tree-sitter's error recovery is quadratic on such runs (230 KB took four minutes): the parse stops
+    at its budget, the line is not understood, and what was read before the junk is still judged."""
+    import time
+
+    from phlegyas.analysis.shell.parse import PARSE_BUDGET_SECONDS, parse
+
+    junk = "cmd " + op * (120_000 // len(op)) + " end"
+    started = time.monotonic()
+    script = parse(junk)
+    assert time.monotonic() - started < 10 * PARSE_BUDGET_SECONDS + 5  # minutes before the budget
+    assert not script.understood and any("too slow to parse" in p for p in script.problems)
+    a = run("rm -rf / ; " + junk)
+    assert any(f.id == "delete.catastrophic" for f in a.findings)

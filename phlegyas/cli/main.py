@@ -178,6 +178,7 @@ def _check_jsonl(args, out: TextIO, err: TextIO) -> int:
                                                     f"{str(exc)[:200]}")
             result = {"id": row_id, **result}
             out.write(json.dumps(result, ensure_ascii=False) + "\n")
+            out.flush()  # one answer per line as it is decided: a reader streaming the batch is not kept waiting
     return 0
 
 

@@ -10,7 +10,8 @@ re-exported here; a plain line is handed to the fast path (``shell.plain``) firs
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+import time
+from typing import TYPE_CHECKING, Any
 
 from phlegyas.analysis.shell import plain as _plain
 from phlegyas.analysis.shell.syntax import (
@@ -488,6 +489,30 @@ point from about U+54000 up (``{\U00100000``). Planes 4 and up hold no assigned 
 private use, so such a line is refused before it reaches the parser: not understood, never allowed."""
 
 
+LARGE_SOURCE = 4096
+PARSE_BUDGET_SECONDS = 0.5
+"""tree-sitter's error recovery is quadratic on long runs of operators (``cmd >>>>…``, ``||||…``: 16 KB
+of ``||`` take 2 s, 230 KB minutes). A line longer than ``LARGE_SOURCE`` bytes is fed through a reader
+that ends the input once the budget is spent; what was not read is a problem (not understood)."""
+
+
+def _tree(data: bytes) -> tuple[Any, bool]:
+    """The tree of ``data``, and whether the parse budget cut it short."""
+    if len(data) <= LARGE_SOURCE:
+        return _parser().parse(data), False
+    deadline = time.monotonic() + PARSE_BUDGET_SECONDS
+    view = memoryview(data)
+    cut = [False]
+
+    def read(offset: int, point: Any) -> Any:
+        if time.monotonic() > deadline:
+            cut[0] = True
+            return b""
+        return view[offset:]
+
+    return _parser().parse(read), cut[0]
+
+
 def parse(source: str) -> Script:
     """Parse a command line; never raises for any input string."""
     if "\x00" not in source:
@@ -502,7 +527,9 @@ def parse(source: str) -> Script:
         script.problems.append("characters beyond U+3FFFF (unassigned or private use), which the parser cannot take")
         return script
     data = source.encode("utf-8", "surrogatepass")
-    tree = _parser().parse(data)
+    tree, cut = _tree(data)
+    if cut:
+        script.problems.append(f"too slow to parse (more than {PARSE_BUDGET_SECONDS:g} s): only a prefix was read")
     root = tree.root_node
     if root.has_error and "{" in source and _BRACE_WORD.search(source):
         retry = _brace_words(source)
@@ -531,8 +558,9 @@ def _brace_words(source: str) -> Script | None:
         return None
     marked = _BRACE_WORD.sub(_BRACE_MARK, source)
     data = marked.encode("utf-8", "surrogatepass")
-    root = _parser().parse(data).root_node
-    if root.has_error:
+    tree, cut = _tree(data)
+    root = tree.root_node
+    if root.has_error or cut:
         return None
     script = Script(source=source)
     try:
