@@ -176,9 +176,9 @@ def hook_event(pool: list[str], rng: random.Random, project: str) -> bytes:
 
 
 def run_hooks(n: int, pool: list[str], rng: random.Random, env: dict, project: str, timeout: float) -> dict:
-    from phlegyas.hosts.claude_code.install import hook_command
-
     import shlex
+
+    from phlegyas.hosts.claude_code.install import hook_command
     argv = shlex.split(hook_command(sys.executable))
     crashes, errors, timeouts, slowest = [], 0, 0, (0.0, b"")
     started = time.monotonic()
