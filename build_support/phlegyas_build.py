@@ -77,11 +77,15 @@ def scratch_options(scratch: str) -> dict[str, dict[str, str]]:
 
 def mypyc_options(scratch: str | None) -> tuple[dict[str, str], list[str]]:
     """(keyword arguments for ``mypycify``, mypy options to put before the paths): the generated C in
-    ``scratch/mypyc`` (mypyc's default is ``./build``), mypy's cache in ``scratch/mypy_cache`` (its
-    default is ``./.mypy_cache``). Outside a wheel build (``scratch`` None) mypyc's defaults stand."""
+    ``scratch/build/mypyc`` (mypyc's default is ``./build``), mypy's cache in ``scratch/mypy_cache`` (its
+    default is ``./.mypy_cache``). Outside a wheel build (``scratch`` None) mypyc's defaults stand.
+
+    The C files are the extensions' sources, and setuptools refuses an absolute source path unless it
+    lies in a build directory (``build_py._filter_build_files``): hence under ``build_base``."""
     if scratch is None:
         return {}, []
-    return ({"target_dir": os.path.join(scratch, "mypyc")},
+    build_base = scratch_options(scratch)["build"]["build_base"]
+    return ({"target_dir": os.path.join(build_base, "mypyc")},
             ["--cache-dir", os.path.join(scratch, "mypy_cache")])
 
 
