@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from importlib.util import find_spec
 from typing import Callable, Mapping, TextIO
 
+from phlegyas.cli.common import CliError
 from phlegyas.core.health import (
     PROBLEM,
     WARNING,
@@ -137,7 +138,7 @@ def collect(environ: Mapping[str, str], project: str, *, start_server: bool = Fa
         checks += guarded("audit log", lambda: [audit_check(settings.enable_audit_log, settings.audit_log_file,
                                                             settings.home)])
     else:
-        checks.append(problem("checks skipped", "the policy, Tier 3, store, trust store and audit log checks "
+        checks.append(warning("checks skipped", "the policy, Tier 3, store, trust store and audit log checks "
                                                 "need the settings", "fix the settings first (see above)"))
     try:
         entries = hosts()
@@ -193,6 +194,8 @@ def _write(out: TextIO, text: str) -> None:
 
 def cmd_doctor(args, out: TextIO, err: TextIO) -> int:
     project = os.path.abspath(args.project or os.getcwd())
+    if not os.path.isdir(project):
+        raise CliError(f"{project}: no such directory (give the project with --project DIR)")
     try:
         checks = collect(os.environ, project, start_server=args.start_server)
     except Exception as exc:  # noqa: BLE001 - each check is guarded; this is the last line of defence
