@@ -16,7 +16,6 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -106,7 +105,10 @@ def installed(pure_wheel, tmp_path_factory) -> tuple[str, Path]:
                     "--disable-pip-version-check", str(wheel)], check=True, timeout=300, capture_output=True)
     site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                                capture_output=True, text=True, check=True).stdout.strip())
-    (site / "zz_borrowed_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    # this environment's packages after the wheel's own: every site directory this process sees, since a
+    # .pth-added directory's own .pth files are not run (tests/test_compiled.py borrows that way)
+    borrowed = [p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
+    (site / "zz_borrowed_dependencies.pth").write_text("\n".join(borrowed) + "\n")
     return python, site / "phlegyas" / "build.json"
 
 
