@@ -10,17 +10,36 @@ Pure Python instead:
 - ``pip install -e .`` (editable), so that an edit to a source file takes effect at once;
 - ``PHLEGYAS_PURE=1 pip install .``;
 - when mypyc or a C compiler is missing or fails: a warning, and the wheel holds the sources alone.
+
+pip hides a build's warnings, so the wheel records what happened in ``phlegyas/build.json`` (what the
+build wanted, what it made, why it fell back): ``phlegyas --version`` and ``phlegyas doctor`` say so.
+Every intermediate product goes to the wheel build's scratch directory (``phlegyas_build``), never
+into the source tree.
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
 
 from setuptools import Distribution, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build_support"))
-from phlegyas_build import COMPILED, pure_build  # noqa: E402
+from phlegyas_build import BUILD_RECORD, COMPILED, active_scratch, mypyc_options, pure_build, scratch_options  # noqa: E402
+
+COMPILED_NAME, PURE_NAME = "compiled (mypyc)", "pure Python"  # as phlegyas.analysis_build() says
+
+
+def write_record(build_lib: str, *, analysis: str, why: str | None) -> None:
+    """``phlegyas/build.json`` in the wheel: what this build wanted, what it made, and why not more."""
+    record = {"wanted": "pure" if pure_build() else "compiled", "analysis": analysis, "why": why}
+    path = os.path.join(build_lib, BUILD_RECORD)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(record, fh, indent=1)
+        fh.write("\n")
 
 
 class _Distribution(Distribution):
@@ -28,7 +47,16 @@ class _Distribution(Distribution):
         return not pure_build()
 
 
+class _BuildPy(build_py):
+    def run(self) -> None:
+        super().run()
+        if not self.editable_mode:  # build_ext rewrites it when it compiles (a pure build skips build_ext)
+            write_record(self.build_lib, analysis=PURE_NAME, why="PHLEGYAS_PURE=1" if pure_build() else None)
+
+
 class _BuildExt(build_ext):
+    fallback: str | None = None  # why the analysis is not compiled, when mypyc could not be used
+
     def finalize_options(self) -> None:
         building = not self.distribution.commands or any(
             c in ("bdist_wheel", "build", "build_ext", "install") for c in self.distribution.commands)
@@ -40,11 +68,14 @@ class _BuildExt(build_ext):
         try:
             from mypyc.build import mypycify
         except ImportError:
-            self.warn("phlegyas: mypy (mypyc) is not installed; installing the pure-Python analysis")
+            self.fallback = "mypy (mypyc) is not installed"
+            self.warn(f"phlegyas: {self.fallback}; installing the pure-Python analysis")
             return []
+        where, mypy_args = mypyc_options(active_scratch())
         try:
-            return mypycify(COMPILED, opt_level="1", group_name="phlegyas._native")
+            return mypycify([*mypy_args, *COMPILED], opt_level="1", group_name="phlegyas._native", **where)
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - mypyc exits on a type error: fall back to the sources
+            self.fallback = f"mypyc cannot compile it: {type(exc).__name__}: {exc}"[:300]
             self.warn(f"phlegyas: mypyc cannot compile the analysis ({type(exc).__name__}: {exc}); "
                       "installing the pure-Python analysis")
             return []
@@ -53,7 +84,8 @@ class _BuildExt(build_ext):
         if self.editable_mode:
             return
         if pure_build() or not self.extensions:
-            self._remove_native()  # pip builds in the source tree: a previous build's modules may be there
+            self._remove_native()  # a build by hand (python setup.py) uses ./build: an earlier build's modules may be there
+            write_record(self.build_lib, analysis=PURE_NAME, why="PHLEGYAS_PURE=1" if pure_build() else self.fallback)
             return
         if not self.parallel:
             self.parallel = os.cpu_count() or 1
@@ -63,6 +95,10 @@ class _BuildExt(build_ext):
             self._remove_native()
             self.warn(f"phlegyas: compiling the analysis failed ({type(exc).__name__}: {exc}); "
                       "installing the pure-Python analysis")
+            write_record(self.build_lib, analysis=PURE_NAME,
+                         why=f"the C compiler failed: {type(exc).__name__}: {exc}"[:300])
+            return
+        write_record(self.build_lib, analysis=COMPILED_NAME, why=None)
 
     def _remove_native(self) -> None:
         """Delete every extension module under the build's package directory."""
@@ -74,4 +110,6 @@ class _BuildExt(build_ext):
                     os.remove(os.path.join(root, name))
 
 
-setup(distclass=_Distribution, cmdclass={"build_ext": _BuildExt})
+_scratch = active_scratch()
+setup(distclass=_Distribution, cmdclass={"build_py": _BuildPy, "build_ext": _BuildExt},
+      options=scratch_options(_scratch) if _scratch else {})

@@ -34,6 +34,36 @@ def analysis_build() -> str:
     return "compiled (mypyc)" if origin.endswith(tuple(EXTENSION_SUFFIXES)) else "pure Python"
 
 
+BUILD_RECORD = "build.json"
+"""Written into the package by a wheel build (setup.py): what the build wanted and what it made."""
+
+
+def build_record() -> dict | None:
+    """What the build that installed this copy recorded: ``{"wanted": "compiled" | "pure", "analysis":
+    "compiled (mypyc)" | "pure Python", "why": …}``; None for an editable install or a source checkout."""
+    import json  # only for --version and doctor: every hook process imports this package
+    import os
+
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), BUILD_RECORD), encoding="utf-8") as fh:
+            record = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def analysis_hint() -> str | None:
+    """How to get the compiled analysis, when this copy is pure Python though its build meant to compile
+    it (no C compiler, no mypyc, a failed compile: pip hides the build's warning); else None."""
+    record = build_record()
+    if analysis_build() != "pure Python" or not record or record.get("wanted") != "compiled":
+        return None
+    why = record.get("why") or "the compile failed"
+    return (f"the build could not compile the analysis ({why}); for the compiled one (about twice as fast), "
+            "install a C compiler and Python's headers (e.g. apt install gcc python3-dev), then "
+            "`pip install --force-reinstall --no-deps --no-cache-dir phlegyas`")
+
+
 def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is None:

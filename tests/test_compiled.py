@@ -4,6 +4,8 @@ The tests run on an editable install, which is pure Python. Here one wheel is bu
 sources, as ``pip install .`` builds it (about a minute and a half on two cores), and installed into a
 fresh virtual environment that borrows this environment's dependencies. Against that install:
 
+- the build leaves the source copy as it was (no ``build/``, ``.mypy_cache/``, ``.egg-info``), and
+  its record (``phlegyas/build.json``) says the analysis was compiled;
 - every module setup.py compiles is an extension module, and ``phlegyas --version`` says so;
 - ``phlegyas check --jsonl`` prints byte for byte what the pure-Python code prints, for every command
   of the shared corpora (about 40,000);
@@ -17,6 +19,7 @@ without the runtime dependencies, as they are in pip's isolated build environmen
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -68,6 +71,12 @@ def _build_wheel(src: Path, out: Path, **env_extra: str) -> tuple[Path, str]:
     return wheels[0], proc.stdout + proc.stderr
 
 
+def _record(wheel: Path) -> dict:
+    """The build record setup.py writes into the wheel (what ``--version`` and ``doctor`` read)."""
+    with zipfile.ZipFile(wheel) as zf:
+        return json.loads(zf.read("phlegyas/build.json"))
+
+
 def _native_members(wheel: Path) -> list[str]:
     from importlib.machinery import EXTENSION_SUFFIXES
 
@@ -79,7 +88,12 @@ def _native_members(wheel: Path) -> list[str]:
 def compiled(tmp_path_factory) -> Path:
     """The python of a virtual environment holding the compiled wheel (dependencies borrowed)."""
     base = tmp_path_factory.mktemp("compiled")
-    wheel, _ = _build_wheel(_sources(base / "src"), base / "dist")
+    src = _sources(base / "src")
+    before = {str(p.relative_to(src)) for p in src.rglob("*")}
+    wheel, _ = _build_wheel(src, base / "dist")
+    added = sorted({str(p.relative_to(src)) for p in src.rglob("*")} - before)
+    assert not added, f"the compiled build wrote into the source tree (build/, .mypy_cache/ …): {added[:10]}"
+    assert _record(wheel) == {"wanted": "compiled", "analysis": COMPILED_NAME, "why": None}
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
@@ -156,6 +170,7 @@ def test_pure_builds_and_failed_compiles_hold_the_sources_alone(tmp_path):
     src = _sources(tmp_path / "src")
     pure, _ = _build_wheel(src, tmp_path / "pure", PHLEGYAS_PURE="1")
     assert pure.name.endswith("-py3-none-any.whl") and _native_members(pure) == []
+    assert _record(pure) == {"wanted": "pure", "analysis": "pure Python", "why": "PHLEGYAS_PURE=1"}
     # pip builds in the source tree: an extension module left by an earlier build must not ship
     from importlib.machinery import EXTENSION_SUFFIXES
 
@@ -168,9 +183,11 @@ def test_pure_builds_and_failed_compiles_hold_the_sources_alone(tmp_path):
     untyped, log = _build_wheel(src, tmp_path / "untyped")
     assert "mypyc cannot compile the analysis" in log
     assert _native_members(untyped) == []
+    assert _record(untyped)["wanted"] == "compiled" and _record(untyped)["why"].startswith("mypyc cannot compile it")
     paths_py.write_text(original)
     broken, log = _build_wheel(src, tmp_path / "broken", CC="false", LDSHARED="false")
     assert "compiling the analysis failed" in log
     assert _native_members(broken) == []
+    assert _record(broken)["analysis"] == "pure Python" and _record(broken)["why"].startswith("the C compiler failed")
     with zipfile.ZipFile(broken) as zf:
         assert "phlegyas/analysis/report.py" in zf.namelist() and "phlegyas/analysis/tier1/delete.py" in zf.namelist()

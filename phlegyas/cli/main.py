@@ -13,6 +13,7 @@ from typing import Sequence, TextIO
 
 from phlegyas.ai.llm.base import off_reason
 from phlegyas.cli import approvals as approvals_cli
+from phlegyas.cli import doctor as doctor_cli
 from phlegyas.cli import install as install_cli
 from phlegyas.cli.common import EXIT_ERROR, CliError
 from phlegyas.core.model import MODES, Decision, InvalidCall, ToolCall, Verdict
@@ -36,9 +37,12 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from phlegyas import __version__, analysis_build  # only for --version
+        from phlegyas import __version__, analysis_build, analysis_hint  # only for --version
 
         print(f"phlegyas {__version__} (analysis: {analysis_build()})")
+        hint = analysis_hint()  # pure Python where the build meant to compile it: say how to get it
+        if hint:
+            print(f"hint: {hint}")
         parser.exit(0)
 
 
@@ -279,6 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats.set_defaults(func=cmd_stats)
     install_cli.register(sub)  # install, uninstall, hook
     approvals_cli.register(sub)  # pending, approve, deny, mcp
+    doctor_cli.register(sub)  # doctor
     return parser
 
 
