@@ -290,7 +290,12 @@ def test_a_wired_mcp_server_without_the_mcp_extra(tmp_path, isolated_env):
                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert probe.stdout.split() == ["None", "True"], probe.stdout + probe.stderr
     box = Scratch(tmp_path, isolated_env, python=python)
-    assert box.run("install").returncode == 0
+    refused = box.run("install")  # install writes no server that cannot start …
+    assert refused.returncode == 3 and "the MCP server cannot start" in refused.stderr
+    assert box.run("install", "--hook").returncode == 0
+    from phlegyas.hosts.claude_code.install import SERVER_NAME, mcp_server_entry  # … so plant what an older one wrote
+
+    (box.project / ".mcp.json").write_text(json.dumps({"mcpServers": {SERVER_NAME: mcp_server_entry(python)}}))
     box.start_server()
     try:
         status, report, text = box.doctor()

@@ -85,8 +85,8 @@ def cmd_uninstall(args, out: TextIO, err: TextIO) -> int:
 def person_wait(project: str, environ: Mapping[str, str], err: TextIO) -> float:
     """The longest a PermissionRequest hook may wait for a person, from the settings that apply to
     ``project`` (APPROVAL_WAIT_SECONDS); 0 with a warning when the settings do not load."""
-    from phlegyas.policy.settings import ConfigError
-    from phlegyas.runtime import load_runtime
+    from phlegyas.policy.settings import ConfigError  # the whole runtime only for install, not for `hook`
+    from phlegyas.runtime import load_runtime  # (same)
 
     try:
         settings = load_runtime(environ, project).settings

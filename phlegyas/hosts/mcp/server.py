@@ -269,7 +269,7 @@ def build_server(service: ApprovalService):
     WorkflowId = optional_text("the orchestrator's workflow id, to group and filter requests")
     AgentId = optional_text("the agent's id, to group and filter requests")
 
-    from phlegyas import __version__
+    from phlegyas import __version__  # here, beside the SDK's imports that build_server makes
 
     server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version=__version__)  # in the initialize answer
 
@@ -333,7 +333,7 @@ def build_server(service: ApprovalService):
 
 def _log_tier3(settings) -> None:
     """Say at start whether Tier 3 (AI) is on and, when it is off, why (the seed's server says so too)."""
-    from phlegyas.ai.llm.base import off_reason
+    from phlegyas.ai.llm.base import off_reason  # the AI layer's note, only when the server starts
 
     note = off_reason(settings)
     if note is not None:
