@@ -11,6 +11,8 @@ calls it in-process, and the resident server (``phlegyas.hosts.claude_code.serve
   deny → ``{"behavior": "deny", "message": …}``; any ask → no output, so the user's dialog appears.
 - Malformed input, an unknown event, any internal error: PreToolUse → exit 2 with a one-line reason
   on stderr; PermissionRequest → the deny decision.
+
+Each audit entry says which path decided it (``hook_path``: ``server`` or ``in-process``).
 """
 from __future__ import annotations
 
@@ -90,7 +92,14 @@ def _check_cwd(cwd: str | None) -> None:
 
 # -- deciding --------------------------------------------------------------------------------------
 
-def handle(raw: bytes, environ: Mapping[str, str], cwd: str, *, defer: tuple[str, ...] = ()) -> HookResult | None:
+class Audit(NamedTuple):
+    """How a decision is audited: ``path`` names who decided (the audit's ``hook_path``)."""
+
+    path: str = "in-process"
+
+
+def handle(raw: bytes, environ: Mapping[str, str], cwd: str, *, defer: tuple[str, ...] = (),
+           audit: Audit = Audit()) -> HookResult | None:
     """Decide the event ``raw`` (the bytes Claude Code wrote on stdin) with the settings of ``environ``;
     ``cwd`` is used when the event has none. Returns None for an event listed in ``defer`` (the
     server leaves those to the client). Never raises an Exception."""
@@ -99,16 +108,17 @@ def handle(raw: bytes, environ: Mapping[str, str], cwd: str, *, defer: tuple[str
         event, call = parse_event(raw)
         if event in defer:
             return None
-        return decide_event(event, call, environ, call.cwd or cwd)
+        return decide_event(event, call, environ, call.cwd or cwd, audit)
     except BadEvent as exc:
         reason = f"invalid hook input: {exc}"
-        warning = _audit_failure(exc, reason, environ, cwd)
+        warning = _audit_failure(exc, reason, environ, cwd, audit)
         return failure(exc.event, reason, warning)
     except Exception as exc:  # noqa: BLE001 - fail closed, with the error in the reason
         return failure(event, f"internal error: {type(exc).__name__}: {exc}")
 
 
-def decide_event(event: str, call: ToolCall, environ: Mapping[str, str], cwd: str) -> HookResult:
+def decide_event(event: str, call: ToolCall, environ: Mapping[str, str], cwd: str,
+                 audit: Audit = Audit()) -> HookResult:
     if call.cwd is None:
         call = replace(call, cwd=cwd)
     try:
@@ -119,7 +129,7 @@ def decide_event(event: str, call: ToolCall, environ: Mapping[str, str], cwd: st
     if event == PRE_TOOL_USE:
         gate = fast_gate(gate)
     decision = gate.decide(call)
-    warning = record(runtime.settings, call, decision, gate.mode_for(call))
+    warning = record(runtime.settings, call, decision, gate.mode_for(call), audit)
     result = render(event, call, decision, undecided_ask=runtime.settings.hook_undecided == "ask")
     return result._replace(stderr=result.stderr + warning) if warning else result
 
@@ -176,19 +186,20 @@ def _json(event: str, **fields) -> HookResult:
 
 # -- audit -----------------------------------------------------------------------------------------
 
-def record(settings, call: ToolCall, decision: Decision, mode: str) -> bytes:
+def record(settings, call: ToolCall, decision: Decision, mode: str, audit: Audit = Audit()) -> bytes:
     """Append the decision to the audit log; returns a warning line when that failed (the decision
     stands: a log that cannot be written never turns a deny into an allow)."""
     if not settings.enable_audit_log:
         return b""
     try:
-        AuditLog(settings.audit_log_file).record(call, decision, mode=mode, extra=decision.audit)
+        extra = {**(decision.audit or {}), "hook_path": audit.path}
+        AuditLog(settings.audit_log_file).record(call, decision, mode=mode, extra=extra)
     except (AuditError, ValueError) as exc:
         return f"phlegyas: warning: audit log not written: {exc}\n".encode("utf-8", "backslashreplace")
     return b""
 
 
-def _audit_failure(exc: BadEvent, reason: str, environ: Mapping[str, str], cwd: str) -> bytes:
+def _audit_failure(exc: BadEvent, reason: str, environ: Mapping[str, str], cwd: str, audit: Audit) -> bytes:
     """Log a rejected event as a deny (tier ``error``), with whatever of it was readable."""
     try:
         try:
@@ -203,7 +214,7 @@ def _audit_failure(exc: BadEvent, reason: str, environ: Mapping[str, str], cwd: 
                         cwd=_text(data.get("cwd")) or cwd, session_id=_text(data.get("session_id")),
                         tool_use_id=_text(data.get("tool_use_id")))
         mode = _text(data.get("permission_mode")) or "default"
-        return record(settings, call, Decision(Verdict.DENY, "error", reason), mode)
+        return record(settings, call, Decision(Verdict.DENY, "error", reason), mode, audit)
     except Exception as err:  # noqa: BLE001 - the block stands whatever happens here
         return f"phlegyas: warning: audit log not written: {type(err).__name__}\n".encode()
 

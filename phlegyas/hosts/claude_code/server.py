@@ -34,7 +34,7 @@ import time
 from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Callable, Mapping, Sequence
 
-from phlegyas.hosts.claude_code.decide import handle
+from phlegyas.hosts.claude_code.decide import Audit, handle
 from phlegyas.hosts.claude_code.hook import MAX_EVENT_BYTES, PACKAGE_DIR, PROTOCOL, _Path
 from phlegyas.runtime import settle_heap
 
@@ -349,7 +349,7 @@ def decide(raw: bytes, environ: Mapping[str, str], cwd: str) -> tuple[int, bytes
         os.chdir(cwd)
     except OSError:
         os.chdir("/")
-    return handle(raw, environ, cwd, defer=DEFER)
+    return handle(raw, environ, cwd, defer=DEFER, audit=Audit("server"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
