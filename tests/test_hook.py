@@ -570,8 +570,9 @@ def test_a_stale_socket_file_is_replaced(box):
 
 @pytest.mark.parametrize("reply", [
     b"garbage\n",
-    b"PHLEGYAS-HOOK/1 0 999 0\n{}",  # lengths do not add up
-    b"PHLEGYAS-HOOK/1 1 0 0\n",  # an exit status the hook never uses
+    b"PHLEGYAS-HOOK/2 0 999 0\n{}",  # lengths do not add up
+    b"PHLEGYAS-HOOK/2 1 0 0\n",  # an exit status the hook never uses
+    b"PHLEGYAS-HOOK/1 0 2 0\n{}",  # another version of the protocol
     b"",  # closed without an answer
 ])
 def test_a_broken_server_answer_means_an_in_process_decision(box, reply):
@@ -586,6 +587,7 @@ def test_a_broken_server_answer_means_an_in_process_decision(box, reply):
     def serve():
         conn, _ = listener.accept()
         with conn:
+            conn.sendall(hook.READY)
             hookd.read_request(conn)
             conn.sendall(reply)
             answered.append(True)
@@ -600,7 +602,7 @@ def test_a_broken_server_answer_means_an_in_process_decision(box, reply):
     assert answered == [True]
     assert_pre_tool_use(result, "deny")
     assert result.paths == ["in-process"]
-    assert box.server_pid() is None  # something listened: the client did not start a second server
+    assert box.server_pid() is None  # something listened and said READY: the client started no other server
 
 
 def _connect_as(uid: int, address: str) -> str:
@@ -672,7 +674,8 @@ class ServerThread:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
-    def handler(self, raw, environ, cwd):
+    def handler(self, raw, environ, cwd, claim):
+        assert claim()
         self.calls.append((raw, environ, cwd))
         time.sleep(0.01)
         return 0, b"out:" + raw, environ.get("X", "").encode()
@@ -685,17 +688,29 @@ class ServerThread:
         self.server.close()
 
 
-def _request(path: str, raw: bytes, env: dict, cwd: str = "/w") -> bytes:
-    """The server's reply to one request; b"" when it hung up without one."""
+def _request(path: str, raw: bytes, env: dict, cwd: str = "/w", wait: float = 10) -> bytes:
+    """The server's reply to one request, sent after its READY (the client waits ``wait`` seconds for
+    the answer); b"" when it hung up without one."""
     with socket.socket(socket.AF_UNIX) as conn:
         conn.settimeout(10)
         conn.connect(path)
         try:
-            conn.sendall(hook.encode_request(raw, env, cwd))
-            conn.shutdown(socket.SHUT_WR)
+            if _recv_exactly(conn, len(hook.READY)) != hook.READY:
+                return b""
+            conn.sendall(hook.encode_request(raw, env, cwd, time.monotonic() + wait))
             return b"".join(iter(lambda: conn.recv(65536), b""))
         except (ConnectionResetError, BrokenPipeError):
             return b""
+
+
+def _recv_exactly(conn: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def test_server_answers_concurrent_clients(tmp_path):
@@ -740,7 +755,7 @@ def test_server_hands_back_and_stops_when_the_code_changes(tmp_path):
     version[0] = 2
     reply = _request(path, b"b", {})
     srv.stop()
-    assert reply == b"PHLEGYAS-HOOK/1 L 0 0\n" and hook.decode_reply(reply) is None
+    assert reply == b"PHLEGYAS-HOOK/2 L 0 0\n" and hook.decode_reply(reply) is None
     assert srv.why == "code changed" and len(srv.calls) == 1
 
 
@@ -753,14 +768,17 @@ def test_only_one_server_binds_a_socket(tmp_path):
 
 
 @pytest.mark.parametrize("header", [
-    b"PHLEGYAS-HOOK/1 1 2\n", b"HTTP/1.1 GET /\n", b"PHLEGYAS-HOOK/1 -1 0 0\n",
-    b"PHLEGYAS-HOOK/1 99999999 0 0\n", b"PHLEGYAS-HOOK/1 " + b"9" * 200 + b"\n",
+    b"PHLEGYAS-HOOK/2 1 2 3\n", b"HTTP/1.1 GET /\n", b"PHLEGYAS-HOOK/2 -1 0 0 0\n",
+    b"PHLEGYAS-HOOK/2 99999999 0 0 0\n", b"PHLEGYAS-HOOK/2 " + b"9" * 200 + b"\n",
+    b"PHLEGYAS-HOOK/1 0 0 0\n",  # a client of the protocol before READY
 ])
 def test_server_rejects_malformed_requests(tmp_path, header):
     path = str(tmp_path / "s.sock")
     srv = ServerThread(path, idle_seconds=0.3)
     with socket.socket(socket.AF_UNIX) as conn:
+        conn.settimeout(10)
         conn.connect(path)
+        assert _recv_exactly(conn, len(hook.READY)) == hook.READY
         try:
             conn.sendall(header)
             conn.shutdown(socket.SHUT_WR)
