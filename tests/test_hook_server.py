@@ -1,6 +1,7 @@
 """The resident hook server when something goes wrong around it: a stopped or hung server, servers
-racing to replace it, requests whose client has gone. Real server processes, real hook processes,
-real sockets; a server is stopped with SIGSTOP as a hung one would be.
+racing to replace it, requests whose client has gone, something other than a socket at its path.
+Real server processes, real hook processes, real sockets; a server is stopped with SIGSTOP as a hung
+one would be.
 """
 from __future__ import annotations
 
@@ -239,3 +240,96 @@ def test_closing_finishes_the_decision_under_way_and_cuts_idle_connections(tmp_p
     assert idle.recv(1) == b""  # cut, not left to its read timeout
     assert took < hookd.READ_TIMEOUT_SECONDS / 2
     idle.close()
+
+
+# -- something other than a socket at the socket path ------------------------------------------------
+
+def _plant(kind: str, address: str, outside: str) -> None:
+    if kind == "empty-directory":
+        os.mkdir(address)
+    elif kind == "directory-with-files":
+        os.mkdir(address)
+        with open(os.path.join(address, "notes.txt"), "w") as fh:
+            fh.write("someone's notes")
+    elif kind == "file":
+        with open(address, "w") as fh:
+            fh.write("someone's data")
+    elif kind == "symlink-out":
+        os.symlink(outside, address)
+    elif kind == "dangling-symlink":
+        os.symlink(outside + "-nowhere", address)
+    elif kind == "fifo":
+        os.mkfifo(address)
+
+
+NOT_SOCKETS = ["empty-directory", "directory-with-files", "file", "symlink-out", "dangling-symlink", "fifo"]
+
+
+@pytest.mark.parametrize("kind", NOT_SOCKETS)
+def test_something_else_at_the_socket_path_is_moved_aside(box, tmp_path, kind):
+    address = hook.socket_address(box.env, box.project)
+    os.makedirs(os.path.dirname(address), mode=0o700)
+    outside = str(tmp_path / "outside")  # a directory of the user's, out of the gate's runtime directory
+    os.mkdir(outside)
+    with open(os.path.join(outside, "keep.txt"), "w") as fh:
+        fh.write("keep")
+    _plant(kind, address, outside)
+    result = box.run(box.event(command="rm -rf /"))
+    assert_pre_tool_use(result, "deny")
+    assert result.paths == ["in-process"]
+    box.wait_for_server()
+    result = box.run(box.event(command="git status"))
+    assert_pre_tool_use(result, "allow")
+    assert result.paths == ["server"], box.log()
+    assert stat.S_ISSOCK(os.lstat(address).st_mode)
+    aside = [n for n in os.listdir(box.hookd_dir) if ".displaced-" in n]
+    if kind == "empty-directory":
+        assert aside == [] and "removed it" in box.log()
+    else:
+        assert len(aside) == 1 and "moved it aside" in box.log()
+        moved = os.path.join(box.hookd_dir, aside[0])
+        if kind == "directory-with-files":
+            assert open(os.path.join(moved, "notes.txt")).read() == "someone's notes"
+        elif kind == "file":
+            assert open(moved).read() == "someone's data"
+        elif kind in ("symlink-out", "dangling-symlink"):
+            assert os.path.islink(moved)  # the link itself moved; its target was never touched
+    assert os.listdir(outside) == ["keep.txt"] and open(os.path.join(outside, "keep.txt")).read() == "keep"
+
+
+def _immutable(path: str, on: bool) -> bool:
+    try:
+        return subprocess.run(["chattr", "+i" if on else "-i", path], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+def test_a_socket_path_that_cannot_be_recovered_is_said_once_and_decided_in_process(box):
+    address = hook.socket_address(box.env, box.project)
+    os.makedirs(os.path.dirname(address), mode=0o700)
+    os.mkdir(address)
+    if not _immutable(address, True):  # an immutable directory: neither removed nor renamed, even by root
+        pytest.skip("chattr +i is not available here")
+    marker = address + ".spawn"
+    try:
+        for command, expected in (("rm -rf /", "deny"), ("git status", "allow")):
+            result = box.run(box.event(command=command))
+            assert_pre_tool_use(result, expected)
+            assert result.paths == ["in-process"] and result.stderr == ""
+        wait_for(lambda: "cannot serve" in box.log(), "the server to give up")
+        wait_for(lambda: os.stat(marker).st_mtime > time.time() + 30, "the spawns to be postponed")
+        os.utime(marker, (0, 0))  # as if the minute had passed: the next call starts a server again
+        result = box.run(box.event(command="rm -rf /"))
+        assert_pre_tool_use(result, "deny")
+        wait_for(lambda: os.stat(marker).st_mtime > time.time() + 30, "the second server to give up")
+        log = box.log()
+        assert log.count("cannot serve") == 1, log  # said once, not at every try
+        assert "is a directory that cannot be removed" in log and box.server_pid() is None
+    finally:
+        _immutable(address, False)
+    os.rmdir(address)  # once it can be removed, the next server to try takes the path
+    os.utime(marker, (0, 0))
+    box.run(box.event(command="git status"))
+    box.wait_for_server()
+    assert box.run(box.event(command="git status")).paths == ["server"]
+    assert "the socket path is usable again" in box.log()

@@ -232,10 +232,8 @@ def ask_server(address: str, raw: bytes, environ, cwd: str):
         try:
             with _Path(address) as path:
                 sock.connect(path)
-        except (FileNotFoundError, ConnectionRefusedError, BlockingIOError, TimeoutError):
-            return None, True  # nothing there, a stale socket, or a full backlog nobody accepts from
-        except OSError:
-            return None, False
+        except OSError:  # nothing there, a stale socket, a full backlog nobody accepts from, not a socket
+            return None, True
         try:
             creds = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
             if int.from_bytes(creds[4:8], sys.byteorder) != os.getuid():

@@ -3,11 +3,12 @@
 ``phlegyas-hook`` (``phlegyas.hosts.claude_code.hook``) starts it on demand (``spawn_server``: double fork, new
 session, at most once every few seconds) as ``python -m phlegyas.hosts.claude_code.server --socket PATH``.
 It warms up, then takes the Unix socket in ``<data dir>/hookd/`` (directory 0700, socket 0600; see
-``socketpath`` for how it replaces a stale, stopped or hung server), answers only clients of its own
-uid (``SO_PEERCRED``), serves each connection in a thread, and exits after ``--idle`` seconds
-without a request, when its socket file is removed or replaced, or when the installed phlegyas code
-changes (it then tells the client to decide by itself). Before it exits it finishes the decisions
-under way.
+``socketpath`` for how it replaces a stale, stopped or hung server, or moves aside whatever else
+sits there), answers only clients of its own uid (``SO_PEERCRED``), serves each connection in a
+thread, and exits after ``--idle`` seconds without a request, when its socket file is removed or
+replaced, or when the installed phlegyas code changes (it then tells the client to decide by
+itself). Before it exits it finishes the decisions under way. When the path cannot be recovered it
+says so once in its log, and the clients start no server for a minute at a time.
 
 Correctness does not depend on the server's state: each request carries the client's environment and
 working directory, and is decided by ``decide.handle`` with a runtime built for that request, so
@@ -50,6 +51,7 @@ from typing import Callable, Mapping, NamedTuple, Sequence
 from phlegyas.hosts.claude_code import socketpath
 from phlegyas.hosts.claude_code.decide import Audit, handle
 from phlegyas.hosts.claude_code.hook import DECISION_SECONDS, MAX_EVENT_BYTES, PACKAGE_DIR, PROTOCOL, READY
+from phlegyas.hosts.claude_code.spawn import postpone_spawns
 from phlegyas.runtime import settle_heap
 
 MAX_ENV_BYTES = 1024 * 1024
@@ -60,6 +62,8 @@ POLL_SECONDS = 2.0
 CLAIM_MARGIN_SECONDS = 2.0
 """A decision is made and audited at least this long before its client stops waiting."""
 DRAIN_SECONDS = DECISION_SECONDS
+UNUSABLE_RETRY_SECONDS = 60.0
+"""When the socket path cannot be recovered, clients start no server for this long."""
 STAMP_INTERVAL_SECONDS = 1.0
 LOG_LIMIT_BYTES = 1024 * 1024
 DEFER = ("PermissionRequest",)
@@ -229,8 +233,8 @@ class HookServer:
     # lifecycle
 
     def bind(self) -> bool:
-        """Take the socket path (replacing a stale or unresponsive server); False when a live server
-        holds it. Raises ``socketpath.UnusablePath`` when something else sits there."""
+        """Take the socket path (replacing a stale or unresponsive server, moving aside what is not a
+        socket); False when a live server holds it. Raises ``socketpath.UnusablePath``."""
         directory = os.path.dirname(self.path)
         secure_directory(directory, os.getuid())
         taken = socketpath.take(self.path, probe_seconds=self.probe_seconds, log=self.log)
@@ -389,8 +393,11 @@ class FileLog:
                     os.replace(self.path, self.path + ".1")
             except OSError:
                 pass
-            with open(self.path, "a", encoding="utf-8") as fh:
-                fh.write(f"{stamp} [{os.getpid()}] {line}\n")
+            try:
+                with open(self.path, "a", encoding="utf-8") as fh:
+                    fh.write(f"{stamp} [{os.getpid()}] {line}\n")
+            except OSError:  # its directory is gone: the server says nothing rather than fail
+                pass
 
 
 WARM_CALLS = (
@@ -444,9 +451,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         warm()
         settle_heap()
-        if not server.bind():
-            log("another server answers on the socket: not starting")
+        try:
+            if not server.bind():
+                log("another server answers on the socket: not starting")
+                return 0
+        except (socketpath.UnusablePath, OSError) as exc:
+            _unusable(args.socket, str(exc), log)
             return 0
+        _usable_again(args.socket, log)
         log(f"serving {args.socket} (python {sys.executable}, package {package}, idle {args.idle:.0f} s)")
         why = server.serve_forever()
         log(f"stopping: {why} after {server.served} requests")
@@ -457,6 +469,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         server.close()
     return 0
+
+
+def _unusable(path: str, reason: str, log: Callable[[str], None]) -> None:
+    """Say once that the socket path cannot be used (whatever is there cannot be moved, or the
+    directory cannot be used), and have the clients start no server for UNUSABLE_RETRY_SECONDS
+    (they decide in-process meanwhile, as they do without a server)."""
+    note = path + ".unusable"
+    try:
+        with open(os.open(note, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC), encoding="utf-8") as fh:
+            said = fh.read()
+    except (OSError, ValueError):
+        said = None
+    if said != reason:
+        log(f"cannot serve: {reason}; the hook decides in-process (retrying every "
+            f"{UNUSABLE_RETRY_SECONDS:.0f} s, quietly)")
+        try:
+            _write_file(note, reason)
+        except OSError:
+            pass
+    postpone_spawns(path, UNUSABLE_RETRY_SECONDS)
+
+
+def _usable_again(path: str, log: Callable[[str], None]) -> None:
+    try:
+        os.unlink(path + ".unusable")
+    except OSError:
+        return
+    log("the socket path is usable again")
 
 
 def _exit_on_signal(signum, frame) -> None:

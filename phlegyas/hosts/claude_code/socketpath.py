@@ -8,7 +8,10 @@ and bind (never while serving, so a stopped server does not keep its replacement
 - a socket nobody listens on (refused), or whose server does not say READY within PROBE_SECONDS
   (stopped, hung, not speaking the protocol): it is replaced;
 - a socket whose server says READY: that server serves, and the newcomer leaves;
-- anything else (a directory, a file, a symlink): ``UnusablePath``.
+- anything else (a directory, a file, a symlink, a FIFO): an empty directory is removed, anything else
+  is renamed aside to ``<path>.displaced-<time>-<pid>`` in the same directory. Nothing is deleted, no
+  symlink is followed, and nothing outside the socket's own directory is touched. When even that
+  fails, ``UnusablePath`` says why (the clients keep deciding in-process).
 
 The new socket is bound at a temporary name in the same directory, already listening, then renamed
 over the path: the path always names a socket (a client never finds it missing mid-takeover and starts
@@ -17,6 +20,7 @@ replaced server notices that the path is no longer its socket and stops.
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import socket
@@ -36,7 +40,7 @@ FREE, STALE, UNRESPONSIVE, ALIVE, OTHER = "free", "stale", "unresponsive", "aliv
 
 
 class UnusablePath(Exception):
-    """Something that is not a socket sits at the path."""
+    """Something that is not a usable socket sits at the path, and it could not be moved aside."""
 
 
 Identity = tuple  # (st_dev, st_ino) of the socket file a server bound
@@ -109,9 +113,9 @@ def path_lock(path: str, wait: float = LOCK_WAIT_SECONDS) -> Iterator[bool]:
 
 
 def take(path: str, *, probe_seconds: float = PROBE_SECONDS, log=lambda line: None):
-    """Bind a listening socket at ``path``, replacing a stale or unresponsive one; returns
-    ``(socket, identity)``, or None when a live server has the path (or is taking it). Raises
-    UnusablePath, or OSError when the directory itself cannot be used."""
+    """Bind a listening socket at ``path``, replacing a stale or unresponsive one and moving aside
+    anything else; returns ``(socket, identity)``, or None when a live server has the path (or is
+    taking it). Raises UnusablePath, or OSError when the directory itself cannot be used."""
     with path_lock(path) as held:
         if not held:
             return None
@@ -119,10 +123,40 @@ def take(path: str, *, probe_seconds: float = PROBE_SECONDS, log=lambda line: No
         if found == ALIVE:
             return None
         if found == OTHER:
-            raise UnusablePath(f"{path} is not a socket")
-        if found == UNRESPONSIVE:
+            log(clear(path))
+        elif found == UNRESPONSIVE:
             log("the server on the socket did not answer: taking its place")
         return _bind_over(path)
+
+
+def clear(path: str) -> str:
+    """Remove an empty directory at ``path``, or rename whatever is there aside; says what it did.
+    Raises UnusablePath when neither works."""
+    mode = os.lstat(path).st_mode
+    kind = _kind(mode)
+    if stat.S_ISDIR(mode):
+        try:
+            os.rmdir(path)
+            return f"the socket path was an empty directory: removed it ({path})"
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise UnusablePath(f"{path} is a directory that cannot be removed: {exc.strerror}") from None
+    aside = f"{path}.displaced-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+    try:
+        os.rename(path, aside)  # renames a symlink itself, never its target
+    except OSError as exc:
+        raise UnusablePath(f"{path} is {kind} that cannot be moved aside: {exc.strerror}") from None
+    return f"the socket path was {kind}: moved it aside to {aside}"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a non-empty directory"
+    if stat.S_ISLNK(mode):
+        return "a symlink"
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "something other than a socket"
 
 
 def _bind_over(path: str):
