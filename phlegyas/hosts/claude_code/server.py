@@ -453,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         settle_heap()
         try:
             if not server.bind():
-                log("another server answers on the socket: not starting")
+                log("another server answers on the socket, or is taking it: not starting")
                 return 0
         except (socketpath.UnusablePath, OSError) as exc:
             _unusable(args.socket, str(exc), log)

@@ -118,6 +118,7 @@ def take(path: str, *, probe_seconds: float = PROBE_SECONDS, log=lambda line: No
     taking it). Raises UnusablePath, or OSError when the directory itself cannot be used."""
     with path_lock(path) as held:
         if not held:
+            log(f"the socket's bind lock stayed taken for {LOCK_WAIT_SECONDS:.0f} s")
             return None
         found = probe(path, probe_seconds)
         if found == ALIVE:
