@@ -1,8 +1,9 @@
 """Who serves on the hook's socket path: probing it, and taking it over from a stale, stopped or hung
 server, or from whatever else sits there.
 
-Servers take the path one at a time, under an ``flock`` on ``<path>.bind.lock`` held only while they probe
-and bind (never while serving, so a stopped server does not keep its replacement out). What they find:
+Servers take the path one at a time, under an ``flock`` on ``<path>.bind.lock`` held only while they
+probe and bind (never while serving, so a stopped server does not keep its replacement out). What
+they find:
 
 - nothing: the path is free;
 - a socket nobody listens on (refused), or whose server does not say READY within PROBE_SECONDS
