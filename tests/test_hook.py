@@ -53,15 +53,44 @@ def clean_env(home: str) -> dict:
 
 
 class Result:
-    def __init__(self, proc: subprocess.CompletedProcess):
+    def __init__(self, proc: subprocess.CompletedProcess, audited: list[dict]):
         self.code = proc.returncode
         self.stdout = proc.stdout.decode("utf-8")
         self.stderr = proc.stderr.decode("utf-8", "replace")
         self.json = json.loads(self.stdout) if self.stdout.strip() else None
+        self.audited = audited
+        """The audit entries this call added."""
 
     @property
     def output(self) -> dict | None:
         return self.json["hookSpecificOutput"] if self.json else None
+
+    @property
+    def paths(self) -> list[str]:
+        """Which path decided the call, from its audit entries: ``["server"]`` or ``["in-process"]``."""
+        return [entry.get("hook_path") for entry in self.audited]
+
+
+def audit_file(env: dict) -> str | None:
+    """Where the hook run with ``env`` audits (None when it does not)."""
+    if env.get("ENABLE_AUDIT_LOG", "").lower() in ("0", "false", "no", "off"):
+        return None
+    return env.get("AUDIT_LOG_FILE") or os.path.join(env["PHLEGYAS_HOME"], "audit.jsonl")
+
+
+def audit_size(path: str | None) -> int:
+    try:
+        return os.path.getsize(path) if path else 0
+    except OSError:
+        return 0
+
+
+def audited_since(path: str | None, offset: int) -> list[dict]:
+    if path is None or not os.path.isfile(path):
+        return []
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        return [json.loads(line) for line in fh.read().splitlines() if line.strip()]
 
 
 class Home:
@@ -103,12 +132,14 @@ class Home:
             stdin = json.dumps(stdin)
         if isinstance(stdin, str):
             stdin = stdin.encode("utf-8")
+        env = dict(self.env, **(env or {}))
+        audit, offset = audit_file(env), audit_size(audit_file(env))
         proc = subprocess.run(argv or [HOOK_SCRIPT], input=stdin, capture_output=stdout is None,
                               stdout=stdout, stderr=subprocess.PIPE if stdout is not None else None,
-                              env=dict(self.env, **(env or {})), cwd=self.project, timeout=60)
+                              env=env, cwd=self.project, timeout=60)
         if stdout is not None:
             proc.stdout = b""
-        result = Result(proc)
+        result = Result(proc, audited_since(audit, offset))
         assert result.code in (0, 2), f"exit {result.code}: {result.stderr}"
         assert "Traceback" not in result.stderr, result.stderr
         return result
@@ -261,6 +292,7 @@ def _input(box: Home, spec):
 def test_pre_tool_use_through_the_server(served, case, tool, spec, mode, env, expected):
     result = served.run(served.event(_input(served, spec), tool=tool, mode=mode), env=env)
     assert_pre_tool_use(result, expected)
+    assert result.paths == ["server"], "not decided (once) by the resident server"
 
 
 IN_PROCESS = [c for c in PRE_TOOL_USE if c[0] in (
@@ -272,6 +304,7 @@ IN_PROCESS = [c for c in PRE_TOOL_USE if c[0] in (
 def test_pre_tool_use_in_process(local, case, tool, spec, mode, env, expected):
     result = local.run(local.event(_input(local, spec), tool=tool, mode=mode), env=env)
     assert_pre_tool_use(result, expected)
+    assert result.paths == ["in-process"]
 
 
 def test_deny_reason_names_the_finding(served):
@@ -316,7 +349,9 @@ def test_permission_request_allow_echoes_the_input(served):
     ("frobnicate --all", "dontAsk"),
 ])
 def test_permission_request_deny(served, command, mode):
-    assert_permission_denied(served.run(served.event(command=command, mode=mode, name="PermissionRequest")))
+    result = served.run(served.event(command=command, mode=mode, name="PermissionRequest"))
+    assert_permission_denied(result)
+    assert result.paths == ["in-process"]  # the server leaves a PermissionRequest to the client
 
 
 @pytest.mark.parametrize("command, env", [
@@ -384,13 +419,17 @@ def _bad_stdin(box: Home, spec) -> bytes:
 
 @pytest.mark.parametrize("case, spec, words", BAD_PRE_TOOL_USE, ids=[c[0] for c in BAD_PRE_TOOL_USE])
 def test_bad_input_blocks_with_exit_2(served, case, spec, words):
-    assert_blocked(served.run(_bad_stdin(served, spec)), words)
+    result = served.run(_bad_stdin(served, spec))
+    assert_blocked(result, words)
+    assert result.paths == ["server"]
 
 
 @pytest.mark.parametrize("case", ["not-json", "missing-tool-input", "one-megabyte-command", "unknown-event"])
 def test_bad_input_in_process(local, case):
     spec, words = next((s, w) for c, s, w in BAD_PRE_TOOL_USE if c == case)
-    assert_blocked(local.run(_bad_stdin(local, spec)), words)
+    result = local.run(_bad_stdin(local, spec))
+    assert_blocked(result, words)
+    assert result.paths == ["in-process"]
 
 
 @pytest.mark.parametrize("event", [
@@ -402,7 +441,9 @@ def test_bad_input_in_process(local, case):
     {"hook_event_name": "PermissionRequest", "tool_name": "Bash", "tool_input": "BIG"},
 ], ids=["missing-tool-input", "tool-input-string", "tool-name-list", "mode-number", "one-megabyte-command"])
 def test_bad_permission_request_is_denied(served, event):
-    assert_permission_denied(served.run(_bad_stdin(served, event)))
+    result = served.run(_bad_stdin(served, event))
+    assert_permission_denied(result)
+    assert result.paths == ["server"]  # what cannot be read is denied at once, wherever it is
 
 
 def test_a_configuration_error_blocks(served):
@@ -432,6 +473,7 @@ def test_every_decision_is_audited(served, tmp_path):
         ("(invalid)", "deny", "error")]
     assert entries[0]["session_id"] == "6472e0a1-93f2-4c1e-9b55-2f1b0c3d4e5f"
     assert entries[1]["mode"] == "plan" and entries[1]["cwd"] == served.project
+    assert [e["hook_path"] for e in entries] == ["server", "server", "in-process", "server"]
 
 
 @pytest.mark.parametrize("command, expected", [("rm -rf /", "deny"), ("git status", "allow")])
@@ -528,8 +570,9 @@ def test_a_stale_socket_file_is_replaced(box):
 
 @pytest.mark.parametrize("reply", [
     b"garbage\n",
-    b"PHLEGYAS-HOOK/1 0 999 0\n{}",  # lengths do not add up
-    b"PHLEGYAS-HOOK/1 1 0 0\n",  # an exit status the hook never uses
+    b"PHLEGYAS-HOOK/2 0 999 0\n{}",  # lengths do not add up
+    b"PHLEGYAS-HOOK/2 1 0 0\n",  # an exit status the hook never uses
+    b"PHLEGYAS-HOOK/1 0 2 0\n{}",  # another version of the protocol
     b"",  # closed without an answer
 ])
 def test_a_broken_server_answer_means_an_in_process_decision(box, reply):
@@ -544,6 +587,7 @@ def test_a_broken_server_answer_means_an_in_process_decision(box, reply):
     def serve():
         conn, _ = listener.accept()
         with conn:
+            conn.sendall(hook.READY)
             hookd.read_request(conn)
             conn.sendall(reply)
             answered.append(True)
@@ -557,7 +601,8 @@ def test_a_broken_server_answer_means_an_in_process_decision(box, reply):
         listener.close()
     assert answered == [True]
     assert_pre_tool_use(result, "deny")
-    assert box.server_pid() is None  # something listened: the client did not start a second server
+    assert result.paths == ["in-process"]
+    assert box.server_pid() is None  # something listened and said READY: the client started no other server
 
 
 def _connect_as(uid: int, address: str) -> str:
@@ -629,7 +674,8 @@ class ServerThread:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
-    def handler(self, raw, environ, cwd):
+    def handler(self, raw, environ, cwd, claim):
+        assert claim()
         self.calls.append((raw, environ, cwd))
         time.sleep(0.01)
         return 0, b"out:" + raw, environ.get("X", "").encode()
@@ -642,17 +688,29 @@ class ServerThread:
         self.server.close()
 
 
-def _request(path: str, raw: bytes, env: dict, cwd: str = "/w") -> bytes:
-    """The server's reply to one request; b"" when it hung up without one."""
+def _request(path: str, raw: bytes, env: dict, cwd: str = "/w", wait: float = 10) -> bytes:
+    """The server's reply to one request, sent after its READY (the client waits ``wait`` seconds for
+    the answer); b"" when it hung up without one."""
     with socket.socket(socket.AF_UNIX) as conn:
         conn.settimeout(10)
         conn.connect(path)
         try:
-            conn.sendall(hook.encode_request(raw, env, cwd))
-            conn.shutdown(socket.SHUT_WR)
+            if _recv_exactly(conn, len(hook.READY)) != hook.READY:
+                return b""
+            conn.sendall(hook.encode_request(raw, env, cwd, time.monotonic() + wait))
             return b"".join(iter(lambda: conn.recv(65536), b""))
         except (ConnectionResetError, BrokenPipeError):
             return b""
+
+
+def _recv_exactly(conn: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def test_server_answers_concurrent_clients(tmp_path):
@@ -697,7 +755,7 @@ def test_server_hands_back_and_stops_when_the_code_changes(tmp_path):
     version[0] = 2
     reply = _request(path, b"b", {})
     srv.stop()
-    assert reply == b"PHLEGYAS-HOOK/1 L 0 0\n" and hook.decode_reply(reply) is None
+    assert reply == b"PHLEGYAS-HOOK/2 L 0 0\n" and hook.decode_reply(reply) is None
     assert srv.why == "code changed" and len(srv.calls) == 1
 
 
@@ -710,14 +768,17 @@ def test_only_one_server_binds_a_socket(tmp_path):
 
 
 @pytest.mark.parametrize("header", [
-    b"PHLEGYAS-HOOK/1 1 2\n", b"HTTP/1.1 GET /\n", b"PHLEGYAS-HOOK/1 -1 0 0\n",
-    b"PHLEGYAS-HOOK/1 99999999 0 0\n", b"PHLEGYAS-HOOK/1 " + b"9" * 200 + b"\n",
+    b"PHLEGYAS-HOOK/2 1 2 3\n", b"HTTP/1.1 GET /\n", b"PHLEGYAS-HOOK/2 -1 0 0 0\n",
+    b"PHLEGYAS-HOOK/2 99999999 0 0 0\n", b"PHLEGYAS-HOOK/2 " + b"9" * 200 + b"\n",
+    b"PHLEGYAS-HOOK/1 0 0 0\n",  # a client of the protocol before READY
 ])
 def test_server_rejects_malformed_requests(tmp_path, header):
     path = str(tmp_path / "s.sock")
     srv = ServerThread(path, idle_seconds=0.3)
     with socket.socket(socket.AF_UNIX) as conn:
+        conn.settimeout(10)
         conn.connect(path)
+        assert _recv_exactly(conn, len(hook.READY)) == hook.READY
         try:
             conn.sendall(header)
             conn.shutdown(socket.SHUT_WR)

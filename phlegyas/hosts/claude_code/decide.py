@@ -11,12 +11,16 @@ calls it in-process, and the resident server (``phlegyas.hosts.claude_code.serve
   deny → ``{"behavior": "deny", "message": …}``; any ask → no output, so the user's dialog appears.
 - Malformed input, an unknown event, any internal error: PreToolUse → exit 2 with a one-line reason
   on stderr; PermissionRequest → the deny decision.
+
+Each audit entry says which path decided it (``hook_path``: ``server`` or ``in-process``). The server
+passes an ``Audit`` whose ``claim`` is asked right before the decision is audited: when its client
+has gone (and decides by itself), the decision is dropped unaudited, so no call is audited twice.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Mapping, NamedTuple
+from typing import Callable, Mapping, NamedTuple
 
 from phlegyas.core.engine import Gate, validate
 from phlegyas.core.model import Decision, InvalidCall, ToolCall, Verdict
@@ -38,6 +42,10 @@ class HookResult(NamedTuple):
     code: int
     stdout: bytes = b""
     stderr: bytes = b""
+
+
+class Dropped(Exception):
+    """The caller's ``claim`` said no: nobody waits for this decision any more."""
 
 
 class BadEvent(Exception):
@@ -90,25 +98,43 @@ def _check_cwd(cwd: str | None) -> None:
 
 # -- deciding --------------------------------------------------------------------------------------
 
-def handle(raw: bytes, environ: Mapping[str, str], cwd: str, *, defer: tuple[str, ...] = ()) -> HookResult | None:
+class Audit(NamedTuple):
+    """How a decision is audited: ``path`` names who decided (the audit's ``hook_path``); ``claim``,
+    when given, is asked right before the entry is written, and False drops the decision."""
+
+    path: str = "in-process"
+    claim: Callable[[], bool] | None = None
+
+    def check(self) -> None:
+        if self.claim is not None and not self.claim():
+            raise Dropped()
+
+
+def handle(raw: bytes, environ: Mapping[str, str], cwd: str, *, defer: tuple[str, ...] = (),
+           audit: Audit = Audit()) -> HookResult | None:
     """Decide the event ``raw`` (the bytes Claude Code wrote on stdin) with the settings of ``environ``;
     ``cwd`` is used when the event has none. Returns None for an event listed in ``defer`` (the
-    server leaves those to the client). Never raises an Exception."""
+    server leaves those to the client), and for a decision ``audit.claim`` dropped (nothing
+    audited). Never raises an Exception."""
     event = None
     try:
-        event, call = parse_event(raw)
-        if event in defer:
-            return None
-        return decide_event(event, call, environ, call.cwd or cwd)
-    except BadEvent as exc:
-        reason = f"invalid hook input: {exc}"
-        warning = _audit_failure(exc, reason, environ, cwd)
-        return failure(exc.event, reason, warning)
+        try:
+            event, call = parse_event(raw)
+            if event in defer:
+                return None
+            return decide_event(event, call, environ, call.cwd or cwd, audit)
+        except BadEvent as exc:
+            reason = f"invalid hook input: {exc}"
+            warning = _audit_failure(exc, reason, environ, cwd, audit)
+            return failure(exc.event, reason, warning)
+    except Dropped:
+        return None
     except Exception as exc:  # noqa: BLE001 - fail closed, with the error in the reason
         return failure(event, f"internal error: {type(exc).__name__}: {exc}")
 
 
-def decide_event(event: str, call: ToolCall, environ: Mapping[str, str], cwd: str) -> HookResult:
+def decide_event(event: str, call: ToolCall, environ: Mapping[str, str], cwd: str,
+                 audit: Audit = Audit()) -> HookResult:
     if call.cwd is None:
         call = replace(call, cwd=cwd)
     try:
@@ -119,7 +145,7 @@ def decide_event(event: str, call: ToolCall, environ: Mapping[str, str], cwd: st
     if event == PRE_TOOL_USE:
         gate = fast_gate(gate)
     decision = gate.decide(call)
-    warning = record(runtime.settings, call, decision, gate.mode_for(call))
+    warning = record(runtime.settings, call, decision, gate.mode_for(call), audit)
     result = render(event, call, decision, undecided_ask=runtime.settings.hook_undecided == "ask")
     return result._replace(stderr=result.stderr + warning) if warning else result
 
@@ -194,19 +220,22 @@ def _json(event: str, note: str | None = None, **fields) -> HookResult:
 
 # -- audit -----------------------------------------------------------------------------------------
 
-def record(settings, call: ToolCall, decision: Decision, mode: str) -> bytes:
+def record(settings, call: ToolCall, decision: Decision, mode: str, audit: Audit = Audit()) -> bytes:
     """Append the decision to the audit log; returns a warning line when that failed (the decision
-    stands: a log that cannot be written never turns a deny into an allow)."""
+    stands: a log that cannot be written never turns a deny into an allow). Raises Dropped when
+    ``audit.claim`` says nobody waits for the decision."""
+    audit.check()
     if not settings.enable_audit_log:
         return b""
     try:
-        AuditLog(settings.audit_log_file).record(call, decision, mode=mode, extra=decision.audit)
+        extra = {**(decision.audit or {}), "hook_path": audit.path}
+        AuditLog(settings.audit_log_file).record(call, decision, mode=mode, extra=extra)
     except (AuditError, ValueError) as exc:
         return f"phlegyas: warning: audit log not written: {exc}\n".encode("utf-8", "backslashreplace")
     return b""
 
 
-def _audit_failure(exc: BadEvent, reason: str, environ: Mapping[str, str], cwd: str) -> bytes:
+def _audit_failure(exc: BadEvent, reason: str, environ: Mapping[str, str], cwd: str, audit: Audit) -> bytes:
     """Log a rejected event as a deny (tier ``error``), with whatever of it was readable."""
     try:
         try:
@@ -221,7 +250,9 @@ def _audit_failure(exc: BadEvent, reason: str, environ: Mapping[str, str], cwd: 
                         cwd=_text(data.get("cwd")) or cwd, session_id=_text(data.get("session_id")),
                         tool_use_id=_text(data.get("tool_use_id")))
         mode = _text(data.get("permission_mode")) or "default"
-        return record(settings, call, Decision(Verdict.DENY, "error", reason), mode)
+        return record(settings, call, Decision(Verdict.DENY, "error", reason), mode, audit)
+    except Dropped:
+        raise
     except Exception as err:  # noqa: BLE001 - the block stands whatever happens here
         return f"phlegyas: warning: audit log not written: {type(err).__name__}\n".encode()
 

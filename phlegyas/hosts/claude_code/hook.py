@@ -5,9 +5,11 @@ beyond what ``python -c pass`` has already loaded, plus ``_socket``. It hands th
 environment and its working directory to the resident decision server (``phlegyas.hosts.claude_code.server``) over a
 per-user Unix socket, and prints the answer. When the server is absent, starting, stale or broken,
 it decides in-process (``phlegyas.hosts.claude_code.decide``), with the same code, and starts a server for the
-next call. Never fail open: an unusable server answer means an in-process decision, and an error
-there means a block (exit 2, or a deny decision for PermissionRequest). It never exits 1 and never
-prints a traceback.
+next call. A server that does not say READY within RESPONSIVE_SECONDS (stopped, hung) is given up on
+at once, and a replacement is started; the request is sent only after READY, so a server that wakes
+up later never decides it (see ``server`` for the exchange). Never fail open: an unusable server
+answer means an in-process decision, and an error there means a block (exit 2, or a deny decision
+for PermissionRequest). It never exits 1 and never prints a traceback.
 
 The few settings read here mirror ``phlegyas.policy.settings.Settings`` (which this module cannot afford to import):
 
@@ -17,11 +19,14 @@ The few settings read here mirror ``phlegyas.policy.settings.Settings`` (which t
 """
 import os
 import sys
+import time
 
-PROTOCOL = b"PHLEGYAS-HOOK/1"
+PROTOCOL = b"PHLEGYAS-HOOK/2"
+READY = PROTOCOL + b" READY\n"
 MAX_EVENT_BYTES = 16 * 1024 * 1024
 MAX_REPLY_BYTES = 4 * 1024 * 1024
-SERVER_TIMEOUT_SECONDS = 8.0  # then decide in-process: well within Claude Code's 30 s hook timeout
+RESPONSIVE_SECONDS = 0.3  # connect and READY: a live server says it in well under a millisecond
+DECISION_SECONDS = 8.0  # then decide in-process: well within Claude Code's 30 s hook timeout
 DEFAULT_IDLE_SECONDS = 1800
 OFF_WORDS = ("0", "off", "false", "no")
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # phlegyas/
@@ -45,8 +50,8 @@ def run(environ, stdin: int = 0, stdout: int = 1, stderr: int = 2) -> int:
         answer = None
         address = socket_address(environ, cwd)
         if address is not None:
-            answer, reachable = ask_server(address, raw, environ, cwd)
-            if answer is None and not reachable:
+            answer, start = ask_server(address, raw, environ, cwd)
+            if start:
                 start_server(address, environ)
         if answer is None:
             answer = decide_here(raw, environ, cwd)
@@ -192,10 +197,12 @@ class _Path:
 
 # -- talking to the server -------------------------------------------------------------------------
 
-def encode_request(raw: bytes, environ, cwd: str) -> bytes:
+def encode_request(raw: bytes, environ, cwd: str, deadline: float) -> bytes:
+    """The request; ``deadline`` (``time.monotonic()``) is when this client stops waiting for the answer."""
     env = b"\0".join(os.fsencode(k) + b"=" + os.fsencode(v) for k, v in environ.items())
     where = os.fsencode(cwd)
-    return b"%s %d %d %d\n" % (PROTOCOL, len(env), len(where), len(raw)) + env + where + raw
+    head = b"%s %d %d %d %d\n" % (PROTOCOL, len(env), len(where), len(raw), int(deadline * 1e6))
+    return head + env + where + raw
 
 
 def decode_reply(data: bytes):
@@ -213,43 +220,69 @@ def decode_reply(data: bytes):
 
 
 def ask_server(address: str, raw: bytes, environ, cwd: str):
-    """``(answer or None, reachable)``: None when the server did not give a usable answer;
-    ``reachable`` is False when nothing listens there (so a server should be started)."""
+    """``(answer or None, start)``: None when the server did not give a usable answer; ``start`` is
+    True when no server serves there, or it did not say READY in time (stopped, hung, not ours to
+    talk to), so that a server should be started to take the socket over."""
     import _socket  # lean start-up: the C module alone, not socket.py (see the module docstring)
 
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
-        sock.settimeout(SERVER_TIMEOUT_SECONDS)
+        ready_by = time.monotonic() + RESPONSIVE_SECONDS
+        sock.settimeout(RESPONSIVE_SECONDS)
         try:
             with _Path(address) as path:
                 sock.connect(path)
-        except (FileNotFoundError, ConnectionRefusedError):
-            return None, False
-        except OSError:
+        except OSError:  # nothing there, a stale socket, a full backlog nobody accepts from, not a socket
             return None, True
         try:
             creds = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
             if int.from_bytes(creds[4:8], sys.byteorder) != os.getuid():
-                return None, True  # not our server: never trust its answer
-            sock.sendall(encode_request(raw, environ, cwd))
-            sock.shutdown(_socket.SHUT_WR)
-            return decode_reply(_receive(sock)), True
-        except OSError:
+                return None, False  # not our server: never trust its answer
+            if _receive_exactly(sock, ready_by, len(READY)) != READY:
+                return None, True
+        except OSError:  # no READY in time: the request is not sent, so it is never decided there
             return None, True
+        try:
+            deadline = time.monotonic() + DECISION_SECONDS
+            sock.settimeout(DECISION_SECONDS)
+            sock.sendall(encode_request(raw, environ, cwd, deadline))
+            return decode_reply(_receive(sock, deadline, MAX_REPLY_BYTES)), False
+        except OSError:
+            return None, False
     finally:
         sock.close()
 
 
-def _receive(sock) -> bytes:
+def _receive(sock, deadline: float, limit: int) -> bytes:
+    """What the server sends before it closes (b"" past ``limit`` bytes); TimeoutError after ``deadline``."""
     chunks = []
     size = 0
-    while size <= MAX_REPLY_BYTES:
-        chunk = sock.recv(1 << 16)
+    while size <= limit:
+        chunk = _recv(sock, deadline, 1 << 16)
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
         size += len(chunk)
     return b""
+
+
+def _receive_exactly(sock, deadline: float, size: int) -> bytes:
+    """``size`` bytes, or fewer when the server closes first; TimeoutError after ``deadline``."""
+    data = b""
+    while len(data) < size:
+        chunk = _recv(sock, deadline, size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _recv(sock, deadline: float, size: int) -> bytes:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError
+    sock.settimeout(left)
+    return sock.recv(size)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,18 @@ def spawn_server(address: str, environ, *, package_dir: str, idle: int) -> None:
         pass
 
 
+def postpone_spawns(address: str, seconds: float) -> None:
+    """Have the clients start no server for ``address`` for about ``seconds`` (the server calls this
+    when it cannot use the socket path): the marker's time is set that far ahead."""
+    marker = address + ".spawn"
+    try:
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600))
+        later = time.time() + seconds
+        os.utime(marker, (later, later))
+    except OSError:
+        pass
+
+
 def server_argv(address: str, package_dir: str, idle: int) -> list:
     return [sys.executable, "-P", "-m", "phlegyas.hosts.claude_code.server", "--socket", address,
             "--idle", str(idle), "--package", package_dir]
