@@ -25,6 +25,7 @@ from phlegyas.hosts.claude_code.hook import (
     OFF_WORDS,
     PACKAGE_DIR,
     PROTOCOL,
+    READY,
     _Path,
     decode_reply,
     encode_request,
@@ -75,8 +76,9 @@ def ping(address: str, environ: Mapping[str, str], cwd: str, timeout: float = PI
         creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
         if struct.unpack("3i", creds)[1] != os.getuid():
             return Reply("foreign")
-        sock.sendall(encode_request(ping_event(cwd), env, cwd))
-        sock.shutdown(socket.SHUT_WR)
+        if _receive_exactly(sock, len(READY)) != READY:  # the server says READY before it takes a request
+            return Reply("malformed", seconds=time.perf_counter() - started)
+        sock.sendall(encode_request(ping_event(cwd), env, cwd, time.monotonic() + timeout))
         data = _receive(sock)
     except socket.timeout:
         return Reply("timeout", seconds=time.perf_counter() - started)
@@ -89,6 +91,16 @@ def ping(address: str, environ: Mapping[str, str], cwd: str, timeout: float = PI
         return Reply("handback", seconds=seconds)
     answer = decode_reply(data)
     return Reply("answered", answer, seconds) if answer is not None else Reply("malformed", seconds=seconds)
+
+
+def _receive_exactly(sock: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def _receive(sock: socket.socket) -> bytes:
