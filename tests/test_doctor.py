@@ -76,14 +76,17 @@ class Scratch:
         return None
 
     def start_server(self) -> int:
-        """The way Claude Code starts it: a hook call finds no server, decides in-process, spawns one."""
-        self.hook()
+        """The way Claude Code starts it: a hook call finds no server, decides in-process, spawns one (at
+        most one spawn every few seconds: the next calls try again, as Claude Code's next tool calls do)."""
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            pid = self.server_pid()
-            if pid is not None:
-                return pid
-            time.sleep(0.05)
+            self.hook()
+            tried = time.monotonic()
+            while time.monotonic() - tried < 4:
+                pid = self.server_pid()
+                if pid is not None:
+                    return pid
+                time.sleep(0.05)
         raise AssertionError("no hook server started")
 
     def stop_server(self, sig: int = signal.SIGTERM) -> None:
@@ -147,6 +150,19 @@ def test_policy_files_are_listed_with_their_rule_counts(scratch):
 
 
 # -- one problem at a time ---------------------------------------------------------------------------
+
+def test_a_wait_for_a_person_longer_than_the_hook_timeout(scratch):
+    """Installed with no wait (30 s), then APPROVAL_WAIT_SECONDS raised: the PermissionRequest hook
+    would be killed before the person answers. Installing again fixes it."""
+    status, report, text = scratch.doctor(env={"APPROVAL_WAIT_SECONDS": "120"})
+    assert status == 1
+    hooks = report["Claude Code hooks (project settings)"]
+    assert hooks["level"] == PROBLEM and "times out after 30 s" in hooks["detail"]
+    assert "APPROVAL_WAIT_SECONDS=120" in hooks["detail"] and "writes 150 s" in hooks["fix"]
+    assert scratch.run("install", env={"APPROVAL_WAIT_SECONDS": "120"}).returncode == 0
+    status, report, text = scratch.doctor(env={"APPROVAL_WAIT_SECONDS": "120"})
+    assert status == 0, text
+
 
 def test_a_broken_policy_file_names_its_line(scratch):
     (scratch.data / "policy.toml").write_text('[permissions]\nallow = ["Read"]\ndeny = [\n')

@@ -35,10 +35,12 @@ from phlegyas.hosts.claude_code.install import (
     SERVER_NAME,
     InstallError,
     is_phlegyas_hook,
+    permission_request_timeout,
     project_scope,
     read_json,
     user_scope,
 )
+from phlegyas.policy.settings import ConfigError, Settings
 
 HOST = "Claude Code"
 OLD_HOOK_MODULE = "phlegyas.hook"  # what installs before 0.2 wrote (install.HOOK_MODULES)
@@ -61,11 +63,12 @@ class Wiring:
 
     hooks: int = 0
     servers: int = 0
+    wait_seconds: float = 0.0  # APPROVAL_WAIT_SECONDS: how long a PermissionRequest hook may wait for a person
 
 
 def checks(environ: Mapping[str, str], project: str, *, start_server: bool = False) -> list[Check]:
     """Claude Code's part of ``phlegyas doctor``: the wiring of each settings file, then the hook server."""
-    wiring = Wiring()
+    wiring = Wiring(wait_seconds=_person_wait(environ, project))
     found = guarded(f"{HOST} wiring", lambda: wiring_checks(environ, project, wiring))
     found += guarded(f"{HOST} hook server",
                      lambda: [hookd_check.server_check(environ, project, hooks_wired=wiring.hooks > 0,
@@ -144,6 +147,15 @@ def _read(name: str, path: str, home: str) -> tuple[dict | None, Check]:
 
 # -- hooks -----------------------------------------------------------------------------------------
 
+def _person_wait(environ: Mapping[str, str], project: str) -> float:
+    """APPROVAL_WAIT_SECONDS as the settings for ``project`` say (0 when they do not load: the settings
+    check reports that)."""
+    try:
+        return float(Settings.load(environ, cwd=os.path.abspath(project)).approval_wait_seconds)
+    except ConfigError:
+        return 0.0
+
+
 def _hooks(place: Place, doc: dict, home: str, wiring: Wiring) -> Check:
     name = f"{HOST} hooks ({place.scope} settings)"
     where = shown(place.path, home)
@@ -175,6 +187,13 @@ def _hooks(place: Place, doc: dict, home: str, wiring: Wiring) -> Check:
     if any(e.get("onFailure") != "block" for e in entries):
         return warning(name, f"{where}: a phlegyas hook without \"onFailure\": \"block\": if it crashes or "
                              "times out, Claude Code runs the tool anyway", f"run `{place.install}`")
+    short = [e.get("timeout") for _m, e in found.get("PermissionRequest", ())
+             if isinstance(e.get("timeout"), (int, float)) and e["timeout"] < permission_request_timeout(wiring.wait_seconds)]
+    if short:
+        return problem(name, f"{where}: the PermissionRequest hook times out after {short[0]:g} s, but a person may "
+                             f"be given APPROVAL_WAIT_SECONDS={wiring.wait_seconds:g} s: Claude Code would kill it "
+                             "and the person's answer would be lost", f"run `{place.install}` (it writes "
+                                                                      f"{permission_request_timeout(wiring.wait_seconds)} s)")
     if _hook_module(command) == OLD_HOOK_MODULE:
         return warning(name, f"{where}: written by an older phlegyas (module phlegyas.hook)",
                        f"run `{place.install}` (it rewrites the entry)")
