@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import alive
 
 from phlegyas.core.health import PROBLEM, WARNING, Check, guarded, scrubbed, secrets_in
 
@@ -26,12 +27,6 @@ API_KEY = "sk-ant-api03-" + "doctortest" * 5 + "-XYZW"
 HOOK_LAUNCHER = "from phlegyas.hosts.claude_code.hook import main; raise SystemExit(main())"
 
 
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except (OSError, IndexError):
-        return False
 
 
 class Scratch:

@@ -19,6 +19,7 @@ import threading
 import time
 
 import pytest
+from processes import alive
 
 from phlegyas.hosts.claude_code import hook
 from phlegyas.hosts.claude_code import server as hookd
@@ -33,13 +34,6 @@ USER_POLICY = '[classes]\n"publish.package" = "ask"\n'
 
 # -- running the hook ------------------------------------------------------------------------------
 
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie waiting for init to reap it does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except (OSError, IndexError):
-        return False
 
 
 def clean_env(home: str) -> dict:

@@ -27,6 +27,7 @@ from phlegyas.hosts.claude_code.hook import (
     PROTOCOL,
     READY,
     _Path,
+    _receive_exactly,
     decode_reply,
     encode_request,
     idle_seconds,
@@ -76,7 +77,7 @@ def ping(address: str, environ: Mapping[str, str], cwd: str, timeout: float = PI
         creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
         if struct.unpack("3i", creds)[1] != os.getuid():
             return Reply("foreign")
-        if _receive_exactly(sock, len(READY)) != READY:  # the server says READY before it takes a request
+        if _receive_exactly(sock, time.monotonic() + timeout, len(READY)) != READY:  # READY, then the request
             return Reply("malformed", seconds=time.perf_counter() - started)
         sock.sendall(encode_request(ping_event(cwd), env, cwd, time.monotonic() + timeout))
         data = _receive(sock)
@@ -91,16 +92,6 @@ def ping(address: str, environ: Mapping[str, str], cwd: str, timeout: float = PI
         return Reply("handback", seconds=seconds)
     answer = decode_reply(data)
     return Reply("answered", answer, seconds) if answer is not None else Reply("malformed", seconds=seconds)
-
-
-def _receive_exactly(sock: socket.socket, size: int) -> bytes:
-    data = b""
-    while len(data) < size:
-        chunk = sock.recv(size - len(data))
-        if not chunk:
-            break
-        data += chunk
-    return data
 
 
 def _receive(sock: socket.socket) -> bytes:
