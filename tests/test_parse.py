@@ -1,17 +1,13 @@
 """The parser: quoting, redirections, pipes, heredocs, and the plain fast path agreeing with tree-sitter."""
 from __future__ import annotations
 
-import json
-import os
-
 import pytest
+from conftest import benchmarks_common, require_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from phlegyas.analysis.shell import parse as P
 from phlegyas.analysis.shell.plain import parse_plain
-
-CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus")
 
 
 def tree_sitter_parse(src: str) -> P.Script:
@@ -212,7 +208,8 @@ _ATOM = st.sampled_from(["{}", "\\;", "x{}", "ls", "git", "-la", "a.txt", "src/x
 _FD = st.sampled_from(["", "", "", "1", "2", "2", "3", "10"])
 _TARGET = _word(_UNQUOTED, _SINGLE, _DOUBLE).filter(lambda w: w.replace("'", "").replace('"', ""))  # not empty
 _REDIRECT_NEAR_MISS = st.one_of(  # forms the fast path leaves to tree-sitter, which reads some of them oddly
-    st.tuples(st.sampled_from(["0", "00", "01"]), st.sampled_from([">", "<", ">&", "<&", ">>"]), st.sampled_from(["1", "f"])),
+    st.tuples(st.sampled_from(["0", "00", "01"]), st.sampled_from([">", "<", ">&", "<&", ">>"]),
+              st.sampled_from(["1", "f"])),
     st.tuples(_FD, st.sampled_from([">&", "<&"]), st.sampled_from(["-", "-x", "-''", "'-'", "''"])),
     st.tuples(st.just(""), st.sampled_from([">&", "<&", ">|", "<>", "<<", "<<<", ">>&"]), st.sampled_from(["1", "f"])),
     st.tuples(_FD, st.sampled_from([">", "<"]), st.sampled_from(["''", '""', "-", "-x"])),
@@ -268,7 +265,8 @@ _LIST_ATOM = st.sampled_from(["ls", "-la", "'a b'", "\"c d\"", "''", "x'y'z", "i
                               "\\;", "x{}", "a\\;", "=x", "2", "x=1", "-x", "--", "a:b", "~/f", "é", "$x", "'*.c'",
                               "\\(", "\\!", "a\\.b", "\\\\", "\\'", "\\{a,b\\}", "\\$x", "\\ ", "x\\", "==",
                               "${x}", "\"$x y\"", "a$x.c", "$x\\;", "'$1'", "$@", "$(x)",
-                              "=~", "==x", "=='q'", "!", "a!b", "!=", ";;", "|&", " > f", " 2>&1 ", "{a,b}", "a\\'b'", "\\>", "x\\<"])
+                              "=~", "==x", "=='q'", "!", "a!b", "!=", ";;", "|&", " > f", " 2>&1 ", "{a,b}", "a\\'b'",
+                              "\\>", "x\\<"])
 _ESCAPED = st.sampled_from(["\\(", "\\)", "\\!", "\\;", "\\*", "\\.", "\\|", "\\&",
                             "\\#", "\\~", "\\[", "\\]", "\\-", "\\a"])
 # what `find` and friends write: standalone `{}` and `\;`, words with escapes (`\(`, `foo\.bar`)
@@ -373,18 +371,18 @@ def test_parse_never_raises(src):
     assert isinstance(script.problems, list)
 
 
-@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="shared corpora not present")
 def test_plain_fast_path_agrees_on_the_corpora():
+    corpora = ("nl2bash", "tldr", "dcg")
+    require_corpus(*corpora)
     checked = dynamic = 0
-    for name in ("nl2bash", "tldr", "dcg"):
-        with open(os.path.join(CORPUS, f"{name}.jsonl"), encoding="utf-8") as fh:
-            for line in fh:
-                src = json.loads(line)["command"]
-                got = parse_plain(src)
-                if got is not None:
-                    checked += 1
-                    dynamic += any(w.dynamic for c in got.commands for w in c.words)
-                    assert shape(got) == shape(tree_sitter_parse(src)), src
+    for name in corpora:
+        for row in benchmarks_common.load_corpus(name):
+            src = row["command"]
+            got = parse_plain(src)
+            if got is not None:
+                checked += 1
+                dynamic += any(w.dynamic for c in got.commands for w in c.words)
+                assert shape(got) == shape(tree_sitter_parse(src)), src
     assert checked > 10000
     assert dynamic > 500  # lines with `$NAME` or `${NAME}` take the fast path too
 
