@@ -345,6 +345,7 @@ def test_two_resolvers_never_both_read_a_request_pending(path, monkeypatch):
         created = setup.create(bash("make deploy"), ASKED, ttl=60)
     before_write = threading.Barrier(2, timeout=1.0)
     met: list[str] = []  # resolvers that passed the barrier: both were about to write at once
+    writes: list[str] = []  # resolvers about to write (the hook is in place: the winner's write is seen)
     real_connect = sqlite3.connect
 
     def connect(*args, **kwargs):
@@ -353,6 +354,7 @@ def test_two_resolvers_never_both_read_a_request_pending(path, monkeypatch):
         def trace(statement: str) -> None:  # called as each statement starts, before it takes a lock
             name = threading.current_thread().name
             if name.startswith("resolver") and statement.lstrip().upper().startswith("UPDATE REQUESTS"):
+                writes.append(name)
                 try:
                     before_write.wait()
                     met.append(name)
@@ -387,6 +389,7 @@ def test_two_resolvers_never_both_read_a_request_pending(path, monkeypatch):
     for store in stores:
         store.close()
     assert met == [], f"both resolvers read the request pending and went on to write it: {outcomes}"
+    assert len(writes) == 1, writes
     assert sorted(outcomes.values()) == ["lost", "won"], outcomes
     winner = next(name for name, outcome in outcomes.items() if outcome == "won")
     final = SQLiteApprovalStore(path).get(created.id)
