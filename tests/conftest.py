@@ -1,13 +1,53 @@
 """Shared fixtures: an isolated home so no test reads or writes the real ~/.claude."""
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import phlegyas
+
+
+def _load_benchmarks_common():
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "_common.py"
+    spec = importlib.util.spec_from_file_location("phlegyas_benchmarks_common", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (its dataclass looks its module up)
+    spec.loader.exec_module(module)
+    return module
+
+
+benchmarks_common = _load_benchmarks_common()
+"""benchmarks/_common.py: where the corpora are, how to load them, and the targets on them (accuracy.py's)."""
+
+
+def in_ci() -> bool:
+    """CI=true (what CI services set, and .ci/run): what a test needs must be there, a skip would hide it."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def require(what: str, present: bool) -> None:
+    """Skip the test when ``what`` it needs is missing, but fail it under CI=true."""
+    if not present:
+        if in_ci():
+            pytest.fail(f"{what}; CI=true, so this is a failure, not a skip", pytrace=False)
+        pytest.skip(what)
+
+
+def require_corpus(*names: str) -> Path:
+    """The shared corpora's directory (../shared/corpus beside the repository, or $PHLEGYAS_CORPUS) holding
+    the files ``names`` (dcg, tldr …); without them the test skips, or fails under CI=true."""
+    directory = Path(benchmarks_common.corpus_dir())
+    missing = [n for n in names if not Path(benchmarks_common.corpus_path(n)).is_file()]
+    where = "the repository's ../shared/corpus, or $PHLEGYAS_CORPUS"
+    require(f"shared corpora not present: no directory {directory} ({where})" if not directory.is_dir() else
+            f"shared corpora incomplete: {', '.join(missing)} not in {directory} ({where})", not missing
+            and directory.is_dir())
+    return directory
 
 
 def pytest_terminal_summary(terminalreporter):

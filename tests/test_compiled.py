@@ -29,12 +29,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import benchmarks_common, require_corpus
 
 import phlegyas
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus"
-CORPORA = ("dcg", "gtfobins", "redcode_bash", "nl2bash", "tldr")
+CORPORA = benchmarks_common.CORPORA
 COMPILED_NAME = "compiled (mypyc)"
 
 _CC = (sysconfig.get_config_var("CC") or "cc").split()[0]
@@ -128,12 +128,17 @@ def test_the_hot_modules_are_compiled(compiled, tmp_path):
     assert version.stdout.strip() == f"phlegyas {phlegyas.__version__} (analysis: {COMPILED_NAME})"
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpora not present")
+@pytest.fixture(scope="module")
+def corpora() -> None:
+    """Before the wheel is built: the corpora are there (or the test skips, or fails under CI=true)."""
+    require_corpus(*CORPORA)
+
+
 @pytest.mark.parametrize("corpus", CORPORA)
-def test_compiled_and_pure_decide_every_corpus_command_alike(compiled, tmp_path, corpus):
+def test_compiled_and_pure_decide_every_corpus_command_alike(corpora, compiled, tmp_path, corpus):
     if phlegyas.analysis_build() != "pure Python":
         pytest.skip("this environment's own phlegyas is compiled: nothing pure to compare with")
-    source = CORPUS / f"{corpus}.jsonl"
+    source = Path(benchmarks_common.corpus_path(corpus))
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir()
     home.mkdir()

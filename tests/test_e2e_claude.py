@@ -3,7 +3,8 @@
 Claude Code is installed from npm into a cache directory once (``~/.cache/phlegyas-tests/claude``, or
 ``$PHLEGYAS_TEST_CLAUDE_DIR``), and talks to a loopback fake of the Messages API that plays the
 model: it asks for the tool calls of each test, then ends the turn. Everything runs in a temporary
-home. The tests skip only when npm itself is missing.
+home. The tests skip only when npm itself is missing, and the interactive one when tmux is (under
+CI=true that is a failure).
 
 - (a) with ``phlegyas install --project`` wiring the hooks, the model's ``rm -rf`` of a directory
   outside the project is denied by phlegyas and the directory survives, while ``ls`` runs; the same
@@ -28,6 +29,7 @@ import time
 
 import pytest
 from claude_fake_api import FakeMessagesAPI
+from conftest import require
 
 CACHE = os.environ.get("PHLEGYAS_TEST_CLAUDE_DIR") or os.path.join(
     os.path.expanduser("~"), ".cache", "phlegyas-tests", "claude")
@@ -334,12 +336,12 @@ def _interactive(session: Session, command: str, verdict: dict) -> tuple[FakeMes
 
 @pytest.fixture
 def tmux():
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed: cannot drive Claude Code's interactive UI")
+    """tmux, or a skip (a failure under CI=true: .ci/run installs it)."""
+    require("tmux is not installed: cannot drive Claude Code's interactive UI", shutil.which("tmux") is not None)
 
 
 @pytest.mark.parametrize("decision, confidence, allowed", [("approve", 0.97, True), ("deny", 0.03, False)])
-def test_permission_request_hook_decides_in_an_interactive_session(session, tmux, decision, confidence, allowed):
+def test_permission_request_hook_decides_in_an_interactive_session(tmux, session, decision, confidence, allowed):
     script = os.path.join(session.project, "tool.sh")
     with open(script, "w") as fh:
         fh.write("#!/bin/sh\ntouch made-by-tool\n")

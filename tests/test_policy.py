@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,14 +37,18 @@ class Layout:
         return load_policy(str(cwd or self.proj), home=str(self.home), data_dir=str(self.data), **kw)
 
 
-@pytest.fixture
-def lay(tmp_path) -> Layout:
-    home = tmp_path / "home"
+def _layout(base: Path) -> Layout:
+    home = base / "home"
     data = home / ".claude" / "phlegyas"
     proj = home / "work" / "proj"
     data.mkdir(parents=True)
     (proj / ".git").mkdir(parents=True)
     return Layout(home, data, proj)
+
+
+@pytest.fixture
+def lay(tmp_path) -> Layout:
+    return _layout(tmp_path)
 
 
 def summary(policy: Policy) -> dict:
@@ -386,8 +391,9 @@ def test_non_utf8_file_is_an_error(lay):
         lay.load()
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
 def test_an_unreadable_file_is_an_error(lay):
+    if os.geteuid() == 0:
+        return _unreadable_as_another_user()
     path = lay.user("[permissions]\n")
     os.chmod(path, 0)
     try:
@@ -395,6 +401,58 @@ def test_an_unreadable_file_is_an_error(lay):
             lay.load()
     finally:
         os.chmod(path, 0o600)
+
+
+def _as_user(uid: int, fn) -> str:
+    """``fn()``'s result (or its exception, as text) in a forked child running as ``uid``: the loaded modules
+    come along, so the child needs no interpreter or sources it could not read."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            try:
+                message = str(fn())
+            except Exception as exc:
+                message = f"{type(exc).__name__}: {exc}"
+            os.write(write_end, message.encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as fh:
+        answer = fh.read().decode()
+    os.waitpid(pid, 0)
+    return answer
+
+
+def _unreadable_as_another_user() -> None:
+    """Root reads files whatever their mode: as root, the policy is loaded by nobody (a forked child), from
+    a home open to it. First with the file readable (nobody reaches and reads it), then at mode 0."""
+    import pwd
+    import tempfile
+
+    try:
+        nobody = pwd.getpwnam("nobody").pw_uid
+    except KeyError:
+        nobody = 65534
+    base = Path(tempfile.mkdtemp(prefix="phl-policy-"))  # not under tmp_path, which is root's alone (0700)
+    try:
+        layout = _layout(base)
+        path = layout.user("[permissions]\n")
+        for directory in Path(path).parents:
+            os.chmod(directory, 0o755)
+            if directory == base:
+                break
+        os.chmod(path, 0o644)
+        layout.load()  # in this process first, so that the child imports nothing
+        assert _as_user(nobody, lambda: (layout.load(), os.getuid())[1]) == str(nobody)
+        os.chmod(path, 0)
+        assert _as_user(nobody, layout.load) == f"PolicyError: {path}: cannot read: Permission denied"
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def test_error_str_without_a_line():

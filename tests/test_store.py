@@ -332,6 +332,69 @@ def test_processes_racing_to_resolve_one_request_exactly_one_wins(store, tmp_pat
     assert final.status == ("approved" if "approve" in final.approver_id else "denied")
 
 
+
+def test_two_resolvers_never_both_read_a_request_pending(path, monkeypatch):
+    """The race above, made deterministic. Each resolver, about to write its answer (its UPDATE), waits
+    until the other is about to write too, for at most a second. Under BEGIN IMMEDIATE the second cannot
+    even read the request while the first's transaction is open: the first waits alone, writes, and the
+    second then reads the answer and gets AlreadyResolved. Were the lock taken only at the write (BEGIN
+    DEFERRED), both would read the request pending and meet before writing, every time."""
+    import threading
+
+    with SQLiteApprovalStore(path) as setup:
+        created = setup.create(bash("make deploy"), ASKED, ttl=60)
+    before_write = threading.Barrier(2, timeout=1.0)
+    met: list[str] = []  # resolvers that passed the barrier: both were about to write at once
+    writes: list[str] = []  # resolvers about to write (the hook is in place: the winner's write is seen)
+    real_connect = sqlite3.connect
+
+    def connect(*args, **kwargs):
+        conn = real_connect(*args, **kwargs)
+
+        def trace(statement: str) -> None:  # called as each statement starts, before it takes a lock
+            name = threading.current_thread().name
+            if name.startswith("resolver") and statement.lstrip().upper().startswith("UPDATE REQUESTS"):
+                writes.append(name)
+                try:
+                    before_write.wait()
+                    met.append(name)
+                except threading.BrokenBarrierError:
+                    pass
+
+        conn.set_trace_callback(trace)
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    stores = [SQLiteApprovalStore(path) for _ in range(2)]
+    for store in stores:
+        store.stats()  # open both databases before racing
+    outcomes: dict[str, str] = {}
+
+    def resolve(store: SQLiteApprovalStore, approve: bool) -> None:
+        name = threading.current_thread().name
+        try:
+            store.resolve(created.id, approve, approver_id=name)
+            outcomes[name] = "won"
+        except AlreadyResolved:
+            outcomes[name] = "lost"
+        except Exception as exc:  # a write refused as "database is locked": the lock came too late
+            outcomes[name] = repr(exc)
+
+    racers = [threading.Thread(target=resolve, args=(store, approve), name=f"resolver-{approve}")
+              for store, approve in zip(stores, (True, False))]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join(30)
+    for store in stores:
+        store.close()
+    assert met == [], f"both resolvers read the request pending and went on to write it: {outcomes}"
+    assert len(writes) == 1, writes
+    assert sorted(outcomes.values()) == ["lost", "won"], outcomes
+    winner = next(name for name, outcome in outcomes.items() if outcome == "won")
+    final = SQLiteApprovalStore(path).get(created.id)
+    assert (final.approver_id, final.status) == (winner, "approved" if winner.endswith("True") else "denied")
+
 # --- the file -----------------------------------------------------------------------------------------
 
 def test_file_is_private_wal_and_versioned(store, path):

@@ -12,7 +12,8 @@ pay one scan for a ``$`` at most. Anything outside the subset (any other ``$`` o
 ``$1 $? ${A:-x} $( $'…'``, or an escaped ``\\$`` on a line with expansions; backquotes, braces and brackets
 other than ``find``'s ``{}``, parentheses, ``#``, newlines, heredocs, assignments, reserved words and a few
 words tree-sitter reads oddly (``- x=1``, ``$A/$B/x``), declaration builtins, redirections before or between
-words, escaped blanks, non-ASCII outside quotes) returns None and the caller uses tree-sitter.
+words, redirections tree-sitter reads oddly (``0<f``, ``2>&-``), escaped blanks, non-ASCII outside quotes, lone
+surrogates) returns None and the caller uses tree-sitter.
 tests/test_parse.py checks that both agree on every command of the corpora the fast path accepts, and on
 generated ones.
 """
@@ -57,7 +58,9 @@ _WORD_PATTERN = f"(?>(?:[{_WORD_CLASS}]+|'[^']*'|\"[^\"]*\")+)"  # atomic: a fai
 _WORD_RE = re.compile(_WORD_PATTERN)
 _PART_RE = re.compile(f"([{_WORD_CLASS}]+)|'([^']*)'|\"([^\"]*)\"")
 _SPACES_RE = re.compile("[ \t]*")
-_FD_RE = re.compile("[0-9]+(?=[<>])")  # digits right before < or >: a redirection's file descriptor
+_SURROGATE_RE = re.compile(r"[\ud800-\udfff]")  # (the escapes for re: no surrogate in a literal)
+_FD_RE = re.compile("[1-9][0-9]*(?=[<>])")  # digits right before < or >: a redirection's file descriptor
+# (tree-sitter-bash reads `0<f` as the word `0` and `<f`, and `00>f` as an error: a leading 0 is left to it)
 _WORD_START = _WORD | frozenset("'\"$")  # `$` starts a word for the dollar lexer; the plain regexes refuse it
 
 # The same lexer for lines with `$`: a word may also hold `$NAME` and `${NAME}`, unquoted or in double quotes.
@@ -143,8 +146,8 @@ def _redirect(src: str, i: int, n: int, fd: str | None, word_re: re.Pattern[str]
         op = "<&" if src.startswith("<&", i) else "<"
         if src.startswith(("<<", "<>"), i):
             raise _Reject
-    if src.startswith((">|", ">>&", ">>|"), i) or (op in (">&", "<&") and fd is None):
-        raise _Reject
+    if src.startswith((">|", ">>&", ">>|"), i) or (op in (">&", "<&") and (fd is None or src.startswith("-", i + 2))):
+        raise _Reject  # `2>&-` (close) is one token to tree-sitter, with no target word; `2>& -` is not
     i = _SPACES_RE.match(src, i + len(op)).end()  # type: ignore[union-attr]  # `[ \t]*` always matches
     if i >= n or src[i] not in _WORD_START:
         raise _Reject
@@ -164,6 +167,8 @@ def parse_plain(src: str) -> Script | None:
     """The ``Script`` of a plain command line, or None when the line is outside the plain subset."""
     if not src or "\n" in src or "\r" in src or ("`" in src or "$(" in src) and "'" not in src:
         return None  # substitutions are never in the subset (but as literals in single quotes): no regex needed
+    if not src.isascii() and _SURROGATE_RE.search(src):
+        return None  # a lone surrogate (JSON's "\ud800"): the tree-sitter walk reads its bytes as U+FFFD
     try:
         if "'" in src or '"' in src:
             if "$" in src:
