@@ -11,13 +11,11 @@ from pathlib import Path
 
 import anyio
 import pytest
+from mcp import ClientSession, StdioServerParameters  # a dependency of phlegyas: never a quiet skip
+from mcp.client.stdio import stdio_client
 
 import phlegyas
 from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
-
-mcp = pytest.importorskip("mcp")
-from mcp import ClientSession, StdioServerParameters  # noqa: E402
-from mcp.client.stdio import stdio_client  # noqa: E402
 
 TOOLS = {"permissions__approve", "validate_operation", "submit_approval", "poll_approval",
          "get_pending_approvals", "get_approval_stats"}
