@@ -141,3 +141,19 @@ def test_version_hints_at_the_compiled_analysis_only_when_the_build_meant_it(ins
     assert HINT_FIX in hint
     (analysis,) = [c for c in doctor["checks"] if c["name"] == "analysis"]
     assert analysis["level"] == "warning" and HINT_FIX in analysis["fix"]
+
+
+def test_the_project_metadata_reads_without_a_deprecation_warning():
+    """setuptools warns about a ``license = {text = …}`` table (PEP 639 wants an SPDX string and
+    license-files); the metadata is written so that no warning of any kind comes out."""
+    import warnings
+
+    from setuptools.config.pyprojecttoml import apply_configuration
+    from setuptools.dist import Distribution
+
+    root = Path(__file__).resolve().parent.parent
+    with warnings.catch_warnings(record=True) as caught:  # what setuptools checks when it builds
+        warnings.simplefilter("always")
+        dist = apply_configuration(Distribution(), str(root / "pyproject.toml"))
+    assert [str(w.message)[:200] for w in caught] == []
+    assert dist.metadata.license_expression == "MIT" and (root / "LICENSE").is_file()
