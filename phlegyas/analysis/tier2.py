@@ -159,15 +159,20 @@ class SafePatternError(ValueError):
     """The user's safe-patterns file is malformed; the message names the file and what is wrong."""
 
 
+SAFE_PATTERNS_PATH = "~/.claude/safe-patterns.json"
+"""Where the seed keeps the user's safe patterns (a module constant: mypyc cannot default an argument
+to a name of the class body)."""
+
+
 class SafePatternStore:
     """The seed's ``~/.claude/safe-patterns.json``: ``{"version": 1, "safe_bash": [regex…], "safe_tools":
     [name…], "safe_write_dirs": [dir…], "sensitive_files": [glob…]}``. Missing file → empty store.
     ``SafePatternStore()`` reads the seed's default place (its hook builds it that way); ``None`` is an
     empty store that reads nothing."""
 
-    DEFAULT_PATH = "~/.claude/safe-patterns.json"
+    DEFAULT_PATH = SAFE_PATTERNS_PATH
 
-    def __init__(self, path: str | None = DEFAULT_PATH):
+    def __init__(self, path: str | None = SAFE_PATTERNS_PATH):
         if path is not None and (path == "~" or path.startswith("~/")):
             path = os.path.expanduser(path)
         self.path = path
