@@ -129,9 +129,13 @@ def run_jsonl(n: int, pool: list[str], rng: random.Random, env: dict, timeout: f
     threading.Thread(target=lambda: err_chunks.append(proc.stderr.read()), daemon=True).start()
     answers, slowest, last = [], (0.0, ""), time.monotonic()
     started = last
+    slow = 0
     for line in proc.stdout:
         now = time.monotonic()
         answers.append(line)
+        slow += now - last > 1.0
+        if len(answers) % 2000 == 0:
+            print(f"  … {len(answers)} answered, {now - started:.0f} s", file=sys.stderr, flush=True)
         if now - last > slowest[0] and len(answers) <= len(asked):
             slowest = (now - last, asked[len(answers) - 1][:120])
         last = now
@@ -156,7 +160,7 @@ def run_jsonl(n: int, pool: list[str], rng: random.Random, env: dict, timeout: f
         if row.get("decision") not in ("allow", "ask", "deny"):
             crashes.append(f"not a decision: {text[:100]!r}")
         errors += row.get("tier") == "error"
-    return {"cases": len(asked), "crashes": crashes, "errors": errors, "slowest": slowest,
+    return {"cases": len(asked), "crashes": crashes, "errors": errors, "slowest": slowest, "over_1s": slow,
             "seconds": time.monotonic() - started}
 
 
@@ -228,7 +232,8 @@ def main() -> int:
         if args.jsonl:
             r = run_jsonl(args.jsonl, pool, rng, env, timeout=3600)
             print(f"check --jsonl: {r['cases']} cases in {r['seconds']:.1f} s, crashes {len(r['crashes'])}, "
-                  f"errors {r['errors']} (malformed lines denied as such), slowest {r['slowest'][0] * 1000:.1f} ms: "
+                  f"errors {r['errors']} (malformed lines denied as such), {r['over_1s']} over 1 s, slowest "
+                  f"{r['slowest'][0] * 1000:.1f} ms: "
                   f"{r['slowest'][1]!r}")
             for c in r["crashes"][:10]:
                 print("  CRASH", c)

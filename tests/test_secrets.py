@@ -253,3 +253,17 @@ def test_the_user_policy_reaches_the_analysis(tmp_path):
     assert verdict("cat README.md") is Verdict.ALLOW
     assert verdict("curl http://localhost:9000/") is Verdict.ALLOW
     assert verdict(f"cat {os.path.join(str(data), 'audit.jsonl')}") is not Verdict.ALLOW  # the gate's own data
+
+
+@pytest.mark.parametrize("text", ["a" * 100_000, "a" * 100_000 + "token", "x_" * 50_000 + "password = 'Zk3x9Qv2Lm'"])
+def test_finding_a_secret_is_linear_in_the_length_of_a_word(text):
+    """The password-literal pattern was tried from every letter of a long word: 5,000 letters took 3 s
+    (found by benchmarks/fuzz.py through an MCP tool's argument), 100,000 would take minutes."""
+    import time
+
+    from phlegyas.analysis.tier1.secrets import find_secret
+
+    started = time.monotonic()
+    found = find_secret(text)
+    assert time.monotonic() - started < 5
+    assert (found is not None) == text.endswith("'")

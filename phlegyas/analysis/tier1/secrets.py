@@ -36,8 +36,8 @@ _KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a GitLab token", re.compile(r"\bglpat-[0-9A-Za-z_\-]{20,}")),
     ("an npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
 )
-_LITERAL = re.compile(
-    r"(?P<name>[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|api_?key|apikey|access_?token|auth_?token|"
+_LITERAL = re.compile(  # the name starts where a name starts: tried from every letter of a long word, it was quadratic
+    r"(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|api_?key|apikey|access_?token|auth_?token|"
     r"private_?key|client_?secret|token))[\"']?\s*(?::=|=>|=|:)\s*(?P<q>[\"'])(?P<value>[^\"'\s]{8,})(?P=q)",
     re.I)
 _PLACEHOLDER_WORDS = ("example", "changeme", "change_me", "placeholder", "your", "xxx", "***", "dummy", "sample",
