@@ -5,6 +5,7 @@ any program or file tool denies."""
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
@@ -80,17 +81,22 @@ def in_gate_state(path: str, env: AnalysisEnv, or_above: bool = False) -> bool:
     return False
 
 
-def _spellings(env: AnalysisEnv) -> list[str]:
+def _spellings(env: AnalysisEnv) -> tuple[str, ...]:
+    return _spellings_of(env.home, state_places(env))
+
+
+@lru_cache(maxsize=64)
+def _spellings_of(home_dir: str, places: tuple[str, ...]) -> tuple[str, ...]:
     """How a command may spell the state's places: absolute, ``~/…``, ``$HOME/…``, ``${HOME}/…``."""
     out = []
-    home = env.home.rstrip("/") + "/"
-    for place in state_places(env):
+    home = home_dir.rstrip("/") + "/"
+    for place in places:
         bare = place.rstrip("/")
         out.append(bare)
         if bare.startswith(home):
             rest = bare[len(home):]
             out.extend(("~/" + rest, "$HOME/" + rest, "${HOME}/" + rest))
-    return out
+    return tuple(out)
 
 
 def state_findings(inv: Invocation, writes: list[Word], deletes: list[Word], readonly: bool,
@@ -109,13 +115,19 @@ def state_findings(inv: Invocation, writes: list[Word], deletes: list[Word], rea
     if readonly or inv.program in _GATE_PROGRAMS or _runs_phlegyas_module(inv):
         return
     spellings = _spellings(env)
+    near = _near_state(env)  # a name without a slash can be the state only from in or above it
     for word in inv.args:
         text = word.text
-        path = path_of(text, env) if "\n" not in text and " " not in text else None
+        path = path_of(text, env) if ("/" in text or near) and "\n" not in text and " " not in text else None
         if (path is not None and in_gate_state(path, env)) or any(s in text for s in spellings):
             add(out, "gate.self_approval", inv, f"{prog} is handed the gate's own state ({_short(text)}) and may "
                                                 "change it (approvals, audit, trust, policy): only a person may")
             return
+
+
+def _near_state(env: AnalysisEnv) -> bool:
+    cwd = env.cwd.rstrip("/") + "/"
+    return any(place.startswith(cwd) or cwd.startswith(place.rstrip("/") + "/") for place in state_places(env))
 
 
 def _runs_phlegyas_module(inv: Invocation) -> bool:
