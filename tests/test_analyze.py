@@ -501,3 +501,15 @@ def test_a_long_run_of_operators_is_cut_off_not_parsed_for_minutes(op):
     assert not script.understood and any("too slow to parse" in p for p in script.problems)
     a = run("rm -rf / ; " + junk)
     assert any(f.id == "delete.catastrophic" for f in a.findings)
+
+
+@pytest.mark.parametrize("n", [30, 2000])
+def test_expansions_in_double_quotes_that_fail_at_the_end_do_not_backtrack(n):
+    """The fast path's double-quote pattern could read `$IFS` as `$I` `F` `S` too: a line failing at its
+    last `$"` tried every split, exponential in the number of expansions (found by benchmarks/fuzz.py)."""
+    import time
+
+    started = time.monotonic()
+    a = run('find . -regex ".' + "$IFS" * n + '*/my.*p.$" -a -not -regex ".*test.*"')
+    assert time.monotonic() - started < 5
+    assert a.safe is None  # $IFS is decided only when bash runs it

@@ -64,9 +64,11 @@ _FD_RE = re.compile("[1-9][0-9]*(?=[<>])")  # digits right before < or >: a redi
 _WORD_START = _WORD | frozenset("'\"$")  # `$` starts a word for the dollar lexer; the plain regexes refuse it
 
 # The same lexer for lines with `$`: a word may also hold `$NAME` and `${NAME}`, unquoted or in double quotes.
-_NAME = "[A-Za-z_][A-Za-z0-9_]*"
+# Possessive and atomic, as bash reads a name (the longest): `$IFS` could otherwise also be `$I` `F` `S`,
+# and a line that fails at its end (`"…$IFS$IFS…$"`) backtracked through every split: exponential.
+_NAME = "[A-Za-z_][A-Za-z0-9_]*+"
 _EXPANSION = f"\\$(?:{_NAME}|\\{{{_NAME}\\}})"
-_DOUBLE_DOLLAR = f'"(?:[^"$]|{_EXPANSION})*"'
+_DOUBLE_DOLLAR = f'"(?>(?:[^"$]++|{_EXPANSION})*)"'
 _DOLLAR_WORD_RE = re.compile(f"(?>(?:[{_WORD_CLASS}]+|{_EXPANSION}|'[^']*'|{_DOUBLE_DOLLAR})+)")
 _DOLLAR_PART_RE = re.compile(f"([{_WORD_CLASS}]+)|({_EXPANSION})|'([^']*)'|\"((?:[^\"$]|{_EXPANSION})*)\"")
 
