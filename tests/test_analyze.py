@@ -513,3 +513,16 @@ def test_expansions_in_double_quotes_that_fail_at_the_end_do_not_backtrack(n):
     a = run('find . -regex ".' + "$IFS" * n + '*/my.*p.$" -a -not -regex ".*test.*"')
     assert time.monotonic() - started < 5
     assert a.safe is None  # $IFS is decided only when bash runs it
+
+
+def test_a_long_valid_looking_chain_is_cut_off_too():
+    """Given the whole rest of the line at once, tree-sitter parsed 180 KB of `$(date …)` chains for 6 s
+    without asking for more input: the reader hands out small pieces, so the budget holds."""
+    import time
+
+    from phlegyas.analysis.shell.parse import PARSE_BUDGET_SECONDS, parse
+
+    piece = 'echo -e "$(TZ=GMT+30 date +%Y-%m-%d)\\n$(TZ=GMT+20 date +%Y-%m-%d)" | grep -v $(date +%Y-%m-%d) | tail -1'
+    started = time.monotonic()
+    parse(" && ".join([piece] * 1700))
+    assert time.monotonic() - started < 6 * PARSE_BUDGET_SECONDS + 2
