@@ -20,7 +20,7 @@ import time
 
 import pytest
 from conftest import require
-from processes import alive
+from processes import alive, as_user
 
 from phlegyas.hosts.claude_code import hook
 from phlegyas.hosts.claude_code import server as hookd
@@ -600,28 +600,14 @@ def test_a_broken_server_answer_means_an_in_process_decision(box, reply):
 
 def _connect_as(uid: int, address: str) -> str:
     """Try to connect to ``address`` from a child process running as ``uid``; what happened."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
+    def connect() -> str:
+        probe = socket.socket(socket.AF_UNIX)
         try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(uid)
-            os.setuid(uid)
-            probe = socket.socket(socket.AF_UNIX)
-            try:
-                probe.connect(address)
-                message = b"connected"
-            except OSError as exc:
-                message = type(exc).__name__.encode()
-            os.write(write_end, message)
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as fh:
-        answer = fh.read().decode()
-    os.waitpid(pid, 0)
-    return answer
+            probe.connect(address)
+        except OSError as exc:
+            return type(exc).__name__
+        return "connected"
+    return as_user(uid, connect)
 
 
 def test_another_user_cannot_reach_the_server():

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from processes import as_user
 
 from phlegyas.core.model import Finding, Verdict
 from phlegyas.policy.files import Policy, PolicyError, empty_policy, json_lines, load_policy, toml_lines
@@ -403,31 +404,6 @@ def test_an_unreadable_file_is_an_error(lay):
         os.chmod(path, 0o600)
 
 
-def _as_user(uid: int, fn) -> str:
-    """``fn()``'s result (or its exception, as text) in a forked child running as ``uid``: the loaded modules
-    come along, so the child needs no interpreter or sources it could not read."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(uid)
-            os.setuid(uid)
-            try:
-                message = str(fn())
-            except Exception as exc:
-                message = f"{type(exc).__name__}: {exc}"
-            os.write(write_end, message.encode())
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as fh:
-        answer = fh.read().decode()
-    os.waitpid(pid, 0)
-    return answer
-
-
 def _unreadable_as_another_user() -> None:
     """Root reads files whatever their mode: as root, the policy is loaded by nobody (a forked child), from
     a home open to it. First with the file readable (nobody reaches and reads it), then at mode 0."""
@@ -448,9 +424,9 @@ def _unreadable_as_another_user() -> None:
                 break
         os.chmod(path, 0o644)
         layout.load()  # in this process first, so that the child imports nothing
-        assert _as_user(nobody, lambda: (layout.load(), os.getuid())[1]) == str(nobody)
+        assert as_user(nobody, lambda: (layout.load(), os.getuid())[1]) == str(nobody)
         os.chmod(path, 0)
-        assert _as_user(nobody, layout.load) == f"PolicyError: {path}: cannot read: Permission denied"
+        assert as_user(nobody, layout.load) == f"PolicyError: {path}: cannot read: Permission denied"
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
