@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import pwd
+import re
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,12 @@ PARSED = [
     ("PHLEGYAS_SAFE_PATTERNS", "/etc/p.json", "safe_patterns_file", "/etc/p.json"),
     ("PHLEGYAS_SENSITIVE_PATHS", "~/.acme/:/srv/keys/*.pem", "sensitive_paths", ("~/.acme/", "/srv/keys/*.pem")),
     ("PHLEGYAS_LOCAL_PORTS", "9000, 7000", "local_ports", (9000, 7000)),
+    ("SLACK_BOT_TOKEN", "xoxb-1234567890-abcdef", "slack_bot_token", "xoxb-1234567890-abcdef"),
+    ("SLACK_APP_TOKEN", " xapp-1-A0123-456-abcdef ", "slack_app_token", "xapp-1-A0123-456-abcdef"),
+    ("SLACK_APPROVAL_CHANNEL", "#ops-approvals", "slack_approval_channel", "ops-approvals"),
+    ("SLACK_APPROVAL_TIMEOUT_SECONDS", "45", "slack_approval_timeout_seconds", 45),
+    ("SLACK_APPROVERS", "U012AB3CD", "slack_approvers", ("U012AB3CD",)),
+    ("PHLEGYAS_SLACK_API_URL", "https://proxy.example/slack/api/", "slack_api_url", "https://proxy.example/slack/api/"),
 ]
 
 
@@ -428,3 +435,56 @@ def test_dotenv_example_is_current_and_lists_every_variable_with_its_default():
             assert var.parse(shown, "/h", "/") == actual, var.env
     for env in PROCESS_VARS:
         assert f"# {env}=" in text
+
+
+# --- Slack approvals (issue 14, item 1) -----------------------------------------------------------------
+
+SLACK = {"SLACK_BOT_TOKEN": "xoxb-1234567890-0987654321-AbCdEf", "SLACK_APP_TOKEN": "xapp-1-A0123-456-abcdef",
+         "SLACK_APPROVAL_CHANNEL": "#approvals"}
+
+
+def test_slack_settings_parse_and_say_when_slack_is_on(home, cwd):
+    s = load(home, cwd, {**SLACK, "SLACK_APPROVERS": "U012AB3CD, W045EF6GH", "PHLEGYAS_SLACK_API_URL": "http://127.0.0.1:9/api"})
+    assert s.slack_approval_channel == "approvals" and s.slack_approvers == ("U012AB3CD", "W045EF6GH")
+    assert s.slack_api_url == "http://127.0.0.1:9/api/" and s.slack_approval_timeout_seconds == 300
+    assert s.slack_configured and s.person_wait_seconds == 300
+    assert load(home, cwd, {**SLACK, "SLACK_APPROVAL_CHANNEL": "C0123ABCD"}).slack_approval_channel == "C0123ABCD"
+    plain = load(home, cwd)
+    assert not plain.slack_configured and plain.slack_api_url == "https://slack.com/api/"
+    assert load(home, cwd, {"APPROVAL_WAIT_SECONDS": "900", **SLACK}).person_wait_seconds == 900
+    assert SLACK["SLACK_BOT_TOKEN"] not in str(s.describe()) and SLACK["SLACK_APP_TOKEN"] not in str(s.describe())
+
+
+@pytest.mark.parametrize("var, value, message", [
+    ("SLACK_BOT_TOKEN", "xoxp-1234567890-user-token", "SLACK_BOT_TOKEN must be a Slack bot token starting with xoxb-"),
+    ("SLACK_APP_TOKEN", "xoxb-1234567890-0987654321", "SLACK_APP_TOKEN must be a Slack app-level token starting with xapp-"),
+    ("SLACK_APPROVAL_CHANNEL", "Approvals Team", "SLACK_APPROVAL_CHANNEL must be a Slack channel name"),
+    ("SLACK_APPROVERS", "alice,bob", "SLACK_APPROVERS must be a list of Slack user IDs"),
+    ("SLACK_APPROVAL_TIMEOUT_SECONDS", "0", "SLACK_APPROVAL_TIMEOUT_SECONDS must be an integer >= 1"),
+    ("PHLEGYAS_SLACK_API_URL", "slack.com/api", "PHLEGYAS_SLACK_API_URL must be an http:// or https:// URL"),
+])
+def test_a_malformed_slack_setting_names_the_variable_and_never_shows_a_token(home, cwd, var, value, message):
+    with pytest.raises(ConfigError, match=re.escape(message)) as err:
+        load(home, cwd, {var: value})
+    if var.endswith("_TOKEN"):
+        assert value not in str(err.value) and value[:12] not in str(err.value)
+
+
+def test_slack_in_the_user_policy_only(home, cwd, tmp_path):
+    from phlegyas.policy.files import PolicyError, load_policy
+
+    data = Path(home) / ".claude" / "phlegyas"
+    data.mkdir(parents=True)
+    (data / "policy.toml").write_text('[slack]\napproval_channel = "C0123ABCD"\napprovers = ["U012AB3CD"]\n'
+                                      'approval_timeout_seconds = 120\n')
+    policy = load_policy(cwd, home=home, data_dir=str(data))
+    s = load(home, cwd, overrides=policy.settings)
+    assert (s.slack_approval_channel, s.slack_approvers, s.slack_approval_timeout_seconds) == ("C0123ABCD", ("U012AB3CD",), 120)
+    (Path(cwd) / ".phlegyas.toml").write_text('[slack]\napprovers = ["U0EVIL00"]\n')
+    with pytest.raises(PolicyError, match=r"\[slack\] can only be set in the user policy"):
+        load_policy(cwd, home=home, data_dir=str(data))
+    (Path(cwd) / ".phlegyas.toml").unlink()
+    (data / "policy.toml").write_text('[slack]\nbot_token = "xoxp-1234567890-nope"\n')
+    with pytest.raises(PolicyError, match="slack.bot_token must be a Slack bot token") as err:
+        load_policy(cwd, home=home, data_dir=str(data))
+    assert "xoxp-1234567890" not in str(err.value)

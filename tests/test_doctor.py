@@ -153,7 +153,7 @@ def test_a_wait_for_a_person_longer_than_the_hook_timeout(scratch):
     assert status == 1
     hooks = report["Claude Code hooks (project settings)"]
     assert hooks["level"] == PROBLEM and "times out after 30 s" in hooks["detail"]
-    assert "APPROVAL_WAIT_SECONDS=120" in hooks["detail"] and "writes 150 s" in hooks["fix"]
+    assert "be given 120 s (APPROVAL_WAIT_SECONDS" in hooks["detail"] and "writes 150 s" in hooks["fix"]
     assert scratch.run("install", env={"APPROVAL_WAIT_SECONDS": "120"}).returncode == 0
     status, report, text = scratch.doctor(env={"APPROVAL_WAIT_SECONDS": "120"})
     assert status == 0, text

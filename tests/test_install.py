@@ -90,6 +90,16 @@ def test_the_permission_request_hook_outlasts_the_wait_for_a_person(run_cli, pat
     assert "warning" not in proc.stderr
 
 
+def test_with_slack_approvals_on_the_hook_outlasts_slacks_timeout(run_cli, paths):
+    slack = {"SLACK_BOT_TOKEN": "xoxb-1234567890-0987654321-AbCdEf", "SLACK_APP_TOKEN": "xapp-1-A0123-456-abcdef",
+             "SLACK_APPROVAL_CHANNEL": "C0123ABCD", "SLACK_APPROVAL_TIMEOUT_SECONDS": "600"}
+    proc = run_cli("install", "--hook", env_extra=slack)
+    assert proc.returncode == 0, proc.stderr
+    [(_, permission)] = phlegyas_hooks(read(paths["settings"]), "PermissionRequest")
+    assert permission["timeout"] == 630
+    assert slack["SLACK_BOT_TOKEN"] not in proc.stdout + proc.stderr
+
+
 def test_a_hook_timeout_shorter_than_the_wait_is_written_with_a_warning(run_cli, paths):
     proc = run_cli("install", "--hook", "--hook-timeout", "60", env_extra={"APPROVAL_WAIT_SECONDS": "120"})
     assert proc.returncode == 0, proc.stderr

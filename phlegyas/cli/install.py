@@ -84,7 +84,8 @@ def cmd_uninstall(args, out: TextIO, err: TextIO) -> int:
 
 def person_wait(project: str, environ: Mapping[str, str], err: TextIO) -> float:
     """The longest a PermissionRequest hook may wait for a person, from the settings that apply to
-    ``project`` (APPROVAL_WAIT_SECONDS); 0 with a warning when the settings do not load."""
+    ``project`` (APPROVAL_WAIT_SECONDS, or Slack's timeout when Slack approvals are on); 0 with a warning
+    when the settings do not load."""
     from phlegyas.policy.settings import ConfigError  # the whole runtime only for install, not for `hook`
     from phlegyas.runtime import load_runtime  # (same)
 
@@ -94,7 +95,7 @@ def person_wait(project: str, environ: Mapping[str, str], err: TextIO) -> float:
         print(f"phlegyas: warning: settings do not load ({exc}); the PermissionRequest hook gets the "
               f"default timeout of {HOOK_TIMEOUT_SECONDS} s", file=err)
         return 0.0
-    return float(settings.approval_wait_seconds)
+    return settings.person_wait_seconds
 
 
 def _permission_timeout(args, err: TextIO) -> int:
@@ -104,7 +105,7 @@ def _permission_timeout(args, err: TextIO) -> int:
         return needed
     if args.hook_timeout < needed:
         print(f"phlegyas: warning: --hook-timeout {args.hook_timeout} is shorter than a person may be given "
-              f"(APPROVAL_WAIT_SECONDS={wait:g} plus {HOOK_MARGIN_SECONDS} s): Claude Code would kill the "
+              f"({wait:g} s, APPROVAL_WAIT_SECONDS or SLACK_APPROVAL_TIMEOUT_SECONDS, plus {HOOK_MARGIN_SECONDS} s): Claude Code would kill the "
               f"PermissionRequest hook and the person's answer would be lost; use at least {needed}", file=err)
     return args.hook_timeout
 

@@ -32,7 +32,9 @@ from phlegyas.policy.rules import Rule, RuleSyntaxError, parse_rule
 USER_POLICY = "policy.toml"
 PROJECT_POLICY = ".phlegyas.toml"
 PROJECT_MARKERS = (".git", ".claude")
-TABLES = ("permissions", "classes", "settings")
+TABLES = ("permissions", "classes", "settings", "slack")
+SLACK_KEYS = ("bot_token", "app_token", "approval_channel", "approval_timeout_seconds", "approvers", "api_url")
+"""``[slack]`` in the user policy: the same as the ``slack_*`` settings (``SLACK_*`` variables)."""
 RULE_KINDS = ("allow", "ask", "deny")
 PERMISSION_KEYS = (*RULE_KINDS, "defaultMode")
 POLICY_ONLY_SETTINGS = ("safe_write_dirs", "import_claude_settings")
@@ -320,6 +322,8 @@ class _Validator:
             self._classes(self._table("classes"))
         if "settings" in self.doc.data:
             self._settings(self._table("settings"))
+        if "slack" in self.doc.data:
+            self._slack(self._table("slack"))
         return self.out
 
     def _table(self, name: str) -> dict:
@@ -404,6 +408,20 @@ class _Validator:
                 except config.ConfigError as exc:
                     raise self.doc.error(where, f"settings.{exc}") from None
                 self.out.settings[key] = value
+
+    def _slack(self, table: dict) -> None:
+        """``[slack]``: who answers approvals on Slack and with which tokens — never a project file's to say."""
+        for key, value in table.items():
+            where = ("slack", key)
+            if key not in SLACK_KEYS:
+                raise self.doc.error(where, f"unknown key slack.{key}; expected one of {_one_of(SLACK_KEYS)}")
+            if self.src.project:
+                raise self.doc.error(where, f"[slack] can only be set in the user policy ({self.loader.user_policy})")
+            try:
+                config.check_override(f"slack_{key}", value)
+            except config.ConfigError as exc:
+                raise self.doc.error(where, f"slack.{str(exc).removeprefix('slack_')}") from None
+            self.out.settings[f"slack_{key}"] = value
 
     def _safe_dirs(self, value: object) -> list[str]:
         where = ("settings", "safe_write_dirs")

@@ -39,8 +39,9 @@ DEFAULT_DATA_DIR = "~/.claude/phlegyas"
 PROJECT_DOTENV_KEYS = frozenset({"PROJECT_NAME", "PROJECT_TYPE", "CURRENT_TASK"})
 """The variables the implicit ``<cwd>/.env`` (project-controlled) may set."""
 
-SECRET_FIELDS = ("anthropic_api_key", "openai_api_key")
-URL_FIELDS = ("anthropic_base_url", "llm_base_url")
+SECRET_FIELDS = ("anthropic_api_key", "openai_api_key", "slack_bot_token", "slack_app_token")
+URL_FIELDS = ("anthropic_base_url", "llm_base_url", "slack_api_url")
+SLACK_API_URL = "https://slack.com/api/"
 
 
 class ConfigError(Exception):
@@ -83,6 +84,12 @@ class Settings:
     safe_patterns_file: str = ""  # PHLEGYAS_SAFE_PATTERNS; "" = <home>/.claude/safe-patterns.json
     sensitive_paths: tuple[str, ...] = ()  # PHLEGYAS_SENSITIVE_PATHS (':'-separated): more secret places
     local_ports: tuple[int, ...] = ()  # PHLEGYAS_LOCAL_PORTS (','-separated): more localhost dev-server ports
+    slack_bot_token: str | None = None  # SLACK_BOT_TOKEN (xoxb-…)
+    slack_app_token: str | None = None  # SLACK_APP_TOKEN (xapp-…, Socket Mode)
+    slack_approval_channel: str | None = None  # SLACK_APPROVAL_CHANNEL: a name (#approvals) or an ID (C0123…)
+    slack_approval_timeout_seconds: int = 300  # SLACK_APPROVAL_TIMEOUT_SECONDS >= 1
+    slack_approvers: tuple[str, ...] = ()  # SLACK_APPROVERS (','-separated user IDs); () = any channel member
+    slack_api_url: str = SLACK_API_URL  # PHLEGYAS_SLACK_API_URL: the Web API base URL (proxies, tests)
 
     def __post_init__(self) -> None:
         if not isinstance(self.home, str) or not self.home.startswith("/"):
@@ -136,7 +143,8 @@ class Settings:
             try:
                 values[var.name] = var.parse(raw, home, cwd)
             except _Bad as bad:
-                raise ConfigError(f"{label} must be {bad}, got {_show(raw)}{where}") from None
+                shown = mask_secret(raw) if var.name in SECRET_FIELDS and isinstance(raw, str) else _show(raw)
+                raise ConfigError(f"{label} must be {bad}, got {shown}{where}") from None
         return cls(home=home, **values)
 
     def describe(self) -> dict[str, object]:
@@ -152,6 +160,18 @@ class Settings:
         return out
 
     redacted = describe
+
+    @property
+    def slack_configured(self) -> bool:
+        """Slack approvals are on: both tokens and a channel are set."""
+        return bool(self.slack_bot_token and self.slack_app_token and self.slack_approval_channel)
+
+    @property
+    def person_wait_seconds(self) -> float:
+        """The longest a call may wait for a person: APPROVAL_WAIT_SECONDS, or Slack's timeout when Slack
+        approvals are on (a hook that waits must outlast it)."""
+        slack = self.slack_approval_timeout_seconds if self.slack_configured else 0
+        return float(max(self.approval_wait_seconds, slack))
 
 
 def mask_secret(value: str) -> str:
@@ -233,6 +253,40 @@ def _ports(raw: object, home: str, cwd: str) -> tuple[int, ...]:
         if not 1 <= port <= 65535:
             raise _Bad("port numbers between 1 and 65535")
         out.append(int(port))
+    return tuple(out)
+
+
+_TOKEN_BODY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
+_SLACK_ID_BODY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_CHANNEL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+
+
+def _token(raw: object, prefix: str, what: str) -> str:
+    """A Slack token of the kind ``prefix`` names (``xoxb-``, ``xapp-``): letters, digits and dashes."""
+    text = raw.strip() if isinstance(raw, str) else ""
+    if not text.startswith(prefix) or len(text) < len(prefix) + 10 or not _TOKEN_BODY.issuperset(text):
+        raise _Bad(f"a Slack {what} starting with {prefix}")
+    return text
+
+
+def _channel(raw: object) -> str:
+    """A channel name (``approvals``, ``#approvals``) or ID (``C0123ABCD``, ``G…`` private)."""
+    text = raw.strip() if isinstance(raw, str) else ""
+    name = text[1:] if text.startswith("#") else text
+    if text[:1] in ("C", "G") and len(text) >= 9 and _SLACK_ID_BODY.issuperset(text):
+        return text
+    if name and len(name) <= 80 and _CHANNEL_NAME_CHARS.issuperset(name):
+        return name
+    raise _Bad("a Slack channel name (approvals, #approvals) or ID (C0123ABCD)")
+
+
+def _slack_users(raw: object) -> tuple[str, ...]:
+    out = []
+    for item in _items(raw, ",", "Slack user IDs"):
+        text = item.strip() if isinstance(item, str) else ""
+        if text[:1] not in ("U", "W") or len(text) < 3 or not _SLACK_ID_BODY.issuperset(text):
+            raise _Bad("a list of Slack user IDs (e.g. U012AB3CD,U045EF6GH)")
+        out.append(text)
     return tuple(out)
 
 
@@ -327,6 +381,12 @@ _VARS: tuple[_Var, ...] = (
     _Var("safe_patterns_file", "PHLEGYAS_SAFE_PATTERNS", _path),
     _Var("sensitive_paths", "PHLEGYAS_SENSITIVE_PATHS", _secret_patterns),
     _Var("local_ports", "PHLEGYAS_LOCAL_PORTS", _ports),
+    _Var("slack_bot_token", "SLACK_BOT_TOKEN", lambda raw, home, cwd: _token(raw, "xoxb-", "bot token")),
+    _Var("slack_app_token", "SLACK_APP_TOKEN", lambda raw, home, cwd: _token(raw, "xapp-", "app-level token")),
+    _Var("slack_approval_channel", "SLACK_APPROVAL_CHANNEL", lambda raw, home, cwd: _channel(raw)),
+    _Var("slack_approval_timeout_seconds", "SLACK_APPROVAL_TIMEOUT_SECONDS", _int_at_least(1)),
+    _Var("slack_approvers", "SLACK_APPROVERS", lambda raw, home, cwd: _slack_users(raw)),
+    _Var("slack_api_url", "PHLEGYAS_SLACK_API_URL", lambda raw, home, cwd: _url(raw, home, cwd) + "/"),
 )
 
 ENV_VARS: dict[str, str] = {v.name: v.env for v in _VARS}
@@ -349,7 +409,8 @@ def check_override(key: str, value: object) -> None:
     try:
         var.parse(value, "/", "/")
     except _Bad as bad:
-        raise ConfigError(f"{key} must be {bad}, got {_show(value)}") from None
+        shown = mask_secret(value) if key in SECRET_FIELDS and isinstance(value, str) else _show(value)
+        raise ConfigError(f"{key} must be {bad}, got {shown}") from None
 
 
 def _lookup(var: _Var, environ: Mapping[str, str], file_values: Mapping[str, tuple[str, str]],
@@ -544,6 +605,12 @@ _DOCS: dict[str, tuple[str, str]] = {  # variable -> (default as shown, one-line
     "PHLEGYAS_SAFE_PATTERNS": ("~/.claude/safe-patterns.json", "the seed's user safe patterns"),
     "PHLEGYAS_SENSITIVE_PATHS": ("", "more secret places, ':'-separated (~/.acme/ a tree, *.vault a name)"),
     "PHLEGYAS_LOCAL_PORTS": ("", "more localhost ports of your own dev servers, ','-separated"),
+    "SLACK_BOT_TOKEN": ("", "Slack approvals: the bot token (xoxb-…); pip install 'phlegyas[slack]'"),
+    "SLACK_APP_TOKEN": ("", "Slack approvals: the app-level token (xapp-…, connections:write) for Socket Mode"),
+    "SLACK_APPROVAL_CHANNEL": ("", "Slack approvals: the channel, by name (approvals) or ID (C0123ABCD)"),
+    "SLACK_APPROVAL_TIMEOUT_SECONDS": ("300", "how long a Slack approval waits for a click before it denies"),
+    "SLACK_APPROVERS": ("", "Slack user IDs who may answer, ','-separated (unset: any member of the channel)"),
+    "PHLEGYAS_SLACK_API_URL": ("https://slack.com/api/", "the Slack Web API base URL (a proxy, a test server)"),
 }
 
 PROCESS_VARS: dict[str, tuple[str, str]] = {  # read from the environment only, by the hook or the build

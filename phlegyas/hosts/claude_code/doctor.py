@@ -151,7 +151,7 @@ def _person_wait(environ: Mapping[str, str], project: str) -> float:
     """APPROVAL_WAIT_SECONDS as the settings for ``project`` say (0 when they do not load: the settings
     check reports that)."""
     try:
-        return float(Settings.load(environ, cwd=os.path.abspath(project)).approval_wait_seconds)
+        return Settings.load(environ, cwd=os.path.abspath(project)).person_wait_seconds
     except ConfigError:
         return 0.0
 
@@ -191,7 +191,8 @@ def _hooks(place: Place, doc: dict, home: str, wiring: Wiring) -> Check:
              if isinstance(e.get("timeout"), (int, float)) and e["timeout"] < permission_request_timeout(wiring.wait_seconds)]
     if short:
         return problem(name, f"{where}: the PermissionRequest hook times out after {short[0]:g} s, but a person may "
-                             f"be given APPROVAL_WAIT_SECONDS={wiring.wait_seconds:g} s: Claude Code would kill it "
+                             f"be given {wiring.wait_seconds:g} s (APPROVAL_WAIT_SECONDS or SLACK_APPROVAL_TIMEOUT_SECONDS): "
+                             "Claude Code would kill it "
                              "and the person's answer would be lost", f"run `{place.install}` (it writes "
                                                                       f"{permission_request_timeout(wiring.wait_seconds)} s)")
     if _hook_module(command) == OLD_HOOK_MODULE:
