@@ -75,6 +75,11 @@ STOPPED_CALLS = [("rm -rf /", "deny"), ("git status", "allow"), ("frobnicate --a
 
 def test_a_stopped_server_is_given_up_on_at_once_and_replaced(box):
     old = served_now(box)
+    # a server that has been up a while: clients start at most one server per SPAWN_INTERVAL_SECONDS, and
+    # this one was started a moment ago (a fast, compiled in-process decision could fit all three calls
+    # into the interval, and none of them would start the replacement the test waits for)
+    marker = hook.socket_address(box.env, box.project) + ".spawn"
+    time.sleep(max(0.0, spawn.SPAWN_INTERVAL_SECONDS - (time.time() - os.stat(marker).st_mtime)) + 0.2)
     started = time.monotonic()
     assert_pre_tool_use(box.run(box.event(command="git status"), env={"PHLEGYAS_HOOK_SERVER": "off"}), "allow")
     in_process = time.monotonic() - started  # what deciding in the hook process costs here, for comparison
