@@ -418,7 +418,8 @@ def test_a_data_dotenv_others_can_write_is_refused(home, cwd, tmp_path):
 
 
 def test_dotenv_example_is_current_and_lists_every_variable_with_its_default():
-    from phlegyas.policy.settings import _VARS, PROCESS_VARS, documented_default, dotenv_example
+    from phlegyas.policy.env_docs import PROCESS_VARS, documented_default, dotenv_example
+    from phlegyas.policy.settings import _VARS
 
     text = (Path(__file__).resolve().parent.parent / ".env.example").read_text()
     assert text == dotenv_example()

@@ -16,7 +16,7 @@ included) may set every variable but ``PHLEGYAS_HOME`` itself; it must not be wr
 ``<cwd>/.env`` sits in the project the agent works in, a repository an attacker may control: it may set
 only ``PROJECT_DOTENV_KEYS`` (context for the AI judge), which win over the data directory's; other
 variables in it are ignored. A ``.env`` passed explicitly (``dotenv=``) is trusted and replaces the
-project's. ``dotenv_example()`` is the text of ``.env.example``: every variable, its default, its meaning.
+project's. ``policy.env_docs.dotenv_example()`` is the text of ``.env.example``: every variable, its default, its meaning.
 """
 from __future__ import annotations
 
@@ -573,68 +573,3 @@ def _quoted(rest: str, lines: list[str], index: int, path: str) -> tuple[str, in
     if tail and not tail.startswith("#"):
         raise ConfigError(f"{path}:{index}: expected only a comment after the closing {quote}")
     return "".join(out), index
-
-
-# --- .env.example ------------------------------------------------------------------------------
-
-_DOCS: dict[str, tuple[str, str]] = {  # variable -> (default as shown, one-line meaning)
-    "PHLEGYAS_HOME": ("~/.claude/phlegyas", "the data directory: user policy, audit log, stores, this .env"),
-    "PHLEGYAS_MODE": ("default", "permission mode when neither the call nor the policy sets one"),
-    "ENABLE_AUDIT_LOG": ("true", "write one JSON line per decision"),
-    "AUDIT_LOG_FILE": ("$PHLEGYAS_HOME/audit.jsonl", "where the audit log is written"),
-    "LOG_LEVEL": ("INFO", "DEBUG, INFO, WARNING, ERROR or CRITICAL (the servers' logs on stderr)"),
-    "ANTHROPIC_API_KEY": ("", "Tier 3 (AI) with Anthropic's API; Tier 3 is off without it"),
-    "ANTHROPIC_BASE_URL": ("", "another endpoint for Anthropic's API (a proxy, a gateway)"),
-    "CLAUDE_MODEL": ("claude-haiku-4-5-20251001", "the model Tier 3 asks"),
-    "APPROVAL_CONFIDENCE_THRESHOLD": ("0.8", "Tier 3 allows at or above this confidence (0..1)"),
-    "DENIAL_CONFIDENCE_THRESHOLD": ("0.2", "Tier 3 denies at or below this confidence (below the approval one)"),
-    "CACHE_TTL_SECONDS": ("3600", "how long a Tier 3 verdict is reused (0: no cache)"),
-    "ENABLE_APPROVAL_CACHE": ("true", "reuse Tier 3 verdicts for the same call"),
-    "PENDING_TTL_SECONDS": ("1800", "how long a pending approval request lives"),
-    "APPROVAL_WAIT_SECONDS": ("0", "how long an ask waits for a person in the approvals queue (0: nobody is asked)"),
-    "PROJECT_NAME": ("", "context for Tier 3 (may also come from the project's own .env)"),
-    "PROJECT_TYPE": ("", "context for Tier 3 (may also come from the project's own .env)"),
-    "CURRENT_TASK": ("", "context for Tier 3 (may also come from the project's own .env)"),
-    "PHLEGYAS_HOOK_UNDECIDED": ("none", "ask: the PreToolUse hook asks when phlegyas has no opinion"),
-    "PHLEGYAS_LLM_PROVIDER": ("anthropic", "anthropic, or openai for an OpenAI-compatible Tier 3 backend"),
-    "PHLEGYAS_LLM_BASE_URL": ("", "the OpenAI-compatible server's URL"),
-    "PHLEGYAS_LLM_MODEL": ("", "the model the OpenAI-compatible server runs"),
-    "PHLEGYAS_LLM_TIMEOUT_SECONDS": ("10", "Tier 3 request timeout (one retry on a transient error)"),
-    "OPENAI_API_KEY": ("", "the OpenAI-compatible server's key"),
-    "PHLEGYAS_TRUST_STORE": ("~/.claude/trusted-scripts.json", "Tier 2.5: the scripts a person trusted"),
-    "PHLEGYAS_SAFE_PATTERNS": ("~/.claude/safe-patterns.json", "the seed's user safe patterns"),
-    "PHLEGYAS_SENSITIVE_PATHS": ("", "more secret places, ':'-separated (~/.acme/ a tree, *.vault a name)"),
-    "PHLEGYAS_LOCAL_PORTS": ("", "more localhost ports of your own dev servers, ','-separated"),
-    "SLACK_BOT_TOKEN": ("", "Slack approvals: the bot token (xoxb-…); pip install 'phlegyas[slack]'"),
-    "SLACK_APP_TOKEN": ("", "Slack approvals: the app-level token (xapp-…, connections:write) for Socket Mode"),
-    "SLACK_APPROVAL_CHANNEL": ("", "Slack approvals: the channel, by name (approvals) or ID (C0123ABCD)"),
-    "SLACK_APPROVAL_TIMEOUT_SECONDS": ("300", "how long a Slack approval waits for a click before it denies"),
-    "SLACK_APPROVERS": ("", "Slack user IDs who may answer, ','-separated (unset: any member of the channel)"),
-    "PHLEGYAS_SLACK_API_URL": ("https://slack.com/api/", "the Slack Web API base URL (a proxy, a test server)"),
-}
-
-PROCESS_VARS: dict[str, tuple[str, str]] = {  # read from the environment only, by the hook or the build
-    "PHLEGYAS_HOOK_SERVER": ("on", "off: the hook decides in its own process, without the resident server"),
-    "PHLEGYAS_HOOK_SERVER_IDLE": ("1800", "seconds an unused resident hook server stays up"),
-    "PHLEGYAS_PURE": ("", "1 at `pip install` time: install the analysis as pure Python, not compiled"),
-}
-
-
-def documented_default(env: str) -> str:
-    """The default ``.env.example`` shows for ``env``."""
-    return (_DOCS.get(env) or PROCESS_VARS[env])[0]
-
-
-def dotenv_example() -> str:
-    """The text of ``.env.example``: every variable with its default and meaning, commented out."""
-    lines = ["# phlegyas settings. Copy what you need to $PHLEGYAS_HOME/.env (default ~/.claude/phlegyas/.env,",
-             "# chmod 600: it may hold keys) or set them in the environment, which wins. A project's own .env",
-             "# may set only PROJECT_NAME, PROJECT_TYPE and CURRENT_TASK. Generated by",
-             "# phlegyas.policy.settings.dotenv_example(); tests/test_config.py checks it is current.", ""]
-    for var in _VARS:
-        default, meaning = _DOCS[var.env]
-        lines += [f"# {meaning}", f"# {var.env}={default}", ""]
-    lines += ["# Read from the environment only (the hook process, the build):", ""]
-    for env, (default, meaning) in PROCESS_VARS.items():
-        lines += [f"# {meaning}", f"# {env}={default}", ""]
-    return "\n".join(lines).rstrip("\n") + "\n"
