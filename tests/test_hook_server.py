@@ -10,6 +10,7 @@ import os
 import signal
 import socket
 import stat
+import struct
 import subprocess
 import threading
 import time
@@ -33,18 +34,20 @@ def box(tmp_path):
 def served_now(box: Home) -> int:
     """Start the home's server, wait until it answers a call, and return its pid."""
     box.run(box.event(command="true"))
-    pid = box.wait_for_server()
+    box.wait_for_server()
     deadline = time.monotonic() + 30
     while box.run(box.event(command="git status")).paths != ["server"]:
         assert time.monotonic() < deadline, f"the server does not answer; log: {box.log()}"
         time.sleep(0.1)
-    return pid
+    with connect(box) as conn:  # the server that answers now: under load, a second server started while
+        return peer_pid(conn)  # the first was loading may have taken the socket after the pid was read
 
 
-def wait_for(condition, what: str, timeout: float = 30) -> None:
+def wait_for(condition, what, timeout: float = 30) -> None:
+    """Wait for ``condition()``; ``what`` (text, or a function giving it when the wait fails) names it."""
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        assert time.monotonic() < deadline, f"timed out waiting for {what() if callable(what) else what}"
         time.sleep(0.05)
 
 
@@ -116,18 +119,25 @@ def test_a_stopped_server_is_given_up_on_at_once_and_replaced(box):
     assert "stopping: socket replaced" in box.log()
 
 
+def peer_pid(conn: socket.socket) -> int:
+    """The pid of the server process at the other end of ``conn`` (``SO_PEERCRED``)."""
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return struct.unpack("3i", creds)[0]
+
+
 def test_a_request_whose_client_left_is_neither_decided_nor_audited(box):
-    pid = served_now(box)
+    served_now(box)
     audit = audit_file(box.env)
     offset, served = audit_size(audit), box.served()
     conn = connect(box)
+    pid = peer_pid(conn)  # the server this connection reached
     os.kill(pid, signal.SIGSTOP)  # between READY and the request: the server reads it only later
     try:
         conn.sendall(request(box, "rm -rf /", wait=8))
         conn.close()  # the client gives up (and decides by itself)
     finally:
         os.kill(pid, signal.SIGCONT)
-    wait_for(lambda: "dropped a request" in box.log(), "the server to drop the request")
+    wait_for(lambda: "dropped a request" in box.log(), lambda: f"the server to drop the request; log: {box.log()}")
     assert audited_since(audit, offset) == [] and box.served() == served
     result = box.run(box.event(command="git status"))
     assert result.paths == ["server"] and box.server_pid() == pid
