@@ -114,10 +114,15 @@ def tier_checkers(settings, *, interactive: bool) -> list:
 
 def escalation(settings, *, interactive: bool):
     """A person answers every final ask, through the approvals queue, when APPROVAL_WAIT_SECONDS > 0."""
-    if settings.approval_wait_seconds > 0 and interactive:
+    if settings.person_wait_seconds > 0 and interactive:
         from phlegyas.human.queue import human_checker  # only when a person is asked: keeps sqlite3 off start-up
 
-        return human_checker(settings)
+        channels = None
+        if settings.slack_configured:
+            from phlegyas.human.slack import wait_channels  # and slack_sdk, only when Slack is configured
+
+            channels = wait_channels(settings)
+        return human_checker(settings, channels)
     return None
 
 

@@ -61,7 +61,7 @@ def isolated_env(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PHLEGYAS_", "ANTHROPIC_", "OPENAI_", "CLAUDE_")) and k not in (
+           if not k.startswith(("PHLEGYAS_", "ANTHROPIC_", "OPENAI_", "CLAUDE_", "SLACK_")) and k not in (
                "APPROVAL_CONFIDENCE_THRESHOLD", "DENIAL_CONFIDENCE_THRESHOLD", "AUDIT_LOG_FILE",
                "ENABLE_AUDIT_LOG", "CACHE_TTL_SECONDS", "PENDING_TTL_SECONDS", "LOG_LEVEL")}
     env["HOME"] = str(home)

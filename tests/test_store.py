@@ -466,3 +466,62 @@ def test_stores_opened_at_once_on_a_new_file_all_work(tmp_path):
             t.join(30)
         assert len(SQLiteApprovalStore(path).list_pending()) == 3
     assert errors == []
+
+
+# --- schema 2: how an answer came, and where a request is shown ------------------------------------
+
+def test_a_resolution_records_how_it_came(store):
+    created = store.create(bash("frobnicate"), ASKED, ttl=60)
+    resolved = store.resolve(created.id, True, approver_id="U0APPROVER", via="slack")
+    assert resolved.resolved_via == "slack" and store.get(created.id).resolved_via == "slack"
+    assert store.get(created.id).to_json()["resolved_via"] == "slack"
+    other = store.create(bash("frobnicate"), ASKED, ttl=60)
+    assert store.resolve(other.id, False, approver_id="alice").resolved_via is None
+
+
+def test_notices_are_closed_once_and_reopened_by_adding_them_again(store):
+    first = store.create(bash("one"), ASKED, ttl=60)
+    second = store.create(bash("two"), ASKED, ttl=60)
+    store.add_notice(first.id, "slack", {"channel": "C0APPROVALS", "ts": "1.000100"})
+    store.add_notice(second.id, "slack", {"channel": "C0APPROVALS", "ts": "1.000200"})
+    assert [(r.id, ref["ts"]) for r, ref in store.open_notices("slack")] == [(first.id, "1.000100"),
+                                                                              (second.id, "1.000200")]
+    assert store.open_notices("dashboard") == []
+    assert store.close_notice(first.id, "slack") is True
+    assert store.close_notice(first.id, "slack") is False  # a second process finds it done
+    assert [r.id for r, _ in store.open_notices("slack")] == [second.id]
+    store.add_notice(first.id, "slack", {"channel": "C0APPROVALS", "ts": "1.000100"})  # the update failed
+    assert {r.id for r, _ in store.open_notices("slack")} == {first.id, second.id}
+    with pytest.raises(NotFound):
+        store.add_notice(str(uuid.uuid4()), "slack", {"ts": "1"})
+
+
+def test_open_notices_show_the_current_state(path):
+    clock = Clock()
+    with SQLiteApprovalStore(path, clock=clock) as store:
+        created = store.create(bash("frobnicate"), ASKED, ttl=60)
+        store.add_notice(created.id, "slack", {"ts": "1"})
+        assert store.open_notices("slack")[0][0].is_pending
+        clock.now += 61
+        assert store.open_notices("slack")[0][0].status == "expired"
+
+
+def test_a_version_1_store_is_upgraded_in_place(path):
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    from phlegyas.store import sqlite as backend
+
+    with sqlite3.connect(path) as conn:  # the store as phlegyas 0.2 wrote it
+        conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        for statement in backend._SCHEMA_V1:
+            conn.execute(statement)
+        conn.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+        conn.execute("INSERT INTO requests (id, tool_name, tool_input, tier, reason, created_at, expires_at, status) "
+                     "VALUES (?, 'Bash', '{\"command\": \"ls\"}', 'fallback', 'why', ?, ?, 'pending')",
+                     (str(uuid.UUID(int=1)), time.time(), time.time() + 60))
+    with SQLiteApprovalStore(path) as store:
+        old = store.get(str(uuid.UUID(int=1)))
+        assert old.is_pending and old.resolved_via is None
+        assert store.resolve(old.id, True, approver_id="alice", via="cli").resolved_via == "cli"
+        store.add_notice(old.id, "slack", {"ts": "1"})
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "2"

@@ -113,7 +113,7 @@ def _resolve(args, approve: bool, out: TextIO, err: TextIO) -> int:
     settings = _settings()
     with _store(settings) as store:
         request = _guard(store.resolve, args.id, approve, reason=args.reason,
-                         approver_id=args.approver or _user_name())
+                         approver_id=args.approver or _user_name(), via="cli")
     _audit(settings, *resolution_entry(request, "cli"), request.mode or settings.mode, err)
     word = "approved" if approve else "denied"
     why = f" ({request.resolution_reason})" if request.resolution_reason else ""

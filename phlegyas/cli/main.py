@@ -16,6 +16,7 @@ from phlegyas.cli import approvals as approvals_cli
 from phlegyas.cli import doctor as doctor_cli
 from phlegyas.cli import install as install_cli
 from phlegyas.cli.common import EXIT_ERROR, CliError
+from phlegyas.core.analysis import explain_lines, not_understood
 from phlegyas.core.model import MODES, Decision, InvalidCall, ToolCall, Verdict
 from phlegyas.policy.settings import ConfigError
 from phlegyas.store.audit import AuditError, AuditLog, compute_stats, format_stats, parse_since
@@ -135,24 +136,14 @@ def _explain_text(call: ToolCall, decision: Decision, ctx, mode: str, trust_stor
         lines.append(f"  rule:   {decision.rule}")
     lines.extend(f"  warning: {w}" for w in (decision.audit or {}).get("warnings", ()))
     analysis = ctx._analysis if ctx is not None else None
-    if analysis is not None and analysis.subcommands:
-        lines.append("  what it does:")
-        for i, sub in enumerate(analysis.subcommands, 1):
-            tag = f"safe: {sub.safe}" if sub.safe else "not known safe"
-            lines.append(f"    {i}. {sub.text}   [{sub.program or 'dynamic program'}; {tag}]")
-            if sub.via:  # the chain that runs it: `git bisect run → rm`, `sudo → bash -c → rm`
-                lines.append(f"         - runs through {' → '.join((*sub.via, sub.program or 'a computed program'))}")
-            for effect in sub.effects:
-                lines.append(f"         - {effect}")
-            for f in sub.findings:
-                lines.append(f"         ! {f.id} ({f.severity}): {f.message}")
-    elif analysis is not None and analysis.findings:
-        for f in analysis.findings:
-            lines.append(f"  ! {f.id} ({f.severity}): {f.message}")
-    if analysis is not None and analysis.problems:  # why the call is not understood as a whole
-        shown = list(dict.fromkeys(analysis.problems))
-        more = f" (+{len(shown) - 5} more)" if len(shown) > 5 else ""
-        lines.append(f"  not understood: {'; '.join(shown[:5])}{more}")
+    if analysis is not None:
+        if analysis.subcommands:
+            lines.append("  what it does:")
+        indent = "    " if analysis.subcommands else "  "
+        lines.extend(indent + line for line in explain_lines(analysis))
+        note = not_understood(analysis)  # why the call is not understood as a whole
+        if note:
+            lines.append(f"  {note}")
     if call.command is not None and ctx is not None and trust_store:  # Tier 2.5: which scripts are trusted
         from phlegyas.trust.checker import explain  # lean start-up: the other subcommands do not load the whole gate
 

@@ -77,3 +77,30 @@ class Analysis:
 
 
 __all__ = ["Analysis", "AnalysisEnv", "Subcommand"]
+
+
+
+def explain_lines(analysis: Analysis) -> list[str]:
+    """What the analysis found, one line each, as ``phlegyas check`` prints it (unindented): per
+    subcommand its text, program and Tier 2 verdict, the chain that runs it, its effects and findings
+    (the findings alone when the call has no subcommands)."""
+    if not analysis.subcommands:
+        return [f"! {f.id} ({f.severity}): {f.message}" for f in analysis.findings]
+    lines: list[str] = []
+    for i, sub in enumerate(analysis.subcommands, 1):
+        tag = f"safe: {sub.safe}" if sub.safe else "not known safe"
+        lines.append(f"{i}. {sub.text}   [{sub.program or 'dynamic program'}; {tag}]")
+        if sub.via:  # the chain that runs it: `git bisect run → rm`, `sudo → bash -c → rm`
+            lines.append(f"     - runs through {' → '.join((*sub.via, sub.program or 'a computed program'))}")
+        lines.extend(f"     - {effect}" for effect in sub.effects)
+        lines.extend(f"     ! {f.id} ({f.severity}): {f.message}" for f in sub.findings)
+    return lines
+
+
+def not_understood(analysis: Analysis) -> str | None:
+    """Why the call is not understood as a whole (the first five problems), or None."""
+    if not analysis.problems:
+        return None
+    shown = list(dict.fromkeys(analysis.problems))
+    more = f" (+{len(shown) - 5} more)" if len(shown) > 5 else ""
+    return f"not understood: {'; '.join(shown[:5])}{more}"

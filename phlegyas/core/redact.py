@@ -285,6 +285,7 @@ _RULES: tuple[_Rule | _AssignmentRule, ...] = (
           r"(?<![\w\-])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})", _whole),
     _Rule("gitlab_token", ("glpat-",), r"(?<![\w\-])glpat-[A-Za-z0-9_\-]{20,}", _whole),
     _Rule("slack_token", ("xox",), r"(?<![\w\-])xox[abprse]-[A-Za-z0-9\-]{10,}", _whole),
+    _Rule("slack_app_token", ("xapp-",), r"(?<![\w\-])xapp-[A-Za-z0-9\-]{10,}", _whole),
     _Rule("npm_token", ("npm_",), r"(?<![\w\-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", _whole),
     _Rule("huggingface_token", ("hf_",), r"(?<![\w\-])hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9])", _whole),
     _Rule("google_api_key", ("aiza",), r"(?<![\w\-])AIza[A-Za-z0-9_\-]{35}", _whole),

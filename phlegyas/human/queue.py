@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Protocol, Sequence
 
+from phlegyas.core.analysis import Analysis, explain_lines, not_understood
 from phlegyas.core.engine import Context
 from phlegyas.core.model import Decision, ToolCall, Verdict
 from phlegyas.store.approvals import APPROVED, DENIED, PENDING, ApprovalStore, PendingRequest
@@ -27,6 +28,28 @@ Notify = Callable[[PendingRequest, float], None]
 _log = logging.getLogger("phlegyas.human")
 
 
+class Channel(Protocol):
+    """Somewhere people are shown a parked request and can answer it (Slack): ``announce`` shows it
+    (None, or what went wrong: the request stays parked for the other ways to answer), ``settle`` shows
+    how it ended once the waiter has its answer."""
+
+    def announce(self, request: PendingRequest, details: Sequence[str] = ()) -> str | None: ...
+
+    def settle(self, request: PendingRequest) -> None: ...
+
+
+def details_for(asked: Decision, analysis: Analysis | None) -> list[str]:
+    """What a person is shown under the reason: the analysis per subcommand (as ``phlegyas check``
+    prints it), why the call is not understood, and Tier 3's confidence when Tier 3 asked."""
+    lines = explain_lines(analysis) if analysis is not None else []
+    note = not_understood(analysis) if analysis is not None else None
+    if note:
+        lines.append(note)
+    if asked.tier == "tier3_ai" and asked.confidence is not None:
+        lines.append(f"Tier 3 (AI) confidence {asked.confidence:.2f}: {asked.reason}")
+    return lines
+
+
 def announce(request: PendingRequest, wait_seconds: float) -> None:
     """The default notifier: one warning line (stderr when logging is not configured)."""
     _log.warning("phlegyas: waiting up to %s s for a human decision on %s (request %s); answer with "
@@ -35,24 +58,47 @@ def announce(request: PendingRequest, wait_seconds: float) -> None:
 
 
 def ask_human(store: ApprovalStore, call: ToolCall, asked: Decision, *, wait_seconds: float,
-              ttl_seconds: float, notify: Notify | None = announce) -> Decision:
-    """Park ``call`` (``asked`` says why the gate asks) and wait up to ``wait_seconds`` for a person.
+              ttl_seconds: float, notify: Notify | None = announce, channels: Sequence[Channel] = (),
+              details: Sequence[str] = ()) -> Decision:
+    """Park ``call`` (``asked`` says why the gate asks), show it on ``channels`` (with ``details``) and
+    wait up to ``wait_seconds`` for a person.
 
     The request lives no longer than the wait: when nobody answers it is withdrawn (so it leaves the
-    pending list) and the call is denied. A decision that lands during the withdrawal still counts.
+    pending list) and the call is denied. A decision that lands during the withdrawal still counts. A
+    channel that could not show the request is named in the decision's reason.
     """
     request = store.create(call, asked, workflow_id=call.workflow_id, agent_id=call.agent_id,
                            ttl=min(ttl_seconds, wait_seconds))
+    problems: list[str] = []
     try:
         if notify is not None:
             notify(request, wait_seconds)
+        for channel in channels:
+            problem = channel.announce(request, details)
+            if problem:
+                problems.append(problem)
         final = store.wait(request.id, wait_seconds)
     except BaseException:
         _withdraw_quietly(store, request.id, "the waiting process stopped")
+        _settle_quietly(channels, store, request.id)
         raise
     if final.status not in (APPROVED, DENIED):  # still pending, or it expired as the wait ended
         final = store.withdraw(request.id, reason=f"nobody answered within {_seconds(wait_seconds)} s")
-    return decision_for(final, asked)
+    for channel in channels:
+        channel.settle(final)
+    decision = decision_for(final, asked)
+    if problems:
+        decision = replace(decision, reason=f"{decision.reason}; {'; '.join(problems)}")
+    return decision
+
+
+def _settle_quietly(channels: Sequence[Channel], store: ApprovalStore, request_id: str) -> None:
+    try:
+        final = store.get(request_id)
+        for channel in channels:
+            channel.settle(final)
+    except Exception:  # noqa: BLE001 - best effort: a watcher elsewhere updates the message later
+        pass
 
 
 def _withdraw_quietly(store: ApprovalStore, request_id: str, reason: str) -> None:
@@ -149,7 +195,7 @@ class HumanChecker:
     """
 
     def __init__(self, open_store: Callable[[], ApprovalStore], *, wait_seconds: float, ttl_seconds: float,
-                 notify: Notify | None = announce):
+                 notify: Notify | None = announce, open_channels: OpenChannels | None = None):
         if wait_seconds <= 0:
             raise ValueError("HumanChecker needs wait_seconds > 0")
         self._open_store = open_store
@@ -157,18 +203,37 @@ class HumanChecker:
         self.wait_seconds = wait_seconds
         self.ttl_seconds = ttl_seconds
         self.notify = notify
+        self.open_channels = open_channels
 
     def escalate(self, ctx: "Context", asked: Decision) -> Decision:
-        """Park the call the pipeline asked about and wait for a person's answer."""
+        """Park the call the pipeline asked about, show it where people answer, and wait."""
         if ctx.mode == "dontAsk":
             return asked
         if self._store is None:
             self._store = self._open_store()
-        return ask_human(self._store, ctx.call, asked, wait_seconds=self.wait_seconds,
-                         ttl_seconds=self.ttl_seconds, notify=self.notify)
+        channels, problems, close = self._channels(self._store)
+        try:
+            decision = ask_human(self._store, ctx.call, asked, wait_seconds=self.wait_seconds,
+                                 ttl_seconds=self.ttl_seconds, notify=self.notify, channels=channels,
+                                 details=details_for(asked, ctx._analysis))
+        finally:
+            close()
+        if problems:
+            decision = replace(decision, reason=f"{decision.reason}; {'; '.join(problems)}")
+        return decision
+
+    def _channels(self, store: ApprovalStore) -> tuple[list[Channel], list[str], Callable[[], None]]:
+        if self.open_channels is None:
+            return [], [], lambda: None
+        return self.open_channels(store)
 
 
-def human_checker(settings) -> HumanChecker:
-    """The checker for ``settings`` (APPROVAL_WAIT_SECONDS, PENDING_TTL_SECONDS, the data dir)."""
-    return HumanChecker(lambda: open_store(settings), wait_seconds=settings.approval_wait_seconds,
-                        ttl_seconds=settings.pending_ttl_seconds)
+OpenChannels = Callable[[ApprovalStore], "tuple[list[Channel], list[str], Callable[[], None]]"]
+"""Opens the channels of one wait: ``(channels, problems opening them, close)``."""
+
+
+def human_checker(settings, open_channels: OpenChannels | None = None) -> HumanChecker:
+    """The checker for ``settings`` (the person's wait, PENDING_TTL_SECONDS, the data dir); ``open_channels``
+    opens the places people answer besides the terminal (Slack) for each wait."""
+    return HumanChecker(lambda: open_store(settings), wait_seconds=settings.person_wait_seconds,
+                        ttl_seconds=settings.pending_ttl_seconds, open_channels=open_channels)

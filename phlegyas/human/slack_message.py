@@ -11,6 +11,7 @@ The buttons: ``action_id`` ``phlegyas_approve`` (primary) and ``phlegyas_deny`` 
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 
 from phlegyas.core.redact import redact
@@ -22,6 +23,7 @@ ACTIONS_BLOCK = "phlegyas_decision"
 MAX_INPUT_CHARS = 2500  # a section's text may hold 3000 characters
 MAX_LINE_CHARS = 300
 MAX_DETAIL_LINES = 12
+_SLACK_USER = re.compile(r"[UW][A-Z0-9]{2,20}")
 
 
 def escape(text: str) -> str:
@@ -46,6 +48,13 @@ def shown_input(request: PendingRequest) -> str:
 
 def _code(text: str) -> str:
     return "```" + escape(text.replace("```", "` ` `")) + "```"
+
+
+def _who(approver: str | None, via: str | None) -> str:
+    """The approver: a Slack user ID answered in Slack becomes a mention (Slack shows the name)."""
+    if via == "slack" and approver and _SLACK_USER.fullmatch(approver):
+        return f"<@{approver}>"
+    return escape(approver or "someone")
 
 
 def _when(epoch: float) -> str:
@@ -91,7 +100,7 @@ def outcome_blocks(request: PendingRequest, via: str | None = None) -> tuple[lis
         how = f" via {via}" if via else ""
         at = f" at {_when(request.resolved_at)}" if request.resolved_at else ""
         why = f": {escape(fold(redact(request.resolution_reason), MAX_LINE_CHARS))}" if request.resolution_reason else ""
-        summary = f"*{verb}* by {escape(request.approver_id or 'someone')}{how}{at}{why}"
+        summary = f"*{verb}* by {_who(request.approver_id, via)}{how}{at}{why}"
     else:
         reason = request.resolution_reason or "no decision before it expired"
         summary = f"*NOT DECIDED*: {escape(fold(redact(reason), MAX_LINE_CHARS))} (denied)"

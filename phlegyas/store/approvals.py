@@ -96,7 +96,8 @@ class PendingRequest:
     """One parked call and what became of it. Times are epoch seconds (UTC); the input is redacted.
 
     ``tier`` and ``reason`` say why the gate asked; ``approver_id``, ``resolved_at`` and
-    ``resolution_reason`` say who resolved it, when and why (for ``expired``: why it expired).
+    ``resolution_reason`` say who resolved it, when and why (for ``expired``: why it expired), and
+    ``resolved_via`` through what (``cli``, ``mcp``, ``slack``, ``dashboard``).
     """
 
     id: str
@@ -116,6 +117,7 @@ class PendingRequest:
     resolved_at: float | None = None
     approver_id: str | None = None
     resolution_reason: str | None = None
+    resolved_via: str | None = None
 
     @property
     def is_pending(self) -> bool:
@@ -141,6 +143,7 @@ class PendingRequest:
             "resolved_at": format_time(self.resolved_at),
             "approver_id": self.approver_id,
             "resolution_reason": self.resolution_reason,
+            "resolved_via": self.resolved_via,
         }
 
     def describe(self) -> str:
@@ -173,8 +176,9 @@ class ApprovalStore(Protocol):
         ...
 
     def resolve(self, request_id: str, approve: bool, *, reason: str | None = None,
-                approver_id: str) -> PendingRequest:
-        """Approve or deny a pending request, once. Raises NotFound, AlreadyResolved or Expired."""
+                approver_id: str, via: str | None = None) -> PendingRequest:
+        """Approve or deny a pending request, once (``via``: the way the answer came). Raises NotFound,
+        AlreadyResolved or Expired."""
         ...
 
     def withdraw(self, request_id: str, *, reason: str) -> PendingRequest:
@@ -189,6 +193,21 @@ class ApprovalStore(Protocol):
 
     def stats(self) -> dict[str, Any]:
         """Counts by status, and the age of the oldest pending request."""
+        ...
+
+    def add_notice(self, request_id: str, channel: str, ref: dict[str, Any]) -> None:
+        """Remember where the request is shown to people (``channel`` ``slack``: the message's channel ID
+        and ts), so any process can keep that message current — also after a restart. Raises NotFound."""
+        ...
+
+    def open_notices(self, channel: str) -> list[tuple[PendingRequest, dict[str, Any]]]:
+        """The requests shown on ``channel`` whose notice is still open (the message still asks), with
+        their refs, oldest first."""
+        ...
+
+    def close_notice(self, request_id: str, channel: str) -> bool:
+        """Mark the notice final (its message now says how the request ended). True for the one caller
+        that closed it, False when it was closed already; ``add_notice`` reopens it."""
         ...
 
 

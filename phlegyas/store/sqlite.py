@@ -42,7 +42,7 @@ from phlegyas.store.approvals import (
 )
 
 FILE_NAME = "approvals.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 5000
 RETENTION_SECONDS = 7 * 86400
 FILE_MODE = 0o600
@@ -52,7 +52,7 @@ MAX_POLL_SECONDS = 0.5
 
 _COLUMNS = ("id", "tool_name", "tool_input", "tier", "reason", "created_at", "expires_at", "status", "cwd",
             "mode", "session_id", "workflow_id", "agent_id", "tool_use_id", "resolved_at", "approver_id",
-            "resolution_reason")
+            "resolution_reason", "resolved_via")
 
 _SCHEMA_V1 = (f"""
 CREATE TABLE requests (
@@ -68,6 +68,16 @@ CREATE TABLE requests (
     resolved_at REAL, approver_id TEXT, resolution_reason TEXT
 )""",
               "CREATE INDEX requests_by_status ON requests (status, expires_at)")
+
+_SCHEMA_V2 = (
+    # how the answer came (cli, mcp, slack, dashboard), for the message that says who decided and how
+    "ALTER TABLE requests ADD COLUMN resolved_via TEXT",
+    # where a request is shown to people (a Slack message), so any process can keep it current
+    """CREATE TABLE notices (
+    request_id TEXT NOT NULL, channel TEXT NOT NULL, ref TEXT NOT NULL, closed INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (request_id, channel)
+)""",
+    "CREATE INDEX notices_open ON notices (channel, closed)")
 
 
 def default_path(data_dir: str) -> str:
@@ -117,6 +127,8 @@ class SQLiteApprovalStore:
             tool_use_id=call.tool_use_id)
         row = _row(request, stored_input(call.tool_input))
         with self._write() as conn:
+            conn.execute("DELETE FROM notices WHERE request_id IN (SELECT id FROM requests WHERE "
+                         "coalesce(resolved_at, expires_at) < ?)", (now - RETENTION_SECONDS,))
             conn.execute("DELETE FROM requests WHERE coalesce(resolved_at, expires_at) < ?",
                          (now - RETENTION_SECONDS,))
             conn.execute(f"INSERT INTO requests ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
@@ -144,12 +156,13 @@ class SQLiteApprovalStore:
         return [_request(row, now) for row in rows]
 
     def resolve(self, request_id: str, approve: bool, *, reason: str | None = None,
-                approver_id: str) -> PendingRequest:
+                approver_id: str, via: str | None = None) -> PendingRequest:
         rid = parse_request_id(request_id)
         if not isinstance(approve, bool):
             raise ApprovalError(f"approve must be true or false, got {approve!r}")
         approver = _required(approver_id, "approver_id")
         why = stored_text(reason) if reason is not None and str(reason).strip() else None
+        how = _optional(via, "via")
         status = APPROVED if approve else DENIED
         with self._write() as conn:
             now = self._clock()
@@ -159,9 +172,10 @@ class SQLiteApprovalStore:
                               current)
             if current.status != PENDING:
                 raise AlreadyResolved(f"request {rid} is already {current.describe()}", current)
-            conn.execute("UPDATE requests SET status = ?, resolved_at = ?, approver_id = ?, resolution_reason = ? "
-                         "WHERE id = ? AND status = ?", (status, now, approver, why, rid, PENDING))
-        return replace(current, status=status, resolved_at=now, approver_id=approver, resolution_reason=why)
+            conn.execute("UPDATE requests SET status = ?, resolved_at = ?, approver_id = ?, resolution_reason = ?, "
+                         "resolved_via = ? WHERE id = ? AND status = ?", (status, now, approver, why, how, rid, PENDING))
+        return replace(current, status=status, resolved_at=now, approver_id=approver, resolution_reason=why,
+                       resolved_via=how)
 
     def withdraw(self, request_id: str, *, reason: str) -> PendingRequest:
         rid = parse_request_id(request_id)
@@ -210,6 +224,30 @@ class SQLiteApprovalStore:
             "oldest_pending_age_seconds": round(now - oldest, 3) if oldest is not None else None,
             "retention_days": RETENTION_SECONDS // 86400,
         }
+
+    def add_notice(self, request_id: str, channel: str, ref: dict[str, Any]) -> None:
+        rid = parse_request_id(request_id)
+        text = json.dumps(ref, separators=(",", ":"), sort_keys=True)
+        with self._write() as conn:
+            self._current(conn, rid, self._clock())
+            conn.execute("INSERT INTO notices (request_id, channel, ref, closed) VALUES (?, ?, ?, 0) "
+                         "ON CONFLICT (request_id, channel) DO UPDATE SET ref = excluded.ref, closed = 0",
+                         (rid, _required(channel, "channel"), text))
+
+    def open_notices(self, channel: str) -> list[tuple[PendingRequest, dict[str, Any]]]:
+        now = self._clock()
+        with self._read() as conn:
+            rows = conn.execute("SELECT r.*, n.ref AS notice_ref FROM notices n JOIN requests r ON r.id = n.request_id "
+                                "WHERE n.channel = ? AND n.closed = 0 ORDER BY r.created_at, r.rowid",
+                                (channel,)).fetchall()
+        return [(_request(row, now), _load_input(row["notice_ref"])) for row in rows]
+
+    def close_notice(self, request_id: str, channel: str) -> bool:
+        rid = parse_request_id(request_id)
+        with self._write() as conn:
+            done = conn.execute("UPDATE notices SET closed = 1 WHERE request_id = ? AND channel = ? AND closed = 0",
+                                (rid, channel))
+            return done.rowcount == 1
 
     # -- plumbing ------------------------------------------------------------------------------
 
@@ -317,6 +355,10 @@ def _migrate(conn: sqlite3.Connection, path: str) -> None:
         if version < 1:
             for statement in _SCHEMA_V1:
                 conn.execute(statement)
+        if version < 2:
+            for statement in _SCHEMA_V2:
+                conn.execute(statement)
+        if version < SCHEMA_VERSION:
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
                          (str(SCHEMA_VERSION),))
     except BaseException:

@@ -25,11 +25,14 @@ import logging
 import os
 import sys
 import threading
+import time
+from dataclasses import replace
 from typing import Annotated, Any, Callable, Mapping, Sequence
 
 from phlegyas.core.engine import Gate
 from phlegyas.core.model import Decision, InvalidCall, ToolCall, Verdict
-from phlegyas.human.queue import ask_human, no_human, resolution_entry, summary
+from phlegyas.human.queue import ask_human, details_for, no_human, resolution_entry, summary
+from phlegyas.human.slack_link import SlackConfigError
 from phlegyas.policy.settings import ConfigError, Settings
 from phlegyas.runtime import load_runtime
 from phlegyas.store.approvals import ApprovalError, ApprovalStore, PendingRequest
@@ -37,6 +40,7 @@ from phlegyas.store.audit import AuditError, AuditLog, compute_stats, empty_stat
 from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
 
 SERVER_NAME = "phlegyas"
+SLACK_RETRY_SECONDS = 30.0
 DECISION_WORDS = {"approve": True, "deny": False}
 DEFAULT_MCP_APPROVER = "mcp-client"
 _log = logging.getLogger("phlegyas.mcp")
@@ -67,12 +71,15 @@ class ApprovalService:
         self._stopping = threading.Event()
         self.store = store_factory(self._sleep)
         self._gates: dict[str, Any] = {}
+        self.slack: Any = None  # human.slack.SlackApprovals once started (start_slack)
+        self._slack_retry_at = 0.0
+        self._slack_lock = threading.Lock()
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str], cwd: str) -> "ApprovalService":
         """Settings from ``environ`` (raises config.ConfigError), the SQLite store and the audit log."""
 
-        human_path = Settings.load(environ, cwd=cwd).approval_wait_seconds > 0  # headless otherwise
+        human_path = Settings.load(environ, cwd=cwd).person_wait_seconds > 0  # headless otherwise
         runtime = load_runtime(environ, cwd, interactive=human_path)
         settings = runtime.settings
         audit = AuditLog(settings.audit_log_file) if settings.enable_audit_log else None
@@ -81,6 +88,47 @@ class ApprovalService:
 
     def stop(self) -> None:
         self._stopping.set()
+        if self.slack is not None:
+            self.slack.close()
+
+    # -- Slack -------------------------------------------------------------------------------------
+
+    def start_slack(self) -> None:
+        """Ask people in Slack too, when it is configured: identify, listen, and keep the messages current
+        (also those posted before a restart). Raises SlackConfigError (naming the variable); Slack out of
+        reach is logged and tried again when a request is next posted."""
+        settings = self.runtime.settings
+        if not settings.slack_configured:
+            return
+        from phlegyas.human.slack import SlackError, start_slack  # slack_sdk, only when configured
+
+        try:
+            self.slack = start_slack(settings, self.store, audit=self.audit, watch=True)
+        except SlackConfigError:
+            raise
+        except SlackError as exc:
+            self._slack_retry_at = time.monotonic() + SLACK_RETRY_SECONDS
+            _log.warning("phlegyas MCP server: Slack is out of reach (%s); requests stay parked for the CLI "
+                         "and the MCP tools, and Slack is tried again", exc)
+            return
+        channel = self.slack.identity
+        _log.info("phlegyas MCP server: Slack approvals on (team %s, channel %s)", channel.team_id, channel.channel_id)
+
+    def _channels(self) -> tuple[list[Any], list[str]]:
+        """The channels a request is shown on now (Slack, once started), and why Slack is missing."""
+        settings = self.runtime.settings
+        if not settings.slack_configured:
+            return [], []
+        with self._slack_lock:
+            if self.slack is None and time.monotonic() >= self._slack_retry_at:
+                try:
+                    self.start_slack()
+                except Exception as exc:  # noqa: BLE001 - SlackConfigError after a token was revoked …
+                    self._slack_retry_at = time.monotonic() + SLACK_RETRY_SECONDS
+                    return [], [f"Slack failed: {exc}"]
+        if self.slack is None:
+            return [], ["Slack failed: Slack is out of reach (tried again shortly)"]
+        return [self.slack], []
 
     def _sleep(self, seconds: float) -> None:
         if self._stopping.wait(seconds):
@@ -90,36 +138,53 @@ class ApprovalService:
 
     def permission(self, call: ToolCall) -> dict[str, Any]:
         """The permission-prompt answer for ``call``: allow with the input echoed, or deny with why."""
-        decision, mode = self._decide(call)
+        decision, mode, ctx = self._decide(call)
         if decision.verdict is Verdict.ASK:
-            decision = self._ask_human(call, decision)
+            decision = self._ask_human(call, decision, ctx)
         self._record(call, decision, mode, {"tool": "permissions__approve"})
         if decision.verdict is Verdict.ALLOW:
             return {"behavior": "allow", "updatedInput": call.tool_input}
         return {"behavior": "deny", "message": f"phlegyas ({decision.tier}): {decision.reason}"}
 
-    def validate(self, call: ToolCall) -> dict[str, Any]:
-        """``approved`` / ``denied`` now, or ``pending`` with a parked request for a human to resolve."""
-        decision, mode = self._decide(call)
+    def validate(self, call: ToolCall, timeout_seconds: object = None) -> dict[str, Any]:
+        """``approved`` / ``denied`` now, or ``pending`` with a parked request for a human to resolve,
+        posted to Slack when it is on (fire-and-forget: the answer is read with ``poll``). The request
+        lives ``timeout_seconds`` (default SLACK_APPROVAL_TIMEOUT_SECONDS with Slack, else
+        PENDING_TTL_SECONDS)."""
+        ttl = _timeout(timeout_seconds)
+        decision, mode, ctx = self._decide(call)
         status = {Verdict.ALLOW: "approved", Verdict.DENY: "denied", Verdict.ASK: "pending"}[decision.verdict]
         out: dict[str, Any] = {"status": status, "tier": decision.tier, "reason": decision.reason}
         if decision.verdict is Verdict.ASK:
+            settings = self._settings(call)
+            default = settings.slack_approval_timeout_seconds if settings.slack_configured else settings.pending_ttl_seconds
             request = self.store.create(call, decision, workflow_id=call.workflow_id, agent_id=call.agent_id,
-                                        ttl=self._settings(call).pending_ttl_seconds)
+                                        ttl=ttl or default)
             out.update(request_id=request.id, expires_at=request.to_json()["expires_at"])
+            channels, problems = self._channels()
+            for channel in channels:
+                problem = channel.announce(request, details_for(decision, ctx._analysis if ctx else None))
+                if problem:
+                    problems.append(problem)
+            if settings.slack_configured:
+                out["slack"] = "; ".join(problems) if problems else "posted"
+            if problems:
+                out["reason"] = f"{decision.reason}; {'; '.join(problems)}"
         self._record(call, decision, mode, {"tool": "validate_operation", "status": status,
                                             "request_id": out.get("request_id")})
         return out
 
-    def _decide(self, call: ToolCall) -> tuple[Decision, str]:
-        """The gate's decision and the mode it was made in; a gate that cannot be built denies."""
+    def _decide(self, call: ToolCall) -> tuple[Decision, str, Any]:
+        """The gate's decision, the mode it was made in and its context (None when the call was not
+        analysed); a gate that cannot be built denies."""
         try:
             gate = self._gate(call.cwd or self.cwd)
         except Exception as exc:  # noqa: BLE001 - fail closed, naming the error
             _log.exception("cannot build the gate")
             why = f"internal error: cannot build the gate: {type(exc).__name__}: {exc}"
-            return Decision(Verdict.DENY, "error", why), call.mode or "default"
-        return gate.decide(call), gate.mode_for(call)
+            return Decision(Verdict.DENY, "error", why), call.mode or "default", None
+        decision, ctx = gate.explain(call)
+        return decision, gate.mode_for(call), ctx
 
     def _gate(self, cwd: str):
         """The runtime's gate for ``cwd`` minus its human step, and interactive: an ask comes back here
@@ -142,15 +207,20 @@ class ApprovalService:
         except ConfigError:
             return self.runtime.settings  # the gate already denies everything for a broken policy
 
-    def _ask_human(self, call: ToolCall, asked: Decision) -> Decision:
+    def _ask_human(self, call: ToolCall, asked: Decision, ctx) -> Decision:
         settings = self._settings(call)
-        if settings.approval_wait_seconds <= 0:
+        if settings.person_wait_seconds <= 0:
             return no_human(asked)
+        channels, problems = self._channels()
         try:
-            return ask_human(self.store, call, asked, wait_seconds=settings.approval_wait_seconds,
-                             ttl_seconds=settings.pending_ttl_seconds, notify=_announce)
+            decision = ask_human(self.store, call, asked, wait_seconds=settings.person_wait_seconds,
+                                 ttl_seconds=settings.pending_ttl_seconds, notify=_announce, channels=channels,
+                                 details=details_for(asked, ctx._analysis if ctx is not None else None))
         except ApprovalError as exc:
             return Decision(Verdict.DENY, "error", f"cannot ask a human: {exc}; {asked.reason}")
+        if problems:
+            decision = replace(decision, reason=f"{decision.reason}; {'; '.join(problems)}")
+        return decision
 
     # -- approvals ---------------------------------------------------------------------------------
 
@@ -161,7 +231,7 @@ class ApprovalService:
         approver_id = optional_text(approver_id, "approver_id")
         approver = approver_id if approver_id is not None and approver_id.strip() else DEFAULT_MCP_APPROVER
         request = self.store.resolve(request_id, DECISION_WORDS[decision.strip().lower()], reason=reason,
-                                     approver_id=approver)
+                                     approver_id=approver, via="mcp")
         self._record_resolution(request)
         return request.to_json()
 
@@ -209,6 +279,15 @@ class ApprovalService:
 def _announce(request: PendingRequest, wait_seconds: float) -> None:
     _log.warning("waiting up to %g s for a human decision on %s: run `phlegyas approve %s` or "
                  "`phlegyas deny %s`", wait_seconds, summary(request), request.id, request.id)
+
+
+def _timeout(value: object) -> float | None:
+    """A ``timeout_seconds`` argument: None, or a number of seconds from 1 to a day."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 86400:
+        raise ArgumentError(f"'timeout_seconds' must be a number of seconds from 1 to 86400, got {_show(value)}")
+    return float(value)
 
 
 def optional_text(value: object, name: str) -> str | None:
@@ -293,14 +372,18 @@ def build_server(service: ApprovalService):
         _log.info("permissions__approve %s -> %s", call.tool_name, result["behavior"])
         return json.dumps(result, ensure_ascii=False)
 
+    Timeout = Annotated[Any, WithJsonSchema({"anyOf": [{"type": "number"}, {"type": "null"}], "description": (
+        "how long a pending request waits for a person, in seconds (default SLACK_APPROVAL_TIMEOUT_SECONDS "
+        "when Slack approvals are on, else PENDING_TTL_SECONDS)")})]
+
     @server.tool(name="validate_operation")
     def validate_operation(tool_name: ToolName, input: Input, workflow_id: WorkflowId = None,
-                           agent_id: AgentId = None) -> dict[str, Any]:
+                           agent_id: AgentId = None, timeout_seconds: Timeout = None) -> dict[str, Any]:
         """Decide a tool call: status approved or denied, or pending with a request_id a person must
-        approve or deny (poll it with poll_approval). Also returns the tier, the reason and, when
-        pending, expires_at."""
+        approve or deny (poll it with poll_approval); a pending request is posted to Slack when Slack
+        approvals are on. Also returns the tier, the reason and, when pending, expires_at."""
         call = run(make_call, tool_name, input, workflow_id=workflow_id, agent_id=agent_id, cwd=service.cwd)
-        result = run(service.validate, call)
+        result = run(service.validate, call, timeout_seconds)
         _log.info("validate_operation %s -> %s", call.tool_name, result["status"])
         return result
 
@@ -348,7 +431,8 @@ def serve(environ: Mapping[str, str], cwd: str) -> int:
     try:
         service = ApprovalService.from_environment(environ, cwd)
         server = build_server(service)
-    except ConfigError as exc:
+        service.start_slack()
+    except (ConfigError, SlackConfigError) as exc:
         print(f"phlegyas mcp: configuration error: {exc}", file=sys.stderr)
         return 3
     except ImportError as exc:
