@@ -58,6 +58,18 @@ class Runtime:
     def decide(self, call: ToolCall) -> Decision:
         return self.gate(call.cwd).decide(call)
 
+    def settings_for(self, cwd: str | None = None):
+        """The settings that apply in ``cwd``: the environment's, over the policies' ``[settings]`` and the
+        user policy's ``[slack]`` (the environment's alone when the policy does not load: its gate denies)."""
+        key = os.path.abspath(cwd or self.cwd)
+        overrides = getattr(self.gate(key).policy, "settings", None)
+        if not overrides:
+            return self.settings
+        try:
+            return Settings.load(self.environ, cwd=key, overrides=overrides)
+        except ConfigError:
+            return self.settings
+
     def _build(self, cwd: str) -> Gate:
         settings = self.settings
         try:

@@ -1,8 +1,8 @@
 """``phlegyas doctor``: what is installed, what is wired, and whether each part works, in one command.
 
 Each layer looks at its own part: ``policy.health`` (settings, policy files, safe patterns),
-``ai.health`` (Tier 3), ``store.health`` (the SQLite stores, the audit log), ``trust.health`` (the
-trust store), and one entry per agent host in ``HOSTS`` (``hosts.claude_code.doctor``: its settings
+``ai.health`` (Tier 3), ``human.health`` (Slack approvals), ``store.health`` (the SQLite stores, the
+audit log), ``trust.health`` (the trust store), and one entry per agent host in ``HOSTS`` (``hosts.claude_code.doctor``: its settings
 files and the resident hook server). This module adds what is installed (version, compiled or pure
 analysis, extras), puts the checks together, and renders them: problems first, each with its fix,
 then warnings, then the healthy checks. Every check is isolated (``core.health.guarded``) and every
@@ -46,8 +46,9 @@ class Extra:
 EXTRAS = (
     Extra("mcp", ("mcp",), "the MCP permission-prompt server"),
     Extra("ai", ("anthropic", "openai"), "the SDKs of Tier 3's model backends"),
+    Extra("slack", ("slack_sdk",), "Slack approvals (Socket Mode)"),
 )
-"""Looked up with ``find_spec``, never imported. A new extra (slack, web, postgres) is one more entry."""
+"""Looked up with ``find_spec``, never imported. A new extra (web, postgres) is one more entry."""
 
 REQUIRED = ("tree_sitter", "tree_sitter_bash")
 
@@ -116,6 +117,7 @@ def _importable(name: str) -> bool:
 def collect(environ: Mapping[str, str], project: str, *, start_server: bool = False) -> list[Check]:
     """Every check, in the order they are looked at, scrubbed of secrets."""
     from phlegyas.ai.health import tier3_check  # lean start-up: only `phlegyas doctor` loads the checks
+    from phlegyas.human.health import slack_check
     from phlegyas.policy.health import load_settings, policy_checks
     from phlegyas.store.health import audit_check, store_checks
     from phlegyas.trust.health import trust_check
@@ -133,6 +135,7 @@ def collect(environ: Mapping[str, str], project: str, *, start_server: bool = Fa
     if settings is not None:
         checks += guarded("policy", lambda: policy_checks(settings, environ, project))
         checks += guarded("Tier 3 (AI)", lambda: [tier3_check(settings)])
+        checks += guarded("Slack approvals", lambda: slack_check(settings))
         checks += guarded("stores", lambda: store_checks(settings.data_dir, settings.home))
         checks += guarded("trust store", lambda: [trust_check(settings.trust_store, settings.home)])
         checks += guarded("audit log", lambda: [audit_check(settings.enable_audit_log, settings.audit_log_file,

@@ -90,7 +90,7 @@ def person_wait(project: str, environ: Mapping[str, str], err: TextIO) -> float:
     from phlegyas.runtime import load_runtime  # (same)
 
     try:
-        settings = load_runtime(environ, project).settings
+        settings = load_runtime(environ, project).settings_for(project)
     except ConfigError as exc:
         print(f"phlegyas: warning: settings do not load ({exc}); the PermissionRequest hook gets the "
               f"default timeout of {HOOK_TIMEOUT_SECONDS} s", file=err)

@@ -15,6 +15,7 @@ from phlegyas.ai.llm.base import off_reason
 from phlegyas.cli import approvals as approvals_cli
 from phlegyas.cli import doctor as doctor_cli
 from phlegyas.cli import install as install_cli
+from phlegyas.cli import slack as slack_cli
 from phlegyas.cli.common import EXIT_ERROR, CliError
 from phlegyas.core.analysis import explain_lines, not_understood
 from phlegyas.core.model import MODES, Decision, InvalidCall, ToolCall, Verdict
@@ -275,6 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     install_cli.register(sub)  # install, uninstall, hook
     approvals_cli.register(sub)  # pending, approve, deny, mcp
     doctor_cli.register(sub)  # doctor
+    slack_cli.register(sub)  # slack test
     return parser
 
 

@@ -94,7 +94,9 @@ def call(client, method: str, variable: str, **params: Any) -> dict[str, Any]:
         if error in CONFIG_ERRORS:
             needed = data.get("needed") if isinstance(data, dict) else None
             extra = f" (needed: {needed})" if needed else ""
-            raise SlackConfigError(f"{variable}: Slack refused {method}: {error}: {CONFIG_ERRORS[error]}{extra}") from None
+            # "VARIABLE is …", never "VARIABLE: …": a redactor reads "SLACK_BOT_TOKEN: x" as a token's value
+            raise SlackConfigError(f"{variable} is not accepted: Slack's {method} answered {error} "
+                                   f"({CONFIG_ERRORS[error]}){extra}") from None
         status = getattr(exc.response, "status_code", None)
         if isinstance(error, str) and SLACK_ERROR.fullmatch(error) and not (isinstance(status, int) and status >= 500):
             raise SlackError(f"Slack refused {method}: {error}") from None
@@ -123,8 +125,8 @@ def resolve_channel(client, channel: str) -> tuple[str, str | None]:
             info = call(client, "conversations.info", variable, channel=channel)
         except SlackError as exc:
             if "channel_not_found" in str(exc):
-                raise SlackConfigError(f"{variable}: no channel {channel} that the bot can see (invite the bot "
-                                       "to it, or check the ID)") from None
+                raise SlackConfigError(f"{variable} names no channel the bot can see ({channel}: invite the "
+                                       "bot to it, or check the ID)") from None
             raise
         found = info.get("channel") if isinstance(info.get("channel"), dict) else {}
         _warn_not_member(found, channel)
@@ -143,7 +145,7 @@ def resolve_channel(client, channel: str) -> tuple[str, str | None]:
         cursor = meta.get("next_cursor") if isinstance(meta, dict) else ""
         if not cursor:
             break
-    raise SlackConfigError(f"{variable}: no channel #{channel} that the bot can see (create it, invite the bot "
+    raise SlackConfigError(f"{variable} names no channel the bot can see (#{channel}: create it, invite the bot "
                            "with /invite, or give the channel's ID)")
 
 

@@ -97,7 +97,7 @@ class ApprovalService:
         """Ask people in Slack too, when it is configured: identify, listen, and keep the messages current
         (also those posted before a restart). Raises SlackConfigError (naming the variable); Slack out of
         reach is logged and tried again when a request is next posted."""
-        settings = self.runtime.settings
+        settings = self.runtime.settings_for(self.cwd)  # the user policy's [slack] counts
         if not settings.slack_configured:
             return
         from phlegyas.human.slack import SlackError, start_slack  # slack_sdk, only when configured
@@ -116,8 +116,7 @@ class ApprovalService:
 
     def _channels(self) -> tuple[list[Any], list[str]]:
         """The channels a request is shown on now (Slack, once started), and why Slack is missing."""
-        settings = self.runtime.settings
-        if not settings.slack_configured:
+        if self.slack is None and not self.runtime.settings_for(self.cwd).slack_configured:
             return [], []
         with self._slack_lock:
             if self.slack is None and time.monotonic() >= self._slack_retry_at:
@@ -199,13 +198,7 @@ class ApprovalService:
 
     def _settings(self, call: ToolCall):
         """The settings for the call's project (its policy's ``[settings]`` over the environment)."""
-        overrides = getattr(self._gate(call.cwd or self.cwd).policy, "settings", None)
-        if not overrides:
-            return self.runtime.settings
-        try:
-            return Settings.load(self.runtime.environ, cwd=call.cwd or self.cwd, overrides=overrides)
-        except ConfigError:
-            return self.runtime.settings  # the gate already denies everything for a broken policy
+        return self.runtime.settings_for(call.cwd or self.cwd)
 
     def _ask_human(self, call: ToolCall, asked: Decision, ctx) -> Decision:
         settings = self._settings(call)
