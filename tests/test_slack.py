@@ -315,3 +315,17 @@ def test_slack_out_of_reach_at_start_is_unreachable_not_a_config_error(fake, rig
     fake.down = True
     with pytest.raises(SlackUnreachable):
         rig.link()
+
+
+def test_what_slack_would_refuse_is_never_posted(fake, rig):
+    """Slack's limits, checked by the fake as Slack checks them: a long MCP tool name, a huge input, a
+    reason and details past every limit still make a message Slack takes."""
+    slack = rig.link()
+    call = ToolCall("mcp__" + "x" * 300 + "__delete", {"sql": "DROP TABLE t; " * 2000, "note": "é" * 5000},
+                    cwd="/proj/" + "d" * 500, session_id="s" * 300, agent_id="a" * 300, workflow_id="w" * 300)
+    request = rig.store.create(call, Decision(Verdict.ASK, "fallback", "why " * 2000), ttl=60)
+    assert slack.announce(request, ["line " * 200] * 40) is None
+    rig.store.resolve(request.id, False, approver_id="dana " * 100, reason="no " * 2000, via="cli")
+    slack.settle(rig.store.get(request.id))
+    assert [c for c in fake.calls if c[0] == "chat.update"]
+    assert not has_buttons(fake, request.id)

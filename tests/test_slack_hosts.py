@@ -13,7 +13,7 @@ import time
 import anyio
 import pytest
 from fake_slack import FakeSlack
-from test_mcp import UNKNOWN, LAUNCHERS, approve_json, call_json, connect
+from test_mcp import LAUNCHERS, UNKNOWN, approve_json, call_json, connect
 from test_slack import APPROVER, slack_env
 
 from phlegyas.store.sqlite import SQLiteApprovalStore, default_path

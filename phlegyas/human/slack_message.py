@@ -23,6 +23,8 @@ ACTIONS_BLOCK = "phlegyas_decision"
 MAX_INPUT_CHARS = 2500  # a section's text may hold 3000 characters
 MAX_LINE_CHARS = 300
 MAX_DETAIL_LINES = 12
+HEADER_CHARS = 150
+SECTION_CHARS = 3000
 _SLACK_USER = re.compile(r"[UW][A-Z0-9]{2,20}")
 
 
@@ -44,6 +46,12 @@ def shown_input(request: PendingRequest) -> str:
     text = command if request.tool_name == "Bash" and isinstance(command, str) else json.dumps(
         request.tool_input, ensure_ascii=False, indent=1, sort_keys=True)
     return fold(redact(text), MAX_INPUT_CHARS)
+
+
+def _header(text: str) -> dict:
+    """A header block: plain text, at most HEADER_CHARS characters in all (Slack refuses more)."""
+    shown = text if len(text) <= HEADER_CHARS else text[:HEADER_CHARS - 1] + "…"
+    return {"type": "header", "text": {"type": "plain_text", "text": shown}}
 
 
 def _code(text: str) -> str:
@@ -69,16 +77,21 @@ def request_blocks(request: PendingRequest, details: list[str] | tuple[str, ...]
                          ("workflow", request.workflow_id)):
         if value:
             context.append(f"*{label}* `{escape(fold(value, 80))}`")
-    why = escape(fold(redact(request.reason), MAX_LINE_CHARS))
-    lines = [escape(fold(redact(line), MAX_LINE_CHARS)) for line in list(details)[:MAX_DETAIL_LINES]]
-    if len(details) > MAX_DETAIL_LINES:
-        lines.append(f"… {len(details) - MAX_DETAIL_LINES} more")
+    why = f"*Why it asks* ({escape(fold(request.tier, 40))}): {escape(fold(redact(request.reason), MAX_LINE_CHARS))}"
+    shown = 0
+    for line in list(details)[:MAX_DETAIL_LINES]:
+        item = "\n• " + escape(fold(redact(line), MAX_LINE_CHARS))
+        if len(why) + len(item) > SECTION_CHARS - 40:  # room for the "more" line: a section holds 3000
+            break
+        why += item
+        shown += 1
+    if len(details) > shown:
+        why += f"\n… {len(details) - shown} more"
     blocks: list[dict] = [
-        {"type": "header", "text": {"type": "plain_text", "text": fold(f"phlegyas asks: {request.tool_name}", 140)}},
+        _header(f"phlegyas asks: {request.tool_name}"),
         {"type": "section", "text": {"type": "mrkdwn", "text": _code(shown_input(request))}},
         {"type": "context", "elements": [{"type": "mrkdwn", "text": "   ".join(context)}]},
-        {"type": "section", "text": {"type": "mrkdwn", "text": f"*Why it asks* ({escape(request.tier)}): {why}"
-                                     + ("".join(f"\n• {line}" for line in lines))}},
+        {"type": "section", "text": {"type": "mrkdwn", "text": why}},
         {"type": "context", "elements": [{"type": "mrkdwn", "text": f"expires {_when(request.expires_at)} · "
                                                                       f"request `{request.id}`"}]},
         {"type": "actions", "block_id": ACTIONS_BLOCK, "elements": [
@@ -105,7 +118,7 @@ def outcome_blocks(request: PendingRequest, via: str | None = None) -> tuple[lis
         reason = request.resolution_reason or "no decision before it expired"
         summary = f"*NOT DECIDED*: {escape(fold(redact(reason), MAX_LINE_CHARS))} (denied)"
     blocks = [
-        {"type": "header", "text": {"type": "plain_text", "text": fold(f"phlegyas asked: {request.tool_name}", 140)}},
+        _header(f"phlegyas asked: {request.tool_name}"),
         {"type": "section", "text": {"type": "mrkdwn", "text": _code(shown_input(request))}},
         {"type": "section", "text": {"type": "mrkdwn", "text": summary}},
         {"type": "context", "elements": [{"type": "mrkdwn", "text": f"request `{request.id}`"}]},
