@@ -10,11 +10,13 @@ through the SDK's own HTTP and websocket code, so a wrong assumption fails here 
 block_actions envelope of a click and waits for its ack. Web API answers are HTTP 200 ``{"ok": ...}``
 with Slack's error names; ``down = True`` makes them HTTP 503 with an HTML body (an outage) and refuses
 new websockets. ``apps.connections.open`` hands out single-use ticket URLs; ``send_disconnect`` asks
-clients to refresh, ``drop_connections`` cuts them.
+clients to refresh, ``drop_connections`` cuts them. A click's trigger_id opens a modal (``views.open``, once,
+within ``trigger_ttl``); ``submit_view``/``close_view`` press its Submit/Cancel. Block Kit: fake_slack_blocks.py.
 """
 from __future__ import annotations
 
 import base64
+import copy
 import itertools
 import json
 import re
@@ -28,22 +30,20 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
+from fake_slack_blocks import block_errors, buttons, opened_view, stays_open, typed_state, view_errors
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.server import ServerConnection, serve
 
-APPROVE_ACTION, DENY_ACTION = "phlegyas_approve", "phlegyas_deny"  # the product's buttons' action_ids
-ACTIONS = {"approve": APPROVE_ACTION, "deny": DENY_ACTION}
+# the product's buttons' action_ids
+APPROVE_ACTION, DENY_ACTION, DENY_REASON_ACTION = "phlegyas_approve", "phlegyas_deny", "phlegyas_deny_reason"
+ACTIONS = {"approve": APPROVE_ACTION, "deny": DENY_ACTION, "deny_reason": DENY_REASON_ACTION}
 BOT_ID = "B0PHBOT"
 DEFAULT_CHANNELS: dict[str, tuple[str, bool]] = {
     "approvals": ("C0APPROVALS", True), "general": ("C0GENERAL", True), "secret": ("G0SECRET", False)}
 DOWN_BODY = "<html><head><title>503 Service Unavailable</title></head><body>Service Unavailable</body></html>\n"
 USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
 
-# Block Kit limits Slack enforces: chat.postMessage / chat.update answer invalid_blocks past them.
-MAX_BLOCKS, MAX_SECTION_TEXT, MAX_FIELD_TEXT, MAX_HEADER_TEXT = 50, 3000, 2000, 150
-MAX_BUTTON_TEXT, MAX_BUTTON_VALUE, MAX_ID, MAX_MESSAGE_TEXT = 75, 2000, 255, 40000  # msg_too_long past the last
-BLOCK_TYPES = {"section", "actions", "context", "divider", "header", "image", "input", "rich_text", "markdown",
-               "file", "video", "table"}
+MAX_MESSAGE_TEXT = 40000  # chat.postMessage / chat.update answer msg_too_long past it
 
 
 class SlackError(Exception):
@@ -52,89 +52,6 @@ class SlackError(Exception):
     def __init__(self, error: str, **extra: Any) -> None:
         super().__init__(error)
         self.error, self.extra = error, extra
-
-
-def _text_errors(obj: Any, limit: int, at: str, *, plain_only: bool = False) -> list[str]:
-    """What Slack would say about one text object: its type, and 1..``limit`` characters of text."""
-    types = ("plain_text",) if plain_only else ("plain_text", "mrkdwn")
-    if not isinstance(obj, dict) or obj.get("type") not in types:
-        return [f"must be a text object of type {' or '.join(types)} [json-pointer:{at}]"]
-    text = obj.get("text")
-    if not isinstance(text, str) or not text:
-        return [f"must be more than 0 characters [json-pointer:{at}/text]"]
-    return [f"must be less than {limit + 1} characters [json-pointer:{at}/text]"] if len(text) > limit else []
-
-
-def _id_errors(value: Any, at: str, seen: set[str]) -> list[str]:
-    """A ``block_id`` (unique in the message) or an ``action_id`` (unique in its block)."""
-    if value is not None and (not isinstance(value, str) or not 0 < len(value) <= MAX_ID or value in seen):
-        return [f"must be unique, of 1 to {MAX_ID} characters [json-pointer:{at}]"]
-    seen.add(value)
-    return []
-
-
-def _items_errors(block: dict, key: str, at: str, most: int, check: Callable[[Any, str], list[str]],
-                  *, optional: bool = False) -> list[str]:
-    """The list ``block[key]``: 1..``most`` items (or none at all if ``optional``), each passing ``check``."""
-    items = block.get(key, [] if optional else None)
-    if not isinstance(items, list) or len(items) > most or not (items or optional):
-        return [f"must hold 1 to {most} items [json-pointer:{at}/{key}]"]
-    return [e for j, item in enumerate(items) for e in check(item, f"{at}/{key}/{j}")]
-
-
-def _element_errors(element: Any, at: str, action_ids: set[str]) -> list[str]:
-    """An element of an actions block; buttons (all the product sends) are checked in full."""
-    if not isinstance(element, dict) or not isinstance(element.get("type"), str):
-        return [f"missing required field: type [json-pointer:{at}]"]
-    errors = _id_errors(element.get("action_id"), f"{at}/action_id", action_ids)
-    if element["type"] == "button":
-        errors += _text_errors(element.get("text"), MAX_BUTTON_TEXT, f"{at}/text", plain_only=True)
-        value = element.get("value", "")
-        if not isinstance(value, str) or len(value) > MAX_BUTTON_VALUE:
-            errors.append(f"must be less than {MAX_BUTTON_VALUE + 1} characters [json-pointer:{at}/value]")
-        if element.get("style") not in (None, "primary", "danger"):
-            errors.append(f"must be one of primary, danger [json-pointer:{at}/style]")
-    return errors
-
-
-def block_errors(blocks: Any) -> list[str]:
-    """Why Slack would refuse ``blocks`` (an empty list when it would take them); the messages mimic Slack's."""
-    if not isinstance(blocks, list):
-        return ["must be an array [json-pointer:/blocks]"]
-    errors = [f"no more than {MAX_BLOCKS} items allowed [json-pointer:/blocks]"] if len(blocks) > MAX_BLOCKS else []
-    block_ids: set[str] = set()
-    for i, block in enumerate(blocks):
-        at = f"/blocks/{i}"
-        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
-            errors.append(f"missing required field: type [json-pointer:{at}]")
-            continue
-        kind = block["type"]
-        if kind not in BLOCK_TYPES:
-            errors.append(f"unsupported type: {kind} [json-pointer:{at}/type]")
-        errors += _id_errors(block.get("block_id"), f"{at}/block_id", block_ids)
-        if kind == "section":
-            if "text" not in block and "fields" not in block:
-                errors.append(f"must provide text or fields [json-pointer:{at}]")
-            if "text" in block:
-                errors += _text_errors(block["text"], MAX_SECTION_TEXT, f"{at}/text")
-            errors += _items_errors(block, "fields", at, 10, lambda f, a: _text_errors(f, MAX_FIELD_TEXT, a),
-                                    optional=True)
-        elif kind == "header":
-            errors += _text_errors(block.get("text"), MAX_HEADER_TEXT, f"{at}/text", plain_only=True)
-        elif kind == "context":
-            errors += _items_errors(block, "elements", at, 10, lambda e, a: [] if isinstance(e, dict) and e.get(
-                "type") == "image" else _text_errors(e, MAX_SECTION_TEXT, a))
-        elif kind == "actions":
-            action_ids: set[str] = set()
-            errors += _items_errors(block, "elements", at, 25, lambda e, a: _element_errors(e, a, action_ids))
-    return errors
-
-
-def buttons(blocks: Any) -> list[tuple[str, dict]]:
-    """``(block_id, button)`` for every button of the actions blocks of ``blocks``, in order."""
-    return [(block.get("block_id") or "b1", element) for block in (blocks if isinstance(blocks, list) else [])
-            if isinstance(block, dict) and block.get("type") == "actions" for element in block.get("elements") or []
-            if isinstance(element, dict) and element.get("type") == "button"]
 
 
 class _ApiHandler(BaseHTTPRequestHandler):
@@ -187,10 +104,12 @@ class FakeSlack:
     def __init__(self, *, team_id: str = "T0PHLEGYAS", team: str = "phlegyas-test",
                  bot_token: str = "xoxb-1-fake-bot-token", app_token: str = "xapp-1-A0PHLEGYAS-1-fake-app-token",
                  app_id: str = "A0PHLEGYAS", bot_user_id: str = "U0PHBOT",
-                 channels: dict[str, tuple] | None = None, ping_interval: float | None = 0.2) -> None:
+                 channels: dict[str, tuple] | None = None, ping_interval: float | None = 0.2,
+                 trigger_ttl: float = 3.0) -> None:
         """``ping_interval``: how often the server pings each websocket. Slack pings too; here it also keeps
-        the builtin client's ``close()`` from waiting out its 3 s socket timeout (its reader holds a lock)."""
-        self.ping_interval = ping_interval
+        the builtin client's ``close()`` from waiting out its 3 s socket timeout (its reader holds a lock).
+        ``trigger_ttl``: how long after its click a trigger_id opens a modal (Slack: 3 seconds)."""
+        self.ping_interval, self.trigger_ttl = ping_interval, trigger_ttl
         self.team_id, self.team, self.app_id, self.bot_user_id = team_id, team, app_id, bot_user_id
         self.bot_token, self.app_token = bot_token, app_token
         # name -> (id, bot_is_member[, is_private]); private defaults to a G-prefixed id, as old private channels
@@ -203,12 +122,14 @@ class FakeSlack:
         self.messages: list[dict] = []  # {"channel", "ts", "text", "blocks", "thread_ts", "updates"}
         self.ephemerals: list[dict] = []
         self.acks: dict[str, dict] = {}
-        self.envelopes: list[dict] = []  # every envelope click() sent, in order
+        self.envelopes: list[dict] = []  # every envelope click(), submit_view() and close_view() sent, in order
+        self.views: list[dict] = []  # each modal opened, as views.open answered, and "user", "trigger_id", "open"
         self.responses: list[tuple[str, str]] = []  # (id, body text) of each post to a click's response_url
         self.total_connections = 0  # websockets that got hello, ever: a reconnect makes it grow
         self._cond = threading.Condition()  # (an RLock) guards all of the above; notified on every change
         self._live: list[ServerConnection] = []
         self._tickets: set[str] = set()
+        self._triggers: dict[str, dict] = {}  # trigger_id -> {"at" (monotonic), "user", "username", "used"}
         self._ts = itertools.count(1)
         self._threads: list[threading.Thread] = []
         self._http: Any = None  # ThreadingHTTPServer, and websockets' Server, once started
@@ -321,23 +242,35 @@ class FakeSlack:
             block_id, button = (shown(found) or [("b1", gone)])[0]
             payload = self._block_actions(self.current(found), block_id, button, value, user, username,
                                           team or self.team_id)
-            envelope = {"envelope_id": str(uuid.uuid4()), "type": "interactive", "accepts_response_payload": False,
-                        "payload": payload}
+        return self._deliver(payload, f"click ({action_id} {request_id})", timeout, via)
+
+    def _deliver(self, payload: dict, what: str, timeout: float, via: str, *, respond: bool = False) -> dict:
+        """``payload`` in an interactive envelope on one live connection (``via`` "newest" or "oldest"), then what
+        ``click`` returns once acked. ``respond``: the ack may carry a response (as for a view_submission)."""
+        envelope = {"envelope_id": str(uuid.uuid4()), "type": "interactive", "accepts_response_payload": respond,
+                    "payload": payload}
+        with self._cond:
             if not self._live:
-                raise AssertionError("no live Socket Mode connection to send the click on")
+                raise AssertionError(f"no live Socket Mode connection to send the {what} on")
             connection = self._live[-1] if via == "newest" else self._live[0]
             self.envelopes.append(envelope)
         sent = time.monotonic()
         try:
             connection.send(json.dumps(envelope))
         except ConnectionClosed as exc:
-            raise AssertionError(f"the connection closed before the click could be sent: {exc}") from exc
+            raise AssertionError(f"the connection closed before the {what} could be sent: {exc}") from exc
         eid = envelope["envelope_id"]
         with self._cond:
             if not self._cond.wait_for(lambda: eid in self.acks, timeout):
-                raise AssertionError(f"envelope {eid} ({action_id} {request_id}) not acked within {timeout}s")
+                raise AssertionError(f"envelope {eid}, the {what}, not acked within {timeout}s")
             return {"envelope_id": eid, "ack": self.acks[eid], "acked_after_seconds": time.monotonic() - sent,
                     "payload": payload}
+
+    def _trigger(self, user: str, username: str) -> str:
+        """A new trigger_id, as an interaction payload carries: views.open takes it once, for ``trigger_ttl``."""
+        trigger_id = f"{int(time.time() * 1000)}.{uuid.uuid4().int % 10**10}.{uuid.uuid4().hex}"
+        self._triggers[trigger_id] = {"at": time.monotonic(), "user": user, "username": username, "used": False}
+        return trigger_id
 
     def _block_actions(self, message: dict, block_id: str, button: dict, value: str | None, user: str,
                        username: str, team: str) -> dict:
@@ -351,12 +284,64 @@ class FakeSlack:
                      "is_ephemeral": False, **thread}
         return {"type": "block_actions", "user": {"id": user, "username": username, "name": username, "team_id": team},
                 "api_app_id": self.app_id, "token": "verification-token-unused",
-                "trigger_id": f"{int(time.time() * 1000)}.{uuid.uuid4().int % 10**10}.{uuid.uuid4().hex}",
+                "trigger_id": self._trigger(user, username),
                 "team": {"id": team, "domain": self.team}, "enterprise": None, "is_enterprise_install": False,
                 "container": container, "channel": {"id": channel["id"], "name": channel["name"]},
                 "message": self._shown(message), "state": {"values": {}},
                 "response_url": f"http://127.0.0.1:{self._http.server_address[1]}/response/{uuid.uuid4().hex}",
                 "actions": [action]}
+
+    # -- modals, from the test's side ------------------------------------------------------------
+
+    def submit_view(self, view_id: str | None = None, values: dict[str, str] | None = None, *,
+                    user: str | None = None, team: str | None = None, username: str | None = None,
+                    timeout: float = 10, force: bool = False, via: str = "newest") -> dict:
+        """Submit pressed on modal ``view_id`` (default: the latest opened; ``user`` default: its opener) with
+        ``values`` typed in (see ``typed_state``; ``force``: what Slack would not submit): a view_submission
+        envelope, then what ``click`` returns. Whether the modal then stays open: see ``stays_open``."""
+        record = self._view(view_id)
+        state = typed_state(record["blocks"], values or {}, force=force)
+        with self._cond:
+            payload = self._view_payload("view_submission", record, user, team, username, state)
+        result = self._deliver(payload, f"view_submission of {record['id']}", timeout, via, respond=True)
+        with self._cond:
+            record["open"] = stays_open(result["ack"].get("payload"), record["blocks"])
+            self._cond.notify_all()
+        return result
+
+    def close_view(self, view_id: str | None = None, *, user: str | None = None, team: str | None = None,
+                   timeout: float = 10, force: bool = False, via: str = "newest") -> dict | None:
+        """Cancel pressed on modal ``view_id`` (as ``submit_view``): it closes, and a view_closed envelope goes
+        out, then what ``click`` returns; only if it asked notify_on_close (as Slack does), else None, or ``force``."""
+        record = self._view(view_id)
+        with self._cond:
+            record["open"] = False
+            self._cond.notify_all()
+            payload = self._view_payload("view_closed", record, user, team, None)
+        return self._deliver(payload, f"view_closed of {record['id']}", timeout, via) if (
+            record["notify_on_close"] or force) else None
+
+    def _view(self, view_id: str | None) -> dict:  # the record of the open modal view_id (None: the latest)
+        with self._cond:
+            record = next((v for v in reversed(self.views) if view_id in (None, v["id"])), None)
+            if record is None or not record["open"]:
+                raise AssertionError(f"no open modal {view_id or ''} in {[(v['id'], v['open']) for v in self.views]}")
+        return record
+
+    def _view_payload(self, kind: str, record: dict, user: str | None, team: str | None, username: str | None,
+                      state: dict | None = None) -> dict:
+        """A view_submission (``state``: its values) or a view_closed payload: who, where, the view as opened."""
+        user, team = user or record["user"], team or self.team_id
+        username = username or (self._triggers[record["trigger_id"]]["username"] if user == record["user"]
+                                else "approver")
+        view = copy.deepcopy({k: v for k, v in record.items() if k not in ("user", "trigger_id", "open")})
+        extra = {"is_cleared": False} if state is None else {"trigger_id": self._trigger(user, username),
+                                                             "response_urls": []}
+        return {"type": kind, "team": {"id": team, "domain": self.team},
+                "user": {"id": user, "username": username, "name": username, "team_id": team},
+                "api_app_id": self.app_id, "token": "verification-token-unused",
+                "view": view if state is None else {**view, "state": {"values": state}},
+                "is_enterprise_install": False, "enterprise": None, **extra}
 
     def send_disconnect(self, reason: str = "refresh_requested") -> None:
         """Slack's "please reconnect": a disconnect message on every live connection, which stays open
@@ -446,11 +431,12 @@ class FakeSlack:
         refusal, params = (params, {}) if isinstance(params, SlackError) else (None, params)
         token = authorization.removeprefix("Bearer ").strip() or str(params.get("token") or "")
         params.pop("token", None)  # (a token in the body is Slack's older way; never recorded either)
-        if isinstance(params.get("blocks"), str):  # a form field holds them as JSON text
-            try:
-                params["blocks"] = json.loads(params["blocks"]) if params["blocks"].strip() else None
-            except ValueError:
-                refusal = refusal or SlackError("invalid_blocks_format")
+        for key, malformed in (("blocks", "invalid_blocks_format"), ("view", "invalid_arguments")):
+            if isinstance(params.get(key), str):  # a form field holds them as JSON text
+                try:
+                    params[key] = json.loads(params[key]) if params[key].strip() else None
+                except ValueError:
+                    refusal = refusal or SlackError(malformed)
         with self._cond:
             self.calls.append((method, dict(params)))
             self._cond.notify_all()
@@ -469,7 +455,7 @@ class FakeSlack:
             "auth.test": ("bot", self._auth_test), "apps.connections.open": ("app", self._connections_open),
             "chat.postMessage": ("bot", self._post_message), "chat.update": ("bot", self._update),
             "chat.postEphemeral": ("bot", self._post_ephemeral), "conversations.list": ("bot", self._list),
-            "conversations.info": ("bot", self._info)}
+            "conversations.info": ("bot", self._info), "views.open": ("bot", self._views_open)}
         if method not in methods:
             raise SlackError("unknown_method", req_method=method)
         needed, implementation = methods[method]
@@ -511,10 +497,7 @@ class FakeSlack:
         it does not give (Slack keeps the blocks when ``blocks`` is absent)."""
         text, blocks = params.get("text"), params.get("blocks")
         if blocks is not None:
-            errors = block_errors(blocks)
-            if errors:
-                raise SlackError("invalid_blocks", errors=errors,
-                                 response_metadata={"messages": [f"[ERROR] {e}" for e in errors]})
+            self._refuse("invalid_blocks", block_errors(blocks))
         if not text and not blocks:
             raise SlackError("no_text")
         if text is not None and len(str(text)) > MAX_MESSAGE_TEXT:
@@ -523,6 +506,12 @@ class FakeSlack:
             text = previous["text"] if text is None else text
             blocks = previous["blocks"] if blocks is None else blocks
         return (None if text is None else str(text)), blocks
+
+    @staticmethod
+    def _refuse(error: str, errors: list[str]) -> None:
+        """``error``, with the list of what is wrong as Slack gives it (twice), if anything is."""
+        if errors:
+            raise SlackError(error, errors=errors, response_metadata={"messages": [f"[ERROR] {e}" for e in errors]})
 
     def _next_ts(self) -> str:
         micros = 100 * next(self._ts)
@@ -595,3 +584,21 @@ class FakeSlack:
 
     def _info(self, params: dict) -> dict:
         return {"channel": self._described(self._channel(params.get("channel")))}
+
+    def _views_open(self, params: dict) -> dict:
+        """A modal for whoever's click issued ``trigger_id``: the trigger is checked (issued, not exchanged yet,
+        at most ``trigger_ttl`` old), then the view; a refused view leaves the trigger unused."""
+        trigger_id = str(params.get("trigger_id") or "")
+        if not trigger_id:
+            raise SlackError("invalid_arguments", response_metadata={"messages": ["invalid `trigger_id`"]})
+        trigger = self._triggers.get(trigger_id)
+        if trigger is None or trigger["used"] or time.monotonic() - trigger["at"] > self.trigger_ttl:
+            raise SlackError("invalid_trigger_id" if trigger is None else  # (reused: "already exchanged")
+                             "exchanged_trigger_id" if trigger["used"] else "expired_trigger_id")
+        view = copy.deepcopy(params.get("view"))
+        self._refuse("invalid_arguments", view_errors(view))
+        trigger["used"] = True
+        view_id = f"V{len(self.views) + 1:03d}{uuid.uuid4().hex[:6].upper()}"  # (unique: views only grow)
+        shown = opened_view(view, view_id, team_id=self.team_id, app_id=self.app_id, bot_id=BOT_ID)
+        self.views.append({**copy.deepcopy(shown), "user": trigger["user"], "trigger_id": trigger_id, "open": True})
+        return {"view": shown}

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 import pytest
-from fake_slack import APPROVE_ACTION, DENY_ACTION, FakeSlack
+from fake_slack import APPROVE_ACTION, DENY_ACTION, DENY_REASON_ACTION, FakeSlack
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.socket_mode import SocketModeClient
@@ -312,3 +312,247 @@ def test_a_dropped_connection_is_replaced(fake, reset):
         fake.wait_for(lambda: fake.total_connections == 2 and fake.connections() == 1, what="a reconnect")
         assert time.monotonic() - started < (2 if reset else 4)
         assert fake.click(RID)["ack"]
+
+
+# -- modals -------------------------------------------------------------------------------------
+
+REASON_BLOCK, REASON_INPUT = "phlegyas_reason", "reason"
+
+
+def reason_modal(rid: str = RID, **extra) -> dict:
+    """The shape of a "Deny with a reason" modal: one multiline input, the request id in private_metadata."""
+    return {"type": "modal", "callback_id": "phlegyas_deny_reason", "private_metadata": rid,
+            "title": {"type": "plain_text", "text": "Deny with a reason"},
+            "submit": {"type": "plain_text", "text": "Deny"}, "close": {"type": "plain_text", "text": "Cancel"},
+            "blocks": [{"type": "input", "block_id": REASON_BLOCK, "label": {"type": "plain_text", "text": "Why?"},
+                        "element": {"type": "plain_text_input", "action_id": REASON_INPUT, "multiline": True,
+                                    "max_length": 500, "placeholder": {"type": "plain_text", "text": "Say why"}}}],
+            **extra}
+
+
+def post_with_reason_button(fake: FakeSlack, rid: str = RID) -> dict:
+    blocks = approval_blocks(rid)
+    blocks[-1]["elements"].append({"type": "button", "action_id": DENY_REASON_ACTION, "value": rid,
+                                   "text": {"type": "plain_text", "text": "Deny with a reason"}})
+    return web(fake).chat_postMessage(channel="approvals", text="phlegyas asks", blocks=blocks).data
+
+
+def test_deny_with_a_reason_through_a_modal(fake):
+    """The product's flow: a click on "Deny with a reason" opens a modal with the click's trigger_id (after
+    the ack, within 3 s); its submission carries what was typed in; an ack with errors keeps it open."""
+    post_with_reason_button(fake)
+    bot, opened, reasons = web(fake), [], []
+
+    def on_request(client: SocketModeClient, request: SocketModeRequest) -> None:
+        payload, response = request.payload, None
+        if payload["type"] == "block_actions" and payload["actions"][0]["action_id"] == DENY_REASON_ACTION:
+            client.send_socket_mode_response(SocketModeResponse(envelope_id=request.envelope_id))
+            opened.append(bot.views_open(trigger_id=payload["trigger_id"],
+                                         view=reason_modal(payload["actions"][0]["value"])).data)
+            return
+        if payload["type"] == "view_submission":
+            reason = payload["view"]["state"]["values"][REASON_BLOCK][REASON_INPUT]["value"]
+            if reason.strip():
+                reasons.append((payload["view"]["private_metadata"], payload["user"]["id"], reason))
+            else:
+                response = {"response_action": "errors", "errors": {REASON_BLOCK: "Say why"}}
+        client.send_socket_mode_response(SocketModeResponse(envelope_id=request.envelope_id, payload=response))
+    with socket_client(fake, ack=False) as (client, requests, _):
+        client.socket_mode_request_listeners.append(on_request)
+        click = fake.click(RID, "deny_reason")
+        fake.wait_for(lambda: opened, what="the modal, opened by the listener")
+        (view,) = [answer["view"] for answer in opened]
+        assert view["id"].startswith("V") and view["root_view_id"] == view["id"] and view["hash"]
+        assert (view["type"], view["team_id"], view["app_id"], view["bot_id"]) == (
+            "modal", "T0PHLEGYAS", "A0PHLEGYAS", "B0PHBOT")
+        assert view["state"] == {"values": {}} and view["private_metadata"] == RID
+        assert {k: view[k] for k in ("title", "submit", "close", "blocks", "callback_id")} == {
+            k: reason_modal()[k] for k in ("title", "submit", "close", "blocks", "callback_id")}
+        assert fake.views == [{**view, "user": "U0APPROVER", "trigger_id": click["payload"]["trigger_id"],
+                               "open": True}]
+        assert [m for m, _ in fake.calls][-1] == "views.open" and fake.calls[-1][1]["view"] == reason_modal()
+
+        refused = fake.submit_view(values={REASON_INPUT: "   "})  # (a blank reason: the app asks for one)
+        assert refused["ack"] == {"envelope_id": refused["envelope_id"], "payload": {
+            "response_action": "errors", "errors": {REASON_BLOCK: "Say why"}}} == fake.acks[refused["envelope_id"]]
+        assert fake.views[0]["open"] and not reasons  # Slack keeps the modal open, showing the error
+
+        typed = "not on a Friday\nask again on Monday"
+        result = fake.submit_view(view["id"], {REASON_INPUT: typed})
+        assert result["ack"] == {"envelope_id": result["envelope_id"]} and result["acked_after_seconds"] < 3
+        assert reasons == [(RID, "U0APPROVER", typed)] and not fake.views[0]["open"]
+        payload = requests[-1].payload
+        assert payload == result["payload"] and fake.envelopes[-1]["accepts_response_payload"] is True
+        assert {k: payload[k] for k in ("type", "team", "user", "api_app_id", "response_urls",
+                                        "is_enterprise_install", "enterprise")} == {
+            "type": "view_submission", "team": {"id": "T0PHLEGYAS", "domain": "phlegyas-test"},
+            "user": {"id": "U0APPROVER", "username": "approver", "name": "approver", "team_id": "T0PHLEGYAS"},
+            "api_app_id": "A0PHLEGYAS", "response_urls": [], "is_enterprise_install": False, "enterprise": None}
+        assert payload["trigger_id"] and payload["trigger_id"] != click["payload"]["trigger_id"]
+        assert payload["view"] == {**view, "state": {"values": {REASON_BLOCK: {REASON_INPUT: {
+            "type": "plain_text_input", "value": typed}}}}}
+        with pytest.raises(AssertionError, match="no open modal"):
+            fake.submit_view(values={REASON_INPUT: "twice"})  # it closed: nothing left to submit
+
+
+def test_what_a_modal_submission_carries():
+    """Who submits, what is typed in, and what Slack's client would not let through."""
+    with FakeSlack(trigger_ttl=60) as fake:
+        post_with_reason_button(fake)
+        with socket_client(fake) as (client, requests, _):
+            trigger = fake.click(RID, "deny_reason", user="U0OTHER", username="other")["payload"]["trigger_id"]
+            modal = reason_modal(blocks=[
+                *reason_modal()["blocks"],
+                {"type": "input", "block_id": "ticket", "optional": True, "label": {"type": "plain_text", "text": "#"},
+                 "element": {"type": "plain_text_input", "action_id": "ticket", "min_length": 3}},
+                {"type": "input", "label": {"type": "plain_text", "text": "Note"},  # (no ids: Slack gives them)
+                 "element": {"type": "plain_text_input", "initial_value": "none"}}])
+            view = web(fake).views_open(trigger_id=trigger, view=modal)["view"]
+            note = view["blocks"][2]
+            assert note["block_id"] and note["element"]["action_id"] and fake.views[0]["user"] == "U0OTHER"
+            for values, problem in [({}, "phlegyas_reason is required"),
+                                    ({REASON_INPUT: "x" * 501}, "phlegyas_reason is past its max_length"),
+                                    ({REASON_INPUT: "x", "ticket": "12"}, "ticket is short of its min_length"),
+                                    ({REASON_INPUT: "x", "ticket": "1\n2\n3"}, "ticket holds a line break"),
+                                    ({"nope": "x"}, "no plain_text_input has the action_id")]:
+                with pytest.raises(AssertionError, match=problem):
+                    fake.submit_view(values=values)
+            assert not requests[1:]  # none of them was sent
+            result = fake.submit_view(values={REASON_INPUT: "because"}, team="T0ELSE")
+            assert result["payload"]["view"]["state"]["values"] == {
+                REASON_BLOCK: {REASON_INPUT: {"type": "plain_text_input", "value": "because"}},
+                "ticket": {"ticket": {"type": "plain_text_input", "value": None}},  # (optional, left empty)
+                note["block_id"]: {note["element"]["action_id"]: {"type": "plain_text_input", "value": "none"}}}
+            assert result["payload"]["user"] == {"id": "U0OTHER", "username": "other", "name": "other",
+                                                 "team_id": "T0ELSE"}
+            assert result["payload"]["team"]["id"] == "T0ELSE"
+            trigger = fake.click(RID, "deny_reason")["payload"]["trigger_id"]
+            web(fake).views_open(trigger_id=trigger, view=reason_modal())
+            forced = fake.submit_view(values={}, user="U0STRANGER", force=True)  # a stale client, say
+            assert forced["payload"]["view"]["state"]["values"][REASON_BLOCK][REASON_INPUT]["value"] is None
+            assert forced["payload"]["user"]["id"] == "U0STRANGER" and forced["ack"]
+
+
+def test_an_ack_with_errors_must_name_input_blocks(fake):
+    post_with_reason_button(fake)
+    with socket_client(fake, ack=False) as (client, requests, _):
+        client.socket_mode_request_listeners.append(lambda client, request: client.send_socket_mode_response(
+            SocketModeResponse(envelope_id=request.envelope_id, payload={
+                "response_action": "errors", "errors": {REASON_INPUT: "keyed by the action_id: wrong"}}
+                if request.payload["type"] == "view_submission" else None)))
+        web(fake).views_open(trigger_id=fake.click(RID, "deny_reason")["payload"]["trigger_id"], view=reason_modal())
+        with pytest.raises(AssertionError, match="generic error"):
+            fake.submit_view(values={REASON_INPUT: "x"})
+
+
+def test_a_trigger_opens_one_modal_and_only_soon():
+    """Slack's trigger rules: issued by an interaction, exchanged once, within 3 s (here ``trigger_ttl``)."""
+    assert FakeSlack().trigger_ttl == 3.0
+    with FakeSlack(trigger_ttl=0.5) as fake:
+        post_with_reason_button(fake)
+        bot = web(fake)
+        with socket_client(fake):
+            assert error_of(bot.views_open, trigger_id="12345.98765.abcd2358fdea", view=reason_modal()) == (
+                "invalid_trigger_id")
+            with pytest.raises(SlackApiError) as missing:
+                bot.views_open(view=reason_modal())
+            assert missing.value.response["error"] == "invalid_arguments"
+            trigger = fake.click(RID, "deny_reason")["payload"]["trigger_id"]
+            assert error_of(web(fake, fake.app_token).views_open, trigger_id=trigger, view=reason_modal()) == (
+                "not_allowed_token_type")
+            assert bot.views_open(trigger_id=trigger, view=reason_modal())["ok"]
+            assert error_of(bot.views_open, trigger_id=trigger, view=reason_modal()) == "exchanged_trigger_id"
+            stale = fake.click(RID, "deny_reason")["payload"]["trigger_id"]
+            time.sleep(0.6)
+            assert error_of(bot.views_open, trigger_id=stale, view=reason_modal()) == "expired_trigger_id"
+            assert len(fake.views) == 1
+
+
+def bad(**changes) -> dict:
+    view = reason_modal()
+    for key, value in changes.items():
+        if value is None:
+            view.pop(key)
+        else:
+            view[key] = value
+    return view
+
+
+def input_block(**element) -> list[dict]:
+    return [{"type": "input", "block_id": "b", "label": {"type": "plain_text", "text": "Why?"},
+             "element": {"type": "plain_text_input", "action_id": "a", **element}}]
+
+
+@pytest.mark.parametrize("view, pointer", [
+    (bad(title={"type": "plain_text", "text": "x" * 25}), "/view/title/text"),  # 24 at most
+    (bad(title=None), "/view/title"),
+    (bad(title={"type": "mrkdwn", "text": "*no*"}), "/view/title"),
+    (bad(submit={"type": "plain_text", "text": "x" * 25}), "/view/submit/text"),
+    (bad(close={"type": "plain_text", "text": "x" * 25}), "/view/close/text"),
+    (bad(submit=None), "/view/submit"),  # an input block wants a submit button
+    (bad(type="home"), "/view/type"),
+    (bad(callback_id="x" * 256), "/view/callback_id"),
+    (bad(private_metadata="x" * 3001), "/view/private_metadata"),
+    (bad(blocks=[{"type": "divider"}] * 101), "/view/blocks"),
+    (bad(blocks=[{"type": "header", "text": {"type": "plain_text", "text": "x" * 151}}]), "/view/blocks/0/text/text"),
+    (bad(blocks=[{**input_block()[0], "label": {"type": "plain_text", "text": "x" * 2001}}]),
+     "/view/blocks/0/label/text"),
+    (bad(blocks=[{**input_block()[0], "optional": "yes"}]), "/view/blocks/0/optional"),
+    (bad(blocks=[{**input_block()[0], "element": {"type": "slider"}}]), "/view/blocks/0/element/type"),
+    (bad(blocks=input_block(multiline="yes")), "/view/blocks/0/element/multiline"),
+    (bad(blocks=input_block(max_length=0)), "/view/blocks/0/element/max_length"),
+    (bad(blocks=input_block(max_length=True)), "/view/blocks/0/element/max_length"),
+    (bad(blocks=input_block(placeholder={"type": "plain_text", "text": "x" * 151})),
+     "/view/blocks/0/element/placeholder/text"),
+    (bad(blocks=input_block(action_id="")), "/view/blocks/0/element/action_id"),
+    (bad(blocks=[*input_block(), *input_block()]), "/view/blocks/1/block_id"),  # block_ids are unique
+])
+def test_views_open_refuses_what_slack_refuses(view, pointer):
+    with FakeSlack(trigger_ttl=60) as fake:
+        post_with_reason_button(fake)
+        with socket_client(fake):
+            trigger = fake.click(RID, "deny_reason")["payload"]["trigger_id"]
+            with pytest.raises(SlackApiError) as info:
+                web(fake).views_open(trigger_id=trigger, view=view)
+            answer = info.value.response
+            assert answer["error"] == "invalid_arguments" and not fake.views
+            assert any(f"[json-pointer:{pointer}]" in e for e in answer["errors"]), answer["errors"]
+            assert answer["response_metadata"]["messages"] == [f"[ERROR] {e}" for e in answer["errors"]]
+            # a refused view leaves the trigger unused; a view sent as a JSON string (a form field) is decoded
+            form = web(fake).api_call("views.open", data={"trigger_id": trigger, "view": json.dumps(reason_modal())})
+            assert form["view"]["title"]["text"] == "Deny with a reason" and len(fake.views) == 1
+
+
+def test_a_view_that_is_not_json(fake):
+    post_with_reason_button(fake)
+    with socket_client(fake):
+        trigger = fake.click(RID, "deny_reason")["payload"]["trigger_id"]
+        for view in ("{not json", ""):
+            with pytest.raises(SlackApiError) as info:
+                web(fake).api_call("views.open", data={"trigger_id": trigger, "view": view})
+            assert info.value.response["error"] == "invalid_arguments"
+
+
+def test_cancel_closes_the_modal(fake):
+    """view_closed reaches the app (and is acked) for a modal that asked for it with notify_on_close."""
+    post_with_reason_button(fake)
+    with socket_client(fake) as (client, requests, _):
+        for notify in (True, False):
+            trigger = fake.click(RID, "deny_reason", user="U0OTHER", username="other")["payload"]["trigger_id"]
+            web(fake).views_open(trigger_id=trigger, view=reason_modal(notify_on_close=notify))
+        asked, quiet = fake.views
+        assert fake.close_view(quiet["id"]) is None and not quiet["open"]  # Slack tells the app nothing
+        assert requests[-1].payload["type"] == "block_actions"
+        result = fake.close_view(asked["id"])
+        assert result["ack"] == {"envelope_id": result["envelope_id"]} and not asked["open"]
+        payload = requests[-1].payload
+        assert payload == result["payload"] and fake.envelopes[-1]["accepts_response_payload"] is False
+        assert (payload["type"], payload["is_cleared"], payload["view"]["id"]) == ("view_closed", False, asked["id"])
+        assert payload["user"] == {"id": "U0OTHER", "username": "other", "name": "other", "team_id": "T0PHLEGYAS"}
+        assert payload["view"]["notify_on_close"] is True and payload["api_app_id"] == "A0PHLEGYAS"
+        with pytest.raises(AssertionError, match="no open modal"):
+            fake.close_view(asked["id"])
+        trigger = fake.click(RID, "deny_reason")["payload"]["trigger_id"]
+        web(fake).views_open(trigger_id=trigger, view=reason_modal())
+        assert fake.close_view(force=True)["payload"]["type"] == "view_closed"  # sent anyway, when forced
+

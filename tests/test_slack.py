@@ -329,3 +329,52 @@ def test_what_slack_would_refuse_is_never_posted(fake, rig):
     slack.settle(rig.store.get(request.id))
     assert [c for c in fake.calls if c[0] == "chat.update"]
     assert not has_buttons(fake, request.id)
+
+
+# --- deny with a reason ------------------------------------------------------------------------------------
+
+def test_deny_with_a_reason_opens_a_form_and_the_agent_is_told_why(fake, rig):
+    slack = rig.link()
+    waiter = Waiter(rig, slack, "frobnicate --all")
+    (rid,) = posted(fake, rig)
+    fake.click(rid, "phlegyas_deny_reason", user=APPROVER)
+    fake.wait_for(lambda: fake.views, what="the reason form opened")
+    assert fake.views[-1]["private_metadata"] == rid and rig.store.get(rid).is_pending  # nothing decided yet
+    fake.submit_view(values={"reason_text": "  not on a Friday  "}, user=APPROVER)
+    decision = waiter.result()
+    assert decision.verdict is Verdict.DENY and "not on a Friday" in decision.reason
+    final = rig.store.get(rid)
+    assert (final.status, final.approver_id, final.resolution_reason) == ("denied", APPROVER, "not on a Friday")
+    fake.wait_for(lambda: not has_buttons(fake, rid), what="the message updated")
+    assert "not on a Friday" in current_text(fake, rid)
+
+
+def test_the_reason_form_is_refused_to_whoever_may_not_answer(fake, rig):
+    slack = rig.link()
+    waiter = Waiter(rig, slack, "frobnicate --all", wait=20)
+    (rid,) = posted(fake, rig)
+    fake.click(rid, "phlegyas_deny_reason", user="U0INTRUDER")
+    fake.wait_for(lambda: fake.ephemerals, what="the clicker told")
+    assert fake.views == [] and rig.store.get(rid).is_pending
+    fake.click(rid, "phlegyas_deny_reason", user=APPROVER)  # the approver opens it …
+    fake.wait_for(lambda: fake.views, what="the reason form opened")
+    fake.close_view(user=APPROVER)  # … and cancels: still pending
+    assert rig.store.get(rid).is_pending
+    fake.click(rid, "approve", user=APPROVER)
+    assert waiter.result().verdict is Verdict.ALLOW
+
+
+def test_tokens_never_reach_a_log_the_audit_log_or_a_message(fake, rig, caplog):
+    with caplog.at_level("DEBUG"):  # even with everything logged, the SDK's own loggers included
+        slack = rig.link()
+        waiter = Waiter(rig, slack, f"echo {fake.bot_token}")  # an agent that quotes the token, too
+        (rid,) = posted(fake, rig)
+        fake.click(rid, "approve", user="U0INTRUDER")
+        fake.click(rid, "approve", user=APPROVER)
+        assert waiter.result().verdict is Verdict.ALLOW
+        fake.wait_for(lambda: not has_buttons(fake, rid), what="the message updated")
+    with open(rig.settings.audit_log_file, encoding="utf-8") as fh:
+        audit = fh.read()
+    shown = json.dumps([fake.messages, fake.ephemerals])
+    for token in (fake.bot_token, fake.app_token):
+        assert token not in caplog.text and token not in audit and token not in shown

@@ -161,7 +161,7 @@ def test_the_permission_request_hook_waits_for_the_click(fake, isolated_env, pro
         assert decision["updatedInput"] == {"command": UNKNOWN}  # the call as asked, never an empty input
     else:
         assert APPROVER in decision["message"]
-    assert fake.connections() == 0  # the hook's Socket Mode connection closed with it
+    fake.wait_for(lambda: fake.connections() == 0, what="the hook's Socket Mode connection closed with it")
 
 
 def test_the_pre_tool_use_fast_path_never_waits_for_slack(fake, isolated_env, project):

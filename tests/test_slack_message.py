@@ -8,6 +8,7 @@ from dataclasses import replace
 from phlegyas.human.slack_message import (
     APPROVE_ACTION,
     DENY_ACTION,
+    DENY_REASON_ACTION,
     MAX_INPUT_CHARS,
     outcome_blocks,
     request_blocks,
@@ -30,12 +31,13 @@ def texts(blocks: list[dict]) -> str:
     return json.dumps(blocks, ensure_ascii=False)
 
 
-def test_the_message_names_the_call_says_why_and_carries_two_buttons():
+def test_the_message_names_the_call_says_why_and_carries_the_buttons():
     blocks, text = request_blocks(pending(), ["terraform apply: not known safe", "Tier 3: 0.55, changes infra"])
     (actions,) = [b for b in blocks if b["type"] == "actions"]
-    approve, deny = actions["elements"]
+    approve, deny, why = actions["elements"]
     assert (approve["action_id"], approve["style"], approve["value"]) == (APPROVE_ACTION, "primary", RID)
     assert (deny["action_id"], deny["style"], deny["value"]) == (DENY_ACTION, "danger", RID)
+    assert (why["action_id"], why["value"], "style" in why) == (DENY_REASON_ACTION, RID, False)
     shown = texts(blocks)
     for piece in ("terraform apply", "/home/u/shop", "s-1", "a-2", "wf-3", "no rule or tier decided", "fallback",
                   "Tier 3: 0.55", "expires 2026-09-21", RID):

@@ -4,6 +4,7 @@ accepts both tokens and the bot can see the approval channel (``auth.test``, the
 from __future__ import annotations
 
 from phlegyas.core.health import Check, ok, problem, warning
+from phlegyas.human.slack_link import SlackConfigError, SlackError, call, identify, web_client
 
 NAME = "Slack approvals"
 SETUP = "examples/SLACK_SETUP.md"
@@ -19,8 +20,6 @@ def slack_check(settings) -> list[Check]:
         missing = [n for n in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_APPROVAL_CHANNEL") if n not in set_]
         return [problem(NAME, f"half configured: {', '.join(set_)} set, {', '.join(missing)} not",
                         f"set {' and '.join(missing)} (see {SETUP}), or unset the others")]
-    from phlegyas.human.slack_link import SlackConfigError, SlackError, call, identify, web_client
-
     try:
         client = web_client(settings)
         identity = identify(client, settings)

@@ -37,7 +37,17 @@ from phlegyas.human.slack_link import (
     quiet_sdk_logs,
     web_client,
 )
-from phlegyas.human.slack_message import APPROVE_ACTION, DENY_ACTION, outcome_blocks, request_blocks
+from phlegyas.human.slack_message import (
+    APPROVE_ACTION,
+    DENY_ACTION,
+    DENY_REASON_ACTION,
+    REASON_BLOCK,
+    REASON_CALLBACK,
+    REASON_INPUT,
+    outcome_blocks,
+    reason_modal,
+    request_blocks,
+)
 from phlegyas.store.approvals import (
     AlreadyResolved,
     ApprovalError,
@@ -48,6 +58,7 @@ from phlegyas.store.approvals import (
     PendingRequest,
     parse_request_id,
 )
+from phlegyas.store.audit import AuditLog
 
 NOTICE = "slack"
 """The store's notice channel for Slack messages (ref: the message's channel ID and ts)."""
@@ -98,7 +109,7 @@ class SlackApprovals:
         return self
 
     def _listen(self) -> None:
-        from slack_sdk.socket_mode import SocketModeClient
+        from slack_sdk.socket_mode import SocketModeClient  # the optional SDK (phlegyas[slack]), only to listen
 
         quiet_sdk_logs()
         # the first URL is fetched here, so that a refused app token is a start-up error naming it
@@ -118,14 +129,18 @@ class SlackApprovals:
     def connected(self) -> bool:
         return self._socket is not None and self._socket.is_connected()
 
-    def close(self) -> None:
+    def close(self, *, wait: bool = True) -> None:
+        """Stop the watcher and close Socket Mode. The SDK takes about a second to close (its reader
+        holds a lock while it waits on the socket): ``wait=False`` leaves that to a daemon thread, for a
+        process about to exit with its answer (the hook)."""
         self._stopping.set()
         if self._socket is not None:
-            try:
-                self._socket.close()
-            except Exception:  # noqa: BLE001 - closing is best effort
-                pass
-            self._socket = None
+            socket, self._socket = self._socket, None
+            if wait:
+                _close_quietly(socket)
+            else:
+                threading.Thread(target=_close_quietly, args=(socket,), name="phlegyas-slack-close",
+                                 daemon=True).start()
         if self._watcher is not None:
             self._watcher.join(5)
             self._watcher = None
@@ -207,7 +222,7 @@ class SlackApprovals:
 
     def _on_request(self, client, req) -> None:
         """Every envelope is acknowledged at once; an interactive one is then handled."""
-        from slack_sdk.socket_mode.response import SocketModeResponse
+        from slack_sdk.socket_mode.response import SocketModeResponse  # the optional SDK, loaded by now
 
         try:
             client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
@@ -221,19 +236,47 @@ class SlackApprovals:
             _log.exception("phlegyas slack: a click could not be handled")
 
     def handle(self, payload: dict[str, Any]) -> str:
-        """Decide what a ``block_actions`` payload does; returns ``approved``, ``denied``, ``ignored`` or
-        ``refused: why`` (then the clicker is told and it is logged)."""
+        """Decide what a ``block_actions`` payload (a button) or a ``view_submission`` (the reason modal)
+        does; returns ``approved``, ``denied``, ``asked why``, ``ignored`` or ``refused: why`` (then the
+        clicker is told and it is logged)."""
+        user = _get(payload, "user", "id")
+        if payload.get("type") == "view_submission":
+            view = payload.get("view") if isinstance(payload.get("view"), dict) else {}
+            if view.get("callback_id") != REASON_CALLBACK:
+                return "ignored"
+            assert self.identity is not None
+            reason = _typed(view, REASON_BLOCK, REASON_INPUT)
+            return self._decide(payload, user, self.identity.channel_id, view.get("private_metadata"), False,
+                                reason or None)
         actions = payload.get("actions")
         action = actions[0] if isinstance(actions, list) and actions and isinstance(actions[0], dict) else {}
-        if payload.get("type") != "block_actions" or action.get("action_id") not in (APPROVE_ACTION, DENY_ACTION):
+        action_id = action.get("action_id")
+        if payload.get("type") != "block_actions" or action_id not in (APPROVE_ACTION, DENY_ACTION, DENY_REASON_ACTION):
             return "ignored"
-        user = _get(payload, "user", "id")
         channel = _get(payload, "container", "channel_id") or _get(payload, "channel", "id")
-        approve = action.get("action_id") == APPROVE_ACTION
-        why, request = self._refusal(payload, user, channel, action.get("value"))
+        if action_id == DENY_REASON_ACTION:
+            return self._ask_why(payload, user, channel, action.get("value"))
+        return self._decide(payload, user, channel, action.get("value"), action_id == APPROVE_ACTION, None)
+
+    def _ask_why(self, payload: dict[str, Any], user: str | None, channel: str | None, value: object) -> str:
+        """"Deny with a reason…": the same checks as a click, then the modal (the deny comes with it)."""
+        why, request = self._refusal(payload, user, channel, value)
         if why is None and request is not None:
             try:
-                request = self.store.resolve(request.id, approve, approver_id=user, via="slack")
+                call(self._web, "views.open", "SLACK_BOT_TOKEN", trigger_id=payload.get("trigger_id"),
+                     view=reason_modal(request))
+                return "asked why"
+            except SlackError as exc:
+                why = f"the reason form did not open ({exc}); use Deny"
+        self._refuse(user, channel, why or "unknown request", request)
+        return f"refused: {why}"
+
+    def _decide(self, payload: dict[str, Any], user: str | None, channel: str | None, value: object, approve: bool,
+                reason: str | None) -> str:
+        why, request = self._refusal(payload, user, channel, value)
+        if why is None and request is not None:
+            try:
+                request = self.store.resolve(request.id, approve, approver_id=user, via="slack", reason=reason)
             except (AlreadyResolved, Expired) as exc:
                 why, request = f"this request is already {exc.request.describe()}", exc.request
         if why is not None:
@@ -302,6 +345,21 @@ class SlackApprovals:
             _log.warning("phlegyas slack: audit log not written: %s", exc)
 
 
+def _close_quietly(socket) -> None:
+    try:
+        socket.close()
+    except Exception:  # noqa: BLE001 - closing is best effort
+        pass
+
+
+def _typed(view: dict[str, Any], block: str, element: str) -> str:
+    """What was typed into a modal's input (``view.state.values[block][element].value``), stripped."""
+    values = (view.get("state") or {}).get("values") if isinstance(view.get("state"), dict) else None
+    got = ((values or {}).get(block) or {}).get(element) if isinstance(values, dict) else None
+    text = got.get("value") if isinstance(got, dict) else None
+    return text.strip() if isinstance(text, str) else ""
+
+
 def _get(payload: dict[str, Any], key: str, field: str) -> str | None:
     value = payload.get(key)
     got = value.get(field) if isinstance(value, dict) else None
@@ -324,15 +382,13 @@ def wait_channels(settings):
     the request is still parked and the reason says why."""
 
     def open_channels(store: ApprovalStore):
-        from phlegyas.store.audit import AuditLog
-
         audit = AuditLog(settings.audit_log_file) if settings.enable_audit_log else None
         try:
             slack = start_slack(settings, store, audit=audit)
         except SlackError as exc:
             _log.warning("phlegyas slack: not asking in Slack: %s", exc)
             return [], [f"Slack failed: {exc}"], lambda: None
-        return [slack], [], slack.close
+        return [slack], [], lambda: slack.close(wait=False)  # the answer first: the process exits anyway
 
     return open_channels
 

@@ -71,7 +71,7 @@ def quiet_sdk_logs() -> None:
 def web_client(settings, token: str | None = None):
     """A ``slack_sdk.WebClient`` for the bot token (or ``token``), at PHLEGYAS_SLACK_API_URL."""
     try:
-        from slack_sdk import WebClient
+        from slack_sdk import WebClient  # the optional SDK (phlegyas[slack]), only when Slack is configured
     except ImportError as exc:
         raise SlackConfigError(f"{INSTALL_HINT} ({exc})") from None
     quiet_sdk_logs()
@@ -83,7 +83,7 @@ def call(client, method: str, variable: str, **params: Any) -> dict[str, Any]:
     """The data of Web API ``method`` (``chat.postMessage``: the SDK's ``chat_postMessage``). A refusal
     that configuration can fix raises SlackConfigError naming ``variable``; anything else (network, a broken answer, another error) raises SlackUnreachable
     or SlackError, with the method named and secrets redacted."""
-    from slack_sdk.errors import SlackApiError
+    from slack_sdk.errors import SlackApiError  # the optional SDK, loaded by web_client already
 
     try:
         response = getattr(client, method.replace(".", "_"))(**params)

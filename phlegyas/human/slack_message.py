@@ -19,6 +19,10 @@ from phlegyas.store.approvals import APPROVED, DENIED, PendingRequest
 
 APPROVE_ACTION = "phlegyas_approve"
 DENY_ACTION = "phlegyas_deny"
+DENY_REASON_ACTION = "phlegyas_deny_reason"  # opens the modal that asks why, then denies
+REASON_CALLBACK = "phlegyas_deny_reason"
+REASON_BLOCK, REASON_INPUT = "reason", "reason_text"
+MAX_REASON_CHARS = 1000
 ACTIONS_BLOCK = "phlegyas_decision"
 MAX_INPUT_CHARS = 2500  # a section's text may hold 3000 characters
 MAX_LINE_CHARS = 300
@@ -99,10 +103,30 @@ def request_blocks(request: PendingRequest, details: list[str] | tuple[str, ...]
              "text": {"type": "plain_text", "text": "Approve"}},
             {"type": "button", "action_id": DENY_ACTION, "style": "danger", "value": request.id,
              "text": {"type": "plain_text", "text": "Deny"}},
+            {"type": "button", "action_id": DENY_REASON_ACTION, "value": request.id,
+             "text": {"type": "plain_text", "text": "Deny with a reason…"}},
         ]},
     ]
     text = fold(f"phlegyas asks about {request.tool_name}: {redact(shown_input(request))}", 300)
     return blocks, text
+
+
+def reason_modal(request: PendingRequest) -> dict:
+    """The modal of "Deny with a reason…": the call, and a text field; submitting it denies ``request``
+    (its id travels in ``private_metadata``) with that reason, which the agent is told."""
+    return {
+        "type": "modal", "callback_id": REASON_CALLBACK, "private_metadata": request.id,
+        "title": {"type": "plain_text", "text": "Deny with a reason"},
+        "submit": {"type": "plain_text", "text": "Deny"},
+        "close": {"type": "plain_text", "text": "Cancel"},
+        "blocks": [
+            {"type": "section", "text": {"type": "mrkdwn", "text": _code(fold(shown_input(request), 1500))}},
+            {"type": "input", "block_id": REASON_BLOCK, "label": {"type": "plain_text", "text": "Why not?"},
+             "element": {"type": "plain_text_input", "action_id": REASON_INPUT, "multiline": True,
+                         "max_length": MAX_REASON_CHARS,
+                         "placeholder": {"type": "plain_text", "text": "The agent reads this"}}},
+        ],
+    }
 
 
 def outcome_blocks(request: PendingRequest, via: str | None = None) -> tuple[list[dict], str]:
