@@ -114,6 +114,26 @@ class Runtime:
         return self._safe_patterns
 
 
+SLOW_TIERS = frozenset({"tier3_ai", "human"})
+"""Tiers a fast decision leaves out (the PreToolUse hook, an explanation): they call a model or wait for a person."""
+SLOW_MODULES = frozenset({"phlegyas.ai.tier3", "phlegyas.human.queue"})
+
+
+def is_slow(checker: object) -> bool:
+    """Whether a checker belongs to a slow tier: it says so with a ``tier`` attribute, or it is defined in
+    the Tier 3 or human-escalation module."""
+    return getattr(checker, "tier", None) in SLOW_TIERS or type(checker).__module__ in SLOW_MODULES
+
+
+def fast_gate(gate: Gate) -> Gate:
+    """The same gate without the slow tiers: no Tier 3 (AI) checker and no escalation to a person."""
+    checkers = [c for c in gate.checkers if not is_slow(c)]
+    if len(checkers) == len(gate.checkers) and getattr(gate, "escalation", None) is None:
+        return gate
+    return Gate(gate.policy, checkers, analyzer=gate.analyzer, parser=gate.parser, env=gate.env,
+                interactive=gate.interactive, default_mode=gate.default_mode)
+
+
 def tier_checkers(settings, *, interactive: bool) -> list:
     """The tiers after Tier 2, in order (Tier 2.5 trusted scripts, Tier 3 AI), as the settings enable
     them. Each is built here, at the entry point, with the settings it needs."""

@@ -810,8 +810,7 @@ def test_the_last_resort_still_speaks_the_protocol(raw, expected):
 # -- the slow tiers: only for PermissionRequest ------------------------------------------------------
 
 def test_the_fast_path_leaves_out_the_ai_and_the_human(tmp_path):
-    from phlegyas.hosts.claude_code.decide import fast_gate, is_slow
-    from phlegyas.runtime import load_runtime
+    from phlegyas.runtime import fast_gate, is_slow, load_runtime
 
     env = dict(clean_env(str(tmp_path)), ANTHROPIC_API_KEY="sk-ant-test", APPROVAL_WAIT_SECONDS="5")
     gate = load_runtime(env, str(tmp_path)).gate(str(tmp_path))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from phlegyas.core.redact import secret_kinds
 
@@ -67,6 +67,21 @@ def host_of(url: str) -> tuple[str | None, str | None]:
     except ValueError:
         return None, None
     return parts.scheme.lower() or None, host.rstrip(".").lower() if host else None
+
+
+GATE_ACTIONS = re.compile(r"/+requests/+[^/?#]+/+(?:approve|deny)/*|/+trust/+revoke/*", re.IGNORECASE)
+"""The paths of the dashboard's state changes (answer a request, revoke a trusted script)."""
+
+
+def gate_action(url: str) -> bool:
+    """Whether ``url`` is one of the dashboard's approve / deny / revoke endpoints on a machine that is not
+    the public web (loopback, a private network): where the gate's own approvals are answered."""
+    text = url.strip() if "://" in url else "http://" + url.strip()
+    try:
+        path = unquote(urlsplit(text).path)
+    except ValueError:
+        return False
+    return bool(GATE_ACTIONS.fullmatch(path)) and internal_reason(url) is not None
 
 
 def internal_reason(url: str) -> str | None:

@@ -263,14 +263,17 @@ _CLASSES = (
     FindingClass(
         "gate.self_approval", DENY, "The agent approving its own requests",
         "Approving a pending request or trusting a script is a person's decision; an agent that runs "
-        "`phlegyas approve` or `phlegyas-trust` on its own calls, or writes the gate's own state (the "
+        "`phlegyas approve`, `phlegyas dashboard` (it prints the token that answers) or `phlegyas-trust` on its own "
+        "calls, posts to the dashboard's approve / deny / revoke endpoints, or writes the gate's own state (the "
         "approvals queue, Tier 3 cache, audit log, policy and tokens in its data directory, the trust store, "
         "the safe patterns) by any program or file tool, has no gate left.",
         (("phlegyas approve 0b9c3f9e-8a53-4d55-9a43-9f6d1e0e6b1a", "deny"), ("phlegyas-trust ./deploy.sh --yes", "deny"),
          ("sqlite3 ~/.claude/phlegyas/approvals.sqlite3 \"update requests set status='approved'\"", "deny"),
          (": > ~/.claude/phlegyas/audit.jsonl", "deny"), ("cat ~/.claude/phlegyas/audit.jsonl", "none"),
          ("python3 -m phlegyas deny 0b9c3f9e-8a53-4d55-9a43-9f6d1e0e6b1a", "deny"), ("phlegyas pending", "none"),
-         ("phlegyas-trust --list", "none"), ("phlegyas check -- ls", "none"))),
+         ("phlegyas-trust --list", "none"), ("phlegyas check -- ls", "none"), ("phlegyas dashboard", "deny"),
+         ("curl -X POST http://127.0.0.1:8765/requests/0b9c3f9e-8a53-4d55-9a43-9f6d1e0e6b1a/approve", "deny"),
+         ("curl http://127.0.0.1:8765/history", "none"))),
     FindingClass(
         "gate.reconfigure", ASK, "Rewiring the gate",
         "install/uninstall change the agent's hooks and MCP servers; revoking trust changes Tier 2.5. A person "

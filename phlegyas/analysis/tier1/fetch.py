@@ -10,6 +10,9 @@ that are not the public web.
   pinned to such an address (``--resolve x:80:127.0.0.1``, ``--connect-to``). The project's dev server is
   the exception: a loopback address on a dev port (``urls.dev_server``, the policy's ``local_ports``).
 
+A POST (or any request) to the dashboard's approve / deny / revoke endpoints on this machine or a private
+network is ``gate.self_approval`` (deny): only a person answers the gate's requests.
+
 ``request_findings`` serves the web tools (WebFetch, WebSearch, scraper MCP tools) with the same rules.
 """
 from __future__ import annotations
@@ -20,7 +23,7 @@ from phlegyas.analysis.environment import secret_variables
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, parse_opts
 from phlegyas.analysis.tier1.network import CURL_LONG_VALUES, CURL_SHORT_VALUES
-from phlegyas.analysis.urls import dev_server, host_of, host_reason, internal_reason, secrets_in
+from phlegyas.analysis.urls import dev_server, gate_action, host_of, host_reason, internal_reason, secrets_in
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding
 
@@ -109,6 +112,10 @@ def detect_request(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "net.internal_address", inv, f"{prog} talks to {routed}")
         return
     for url in _urls(inv):
+        if gate_action(url):
+            add(out, "gate.self_approval", inv, f"{prog} posts to the dashboard's {_action(url)} endpoint: only a "
+                                                "person may answer the gate's requests")
+            return
         why = internal_reason(url)
         if why is not None and not dev_server(url, env.local_ports):
             add(out, "net.internal_address", inv, f"{prog} fetches {url.split('?', 1)[0][:120]}: {why}")
@@ -127,8 +134,17 @@ def request_findings(tool: str, tool_input: dict, local_ports: tuple[int, ...] =
             add(out, "net.exfiltration", tool, f"{tool} sends a secret ({kinds[0]}) in its {key}")
             return out
     url = tool_input.get("url")
+    if isinstance(url, str) and gate_action(url):
+        add(out, "gate.self_approval", tool, f"{tool} calls the dashboard's {_action(url)} endpoint: only a person "
+                                             "may answer the gate's requests")
+        return out
     if isinstance(url, str):
         why = internal_reason(url)
         if why is not None and not dev_server(url, local_ports):
             add(out, "net.internal_address", tool, f"{tool} fetches {url.split('?', 1)[0][:120]}: {why}")
     return out
+
+
+def _action(url: str) -> str:
+    lowered = url.lower()
+    return "revoke" if "revoke" in lowered else "deny" if "/deny" in lowered else "approve"

@@ -1,5 +1,6 @@
 """The gate itself: an agent must not approve its own requests, trust its own scripts, or unhook the
-gate. ``phlegyas approve/deny``, ``phlegyas-trust PATH`` deny; ``phlegyas install/uninstall`` and
+gate. ``phlegyas approve/deny``, ``phlegyas dashboard`` (it prints the token that answers), ``phlegyas-trust
+PATH`` deny; ``phlegyas install/uninstall`` and
 revoking trust ask. Writing the gate's own state (its data directory, trust store, safe patterns) by
 any program or file tool denies."""
 from __future__ import annotations
@@ -13,7 +14,7 @@ from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.analysis.tier1.words import path_of
 from phlegyas.core.analysis import AnalysisEnv
 
-_SELF_APPROVAL = frozenset({"approve", "deny"})
+_SELF_APPROVAL = frozenset({"approve", "deny", "dashboard"})
 _RECONFIGURE = frozenset({"install", "uninstall"})
 _TRUST_READ_ONLY = frozenset({"--list", "--verify", "--json", "-h", "--help"})
 _PHLEGYAS_MODULES = frozenset({"phlegyas", "phlegyas.__main__", "phlegyas.cli", "phlegyas.cli.__main__", "phlegyas.cli.main"})
@@ -44,7 +45,10 @@ def detect_python_module(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 def _phlegyas_args(inv: Invocation, texts: list[str], out: Out) -> None:
     command = next((t for t in texts if not t.startswith("-")), None)
-    if command in _SELF_APPROVAL:
+    if command == "dashboard":
+        add(out, "gate.self_approval", inv, "phlegyas dashboard prints the token that answers pending approvals: "
+                                            "only a person may start it")
+    elif command in _SELF_APPROVAL:
         add(out, "gate.self_approval", inv, f"phlegyas {command} decides a pending approval: only a person may")
     elif command in _RECONFIGURE:
         add(out, "gate.reconfigure", inv, f"phlegyas {command} changes how the gate is wired into the agent")

@@ -22,18 +22,16 @@ import json
 from dataclasses import replace
 from typing import Callable, Mapping, NamedTuple
 
-from phlegyas.core.engine import Gate, validate
+from phlegyas.core.engine import validate
 from phlegyas.core.model import Decision, InvalidCall, ToolCall, Verdict
 from phlegyas.policy.settings import ConfigError, Settings
-from phlegyas.runtime import load_runtime
+from phlegyas.runtime import fast_gate, load_runtime
 from phlegyas.store.audit import AuditError, AuditLog
 
 MAX_EVENT_BYTES = 16 * 1024 * 1024
 PRE_TOOL_USE = "PreToolUse"
 PERMISSION_REQUEST = "PermissionRequest"
 EVENTS = (PRE_TOOL_USE, PERMISSION_REQUEST)
-SLOW_TIERS = frozenset({"tier3_ai", "human"})
-"""Tiers the PreToolUse fast path leaves to PermissionRequest: they call a model or wait for a person."""
 
 
 class HookResult(NamedTuple):
@@ -148,24 +146,6 @@ def decide_event(event: str, call: ToolCall, environ: Mapping[str, str], cwd: st
     warning = record(runtime.settings, call, decision, gate.mode_for(call), audit)
     result = render(event, call, decision, undecided_ask=runtime.settings.hook_undecided == "ask")
     return result._replace(stderr=result.stderr + warning) if warning else result
-
-
-SLOW_MODULES = frozenset({"phlegyas.ai.tier3", "phlegyas.human.queue"})
-
-
-def is_slow(checker: object) -> bool:
-    """Whether a checker belongs to a tier PreToolUse skips: it says so with a ``tier`` attribute,
-    or it is defined in the Tier 3 or human-escalation module."""
-    return getattr(checker, "tier", None) in SLOW_TIERS or type(checker).__module__ in SLOW_MODULES
-
-
-def fast_gate(gate):
-    """The same gate without the slow tiers: no Tier 3 (AI) checker and no escalation to a person."""
-    checkers = [c for c in gate.checkers if not is_slow(c)]
-    if len(checkers) == len(gate.checkers) and getattr(gate, "escalation", None) is None:
-        return gate
-    return Gate(gate.policy, checkers, analyzer=gate.analyzer, parser=gate.parser, env=gate.env,
-                interactive=gate.interactive, default_mode=gate.default_mode)
 
 
 # -- output ----------------------------------------------------------------------------------------
