@@ -47,6 +47,7 @@ EXTRAS = (
     Extra("mcp", ("mcp",), "the MCP permission-prompt server"),
     Extra("ai", ("anthropic", "openai"), "the SDKs of Tier 3's model backends"),
     Extra("slack", ("slack_sdk",), "Slack approvals (Socket Mode)"),
+    Extra("web", ("starlette", "jinja2", "uvicorn"), "the web dashboard"),
 )
 """Looked up with ``find_spec``, never imported. A new extra (web, postgres) is one more entry."""
 
@@ -117,6 +118,7 @@ def _importable(name: str) -> bool:
 def collect(environ: Mapping[str, str], project: str, *, start_server: bool = False) -> list[Check]:
     """Every check, in the order they are looked at, scrubbed of secrets."""
     from phlegyas.ai.health import tier3_check  # lean start-up: only `phlegyas doctor` loads the checks
+    from phlegyas.hosts.dashboard.health import dashboard_check
     from phlegyas.human.health import slack_check
     from phlegyas.policy.health import load_settings, policy_checks
     from phlegyas.store.health import audit_check, store_checks
@@ -136,6 +138,7 @@ def collect(environ: Mapping[str, str], project: str, *, start_server: bool = Fa
         checks += guarded("policy", lambda: policy_checks(settings, environ, project))
         checks += guarded("Tier 3 (AI)", lambda: [tier3_check(settings)])
         checks += guarded("Slack approvals", lambda: slack_check(settings))
+        checks += guarded("dashboard", lambda: [dashboard_check(settings)])
         checks += guarded("stores", lambda: store_checks(settings.data_dir, settings.home))
         checks += guarded("trust store", lambda: [trust_check(settings.trust_store, settings.home)])
         checks += guarded("audit log", lambda: [audit_check(settings.enable_audit_log, settings.audit_log_file,

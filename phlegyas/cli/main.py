@@ -13,6 +13,7 @@ from typing import Sequence, TextIO
 
 from phlegyas.ai.llm.base import off_reason
 from phlegyas.cli import approvals as approvals_cli
+from phlegyas.cli import dashboard as dashboard_cli
 from phlegyas.cli import doctor as doctor_cli
 from phlegyas.cli import install as install_cli
 from phlegyas.cli import slack as slack_cli
@@ -277,6 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     approvals_cli.register(sub)  # pending, approve, deny, mcp
     doctor_cli.register(sub)  # doctor
     slack_cli.register(sub)  # slack test
+    dashboard_cli.register(sub)  # dashboard
     return parser
 
 

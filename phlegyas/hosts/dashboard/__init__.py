@@ -1,0 +1,1 @@
+"""The web dashboard: approvals, history and charts in the browser (``phlegyas dashboard``)."""
