@@ -199,10 +199,16 @@ def test_policy_shows_each_rule_with_the_file_it_came_from(dash, isolated_env):
     policy = f"{isolated_env['PHLEGYAS_HOME']}/policy.toml"
     os.makedirs(os.path.dirname(policy), exist_ok=True)
     with open(policy, "w") as fh:
-        fh.write('[permissions]\nallow = ["Bash(npm run storybook *)"]\ndeny = ["Bash(terraform destroy *)"]\n')
+        fh.write('[permissions]\nallow = ["Bash(npm run storybook *)"]\ndeny = ["Bash(terraform destroy *)"]\n'
+                 '[classes]\n"git.reset_hard" = "deny"\n')
+    with open(os.path.join(dash.runtime.cwd, ".phlegyas.toml"), "w") as fh:
+        fh.write('[classes]\n"delete.in_project" = "ask"\n')
     box = Dash(isolated_env, dash.runtime.cwd)
     page = box.client().get("/policy").text
     assert "Bash(npm run storybook *)" in page and "Bash(terraform destroy *)" in page and "policy.toml" in page
+    classes = re.search(r'<table class="rules" id="classes">.*?</table>', page, re.S).group(0)
+    assert re.search(r"git\.reset_hard</code></td><td>deny</td><td>[^<]*policy\.toml", classes), classes
+    assert re.search(r"delete\.in_project</code></td><td>ask \(project[^<]*</td><td>[^<]*\.phlegyas\.toml", classes)
 
 
 # --- the process -------------------------------------------------------------------------------------------

@@ -70,6 +70,8 @@ class Policy:
     project_root: str | None = None
     sources: list[str] = field(default_factory=list)
     project_classes: dict[str, Verdict] = field(default_factory=dict)
+    class_sources: dict[tuple[bool, str], str] = field(default_factory=dict)
+    """(from the project?, class) → the file the override came from (the last one that set it)."""
 
     def severity(self, finding: Finding) -> Verdict:
         """The verdict ``finding`` carries under this policy.
@@ -454,6 +456,7 @@ def _merge(policy: Policy, part: _Part) -> None:
         policy.default_mode = part.default_mode
     target = policy.project_classes if part.source.project else policy.classes
     target.update(part.classes)
+    policy.class_sources.update({(part.source.project, key): part.source.path for key in part.classes})
     policy.settings.update(part.settings)
     for d in part.safe_write_dirs:
         if d not in policy.safe_write_dirs:

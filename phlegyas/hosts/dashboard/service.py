@@ -144,7 +144,12 @@ class DashboardService:
         policy = gate.policy
         rules = {kind: [{"rule": r.text, "source": r.source or "-"} for r in getattr(policy, kind, ())]
                  for kind in ("deny", "ask", "allow")}
-        classes = [{"class": k, "verdict": str(v)} for k, v in sorted(getattr(policy, "classes", {}).items())]
+        sources = getattr(policy, "class_sources", {})
+        classes = [{"class": k, "verdict": str(v), "scope": "project" if project else "user",
+                    "source": sources.get((project, k), "-")}
+                   for project, table in ((False, getattr(policy, "classes", {})),
+                                          (True, getattr(policy, "project_classes", {})))
+                   for k, v in sorted(table.items())]
         broken = next((str(c.error) for c in gate.checkers if type(c).__name__ == "BrokenPolicy"), None)
         return {"rules": rules, "classes": classes, "sources": list(getattr(policy, "sources", ())),
                 "default_mode": getattr(policy, "default_mode", None) or self.settings.mode,
