@@ -17,6 +17,7 @@ from typing import Callable, Protocol, Sequence
 from phlegyas.core.analysis import Analysis, explain_lines, not_understood
 from phlegyas.core.engine import Context
 from phlegyas.core.model import Decision, ToolCall, Verdict
+from phlegyas.core.text import printable
 from phlegyas.store.approvals import APPROVED, DENIED, PENDING, ApprovalStore, PendingRequest
 from phlegyas.store.backends import open_store
 
@@ -164,23 +165,6 @@ def shorten(text: str, width: int) -> str:
     """One printable line of at most ``width`` characters: control characters escaped, the rest cut."""
     flat = printable(text)
     return flat if len(flat) <= width else flat[:max(1, width - 1)] + "…"
-
-
-def printable(text: str) -> str:
-    """``text`` with newlines, escape sequences and other unprintable characters shown escaped, so a
-    command cannot rewrite the terminal of the person reading it."""
-    out = []
-    for ch in text:
-        if ch.isprintable():
-            out.append(ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        else:
-            code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
-    return "".join(out)
 
 
 def _seconds(value: float) -> str:

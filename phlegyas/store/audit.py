@@ -302,7 +302,7 @@ class EntryReader:
             for raw in _lines(stream, self.path):
                 if not raw.strip():
                     continue
-                parsed = _parse_line(raw)
+                parsed = parse_line(raw)
                 if parsed is None:
                     self.corrupt_lines += 1
                 elif self.since is None or parsed[0] >= self.since:
@@ -316,7 +316,9 @@ def _lines(stream, path: str) -> Iterator[bytes]:
         raise AuditError(path, exc, action="read") from exc
 
 
-def _parse_line(raw: bytes) -> tuple[datetime, dict] | None:
+def parse_line(raw: bytes) -> tuple[datetime, dict] | None:
+    """An audit line as (its time, its entry), or None when it is not a readable entry (not JSON, not an
+    object, no valid timestamp)."""
     try:
         entry = json.loads(raw)
     except (ValueError, RecursionError):

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import heapq
-import json
 import math
 import os
 import re
@@ -33,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from phlegyas.store import audit_rollup as rollup
-from phlegyas.store.audit import AuditError, parse_timestamp
+from phlegyas.store.audit import AuditError, parse_line
 from phlegyas.store.audit_rollup import DATA_TABLES, HOUR, SCHEMA, BatchWriter, Caches, facet
 
 __all__ = ["AuditIndex", "AuditIndexError", "Page", "Row", "SCHEMA_VERSION", "default_index_path"]
@@ -108,14 +107,8 @@ def _stat_key(st: os.stat_result | None) -> tuple | None:
 
 
 def _parse(raw: bytes) -> tuple[float, dict] | None:
-    try:
-        entry = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(entry, dict):
-        return None
-    moment = parse_timestamp(entry.get("timestamp"))
-    return None if moment is None else (moment.timestamp(), entry)
+    parsed = parse_line(raw)  # the audit log's own reading of a line
+    return None if parsed is None else (parsed[0].timestamp(), parsed[1])
 
 
 class AuditIndex:

@@ -14,6 +14,7 @@ import re
 from urllib.parse import urlsplit
 
 from phlegyas.analysis.shell.parse import parse
+from phlegyas.core.text import printable
 from phlegyas.policy.rules.commands import DENY_WRAPPERS, NEUTRAL, SHELLS, allow_string
 from phlegyas.policy.rules.rule import DIR_TOOLS, FILE_KEYS
 
@@ -23,24 +24,6 @@ SEARCH_CHARS = 2000
 """Full-text search reads the first this-many characters of the input's gist fields and of the reason."""
 GIST_KEYS = ("command", "file_path", "notebook_path", "url", "path", "pattern", "query")
 MAX_SHAPE_WORDS = 3
-
-
-def printable(text: str) -> str:
-    """``text`` on one line: newlines, tabs, escape sequences and other unprintable characters escaped."""
-    if text.isprintable():
-        return text
-    out = []
-    for ch in text:
-        if ch.isprintable():
-            out.append(ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        else:
-            code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
-    return "".join(out)
 
 
 def shorten(text: str, width: int) -> str:
