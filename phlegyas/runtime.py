@@ -145,7 +145,8 @@ def tier_checkers(settings, *, interactive: bool) -> list:
 
 
 def escalation(settings, *, interactive: bool):
-    """A person answers every final ask, through the approvals queue, when APPROVAL_WAIT_SECONDS > 0."""
+    """A person answers every final ask, through the approvals queue (and Slack, when it is configured),
+    when APPROVAL_WAIT_SECONDS > 0 or Slack approvals are on."""
     if settings.person_wait_seconds > 0 and interactive:
         from phlegyas.human.queue import human_checker  # only when a person is asked: keeps sqlite3 off start-up
 
