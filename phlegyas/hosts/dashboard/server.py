@@ -18,7 +18,6 @@ from typing import Mapping, TextIO
 from phlegyas.hosts.dashboard.security import allowed_hosts
 
 STATE_FILE = "dashboard.json"
-LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 def is_loopback(host: str) -> bool:
