@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,17 +14,19 @@ import pytest
 import phlegyas
 
 
-def _load_benchmarks_common():
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "_common.py"
-    spec = importlib.util.spec_from_file_location("phlegyas_benchmarks_common", path)
+def _load_benchmarks_module(name: str):
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"phlegyas_benchmarks{name}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # (its dataclass looks its module up)
     spec.loader.exec_module(module)
     return module
 
 
-benchmarks_common = _load_benchmarks_common()
+benchmarks_common = _load_benchmarks_module("_common")
 """benchmarks/_common.py: where the corpora are, how to load them, and the targets on them (accuracy.py's)."""
+postgres_harness = _load_benchmarks_module("_postgres")
+"""benchmarks/_postgres.py: a throwaway PostgreSQL cluster (initdb + pg_ctl in a temp dir)."""
 
 
 def in_ci() -> bool:
@@ -83,3 +87,39 @@ def run_cli(isolated_env, tmp_path):
     run.project = project
     run.home = isolated_env["HOME"]
     return run
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A real PostgreSQL server of the suite's own (initdb + pg_ctl on a free port, its socket in a temp
+    dir; as the ``postgres`` user when root), with phlegyas's schema applied; stopped at the end. Skipped
+    (failed under CI=true) when no server is installed or psycopg is missing."""
+    bin_dir = postgres_harness.find_bin_dir()
+    require("no PostgreSQL server installed (apt-get install -y postgresql)", bin_dir is not None)
+    require("psycopg is not installed (pip install 'phlegyas[postgres]')",
+            importlib.util.find_spec("psycopg") is not None)
+    import psycopg  # (only the PostgreSQL tests need the driver)
+
+    from phlegyas.store import pg_schema
+
+    directory = tempfile.mkdtemp(prefix="phlegyas-postgres-")  # not under pytest's 0700 temp: the server's
+    os.chmod(directory, 0o711)  # own user (postgres, when root) must reach the cluster inside it
+    cluster = postgres_harness.Cluster(os.path.join(directory, "cluster"), bin_dir).start()
+    with psycopg.connect(cluster.url, autocommit=True) as conn:
+        pg_schema.upgrade(conn)
+    yield cluster
+    cluster.remove()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster):
+    """The suite's PostgreSQL URL, its phlegyas tables emptied for this test (and the server running)."""
+    import psycopg  # (same)
+
+    from phlegyas.store import pg_schema
+
+    postgres_cluster.start_if_stopped()
+    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
+        conn.execute(f"TRUNCATE {', '.join(pg_schema.TABLES)}")
+    return postgres_cluster.url

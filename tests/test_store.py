@@ -1,8 +1,11 @@
-"""The approvals store: SQLite shared by processes, ids, expiry, one resolution, waiting without spinning."""
+"""The approvals store, on both backends (SQLite, and a real PostgreSQL server the suite starts): ids,
+expiry, one resolution, waiting without spinning, processes sharing it. The SQLite file's own properties
+(mode, WAL, upgrades in place, locking) are tested on SQLite only."""
 from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import stat
 import subprocess
@@ -39,15 +42,75 @@ class Clock:
         return self.now
 
 
+OPEN = """
+import sys
+def open_store(target):
+    if target.startswith("postgresql://"):
+        from phlegyas.store.pg_connect import Database
+        from phlegyas.store.postgres import PostgresApprovalStore
+        return PostgresApprovalStore(Database(target))
+    from phlegyas.store.sqlite import SQLiteApprovalStore
+    return SQLiteApprovalStore(target)
+"""
+"""Code a child process starts with: ``open_store(target)`` opens the store a test names (path or URL)."""
+
+
+class Backend:
+    """One backend under test: ``make()`` opens a store on it (closed at the end of the test), ``target`` is
+    what another process opens it by (``OPEN``), ``wake`` how soon a waiter sees another's decision."""
+
+    def __init__(self, name: str, target: str):
+        self.name = name
+        self.target = target
+        self.wake = MAX_POLL_SECONDS if name == "sqlite" else 0.1
+        self._opened: list = []
+
+    def make(self, **options):
+        if self.name == "sqlite":
+            store = SQLiteApprovalStore(self.target, **options)
+        else:
+            from phlegyas.store.pg_connect import Database
+            from phlegyas.store.postgres import PostgresApprovalStore
+
+            store = PostgresApprovalStore(Database(self.target), **options)
+        self._opened.append(store)
+        return store
+
+    def untouched(self, store) -> bool:
+        """Nothing was opened yet: no file, no connection."""
+        if self.name == "sqlite":
+            return not os.path.exists(store.path)
+        return store.db._conn is None and store.db._pool is None
+
+    def raw(self, store) -> bytes:
+        """Everything the backend stored, as bytes (to look for secrets in)."""
+        if self.name == "sqlite":
+            return open(store.path, "rb").read() + _wal_bytes(store.path)
+        with store.db.connection() as conn:
+            rows = conn.execute("SELECT t::text FROM phlegyas_requests t").fetchall()
+        return "".join(row[0] for row in rows).encode()
+
+    def close(self) -> None:
+        for store in self._opened:
+            store.close()
+
+
 @pytest.fixture
 def path(tmp_path):
     return default_path(str(tmp_path / "data"))
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request, path):
+    target = path if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    chosen = Backend(request.param, target)
+    yield chosen
+    chosen.close()
+
+
 @pytest.fixture
-def store(path):
-    with SQLiteApprovalStore(path) as s:
-        yield s
+def store(backend):
+    return backend.make()
 
 
 def bash(command: str, **fields) -> ToolCall:
@@ -56,7 +119,7 @@ def bash(command: str, **fields) -> ToolCall:
 
 # --- create, get, list ----------------------------------------------------------------------------
 
-def test_create_then_get_round_trips_and_redacts_the_input(store):
+def test_create_then_get_round_trips_and_redacts_the_input(backend, store):
     call = ToolCall("Bash", {"command": "curl -H 'Authorization: Bearer sk1234567890abcdef' https://x",
                              "password": "hunter2"}, cwd="/proj", mode="default", session_id="s-1",
                     tool_use_id="toolu_1")
@@ -71,7 +134,9 @@ def test_create_then_get_round_trips_and_redacts_the_input(store):
     assert got.expires_at - got.created_at == pytest.approx(60)
     assert "sk1234567890abcdef" not in json.dumps(got.tool_input)
     assert got.tool_input["password"].startswith("[REDACTED")
-    raw = open(store.path, "rb").read() + _wal_bytes(store.path)
+    assert got.machine == socket.gethostname()
+    raw = backend.raw(store)
+    assert b"/proj" in raw  # (what was stored is there)
     assert b"hunter2" not in raw and b"sk1234567890abcdef" not in raw
 
 
@@ -94,9 +159,9 @@ def test_to_json_has_iso_times_and_every_field(store):
     assert json.loads(json.dumps(data)) == data
 
 
-def test_list_pending_filters_and_orders_oldest_first(path):
+def test_list_pending_filters_and_orders_oldest_first(backend):
     clock = Clock()
-    with SQLiteApprovalStore(path, clock=clock) as store:
+    with backend.make(clock=clock) as store:
         first = store.create(bash("a"), ASKED, workflow_id="wf-1", agent_id="x", ttl=60)
         clock.now += 1
         second = store.create(bash("b"), ASKED, workflow_id="wf-2", agent_id="x", ttl=60)
@@ -132,12 +197,12 @@ GOOD = "0b8e7c52-3f4d-4b8a-9c1e-2d6f5a7b8c9d"
     " " + GOOD, GOOD + "\n", GOOD.replace("-", "_"), "'; DROP TABLE requests; --", "../../etc/passwd",
     "0b8e7c52-3f4d-4b8a-9c1e-2d6f5a7b8c9g", None, 5, ["x"],
 ])
-def test_anything_but_a_canonical_uuid_is_rejected_before_the_store(store, bad):
+def test_anything_but_a_canonical_uuid_is_rejected_before_the_store(backend, store, bad):
     for operation in (lambda: store.get(bad), lambda: store.resolve(bad, True, approver_id="a"),
                       lambda: store.withdraw(bad, reason="r"), lambda: store.wait(bad, 0)):
         with pytest.raises(InvalidRequestId, match="UUID|string"):
             operation()
-    assert not os.path.exists(store.path)  # rejected before the database was even opened
+    assert backend.untouched(store)  # rejected before the database was even opened
 
 
 def test_uppercase_uuid_is_the_same_id():
@@ -154,9 +219,9 @@ def test_unknown_id_is_not_found(store):
 # --- resolving ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("approve, status", [(True, "approved"), (False, "denied")])
-def test_resolve_records_who_when_and_why(path, approve, status):
+def test_resolve_records_who_when_and_why(backend, approve, status):
     clock = Clock()
-    with SQLiteApprovalStore(path, clock=clock) as store:
+    with backend.make(clock=clock) as store:
         created = store.create(bash("make deploy"), ASKED, ttl=60)
         clock.now += 5
         resolved = store.resolve(created.id, approve, reason="looked at it", approver_id="alice")
@@ -183,9 +248,9 @@ def test_an_approver_must_be_named(store, approver):
     assert store.get(created.id).is_pending
 
 
-def test_expired_request_reads_expired_and_cannot_be_resolved(path):
+def test_expired_request_reads_expired_and_cannot_be_resolved(backend):
     clock = Clock()
-    with SQLiteApprovalStore(path, clock=clock) as store:
+    with backend.make(clock=clock) as store:
         created = store.create(bash("make deploy"), ASKED, ttl=10)
         clock.now += 9.9
         assert store.get(created.id).status == "pending"
@@ -210,9 +275,9 @@ def test_withdraw_expires_a_pending_request_but_keeps_a_decision(store):
     assert store.withdraw(decided.id, reason="late").status == "approved"
 
 
-def test_finished_requests_are_purged_after_the_retention(path):
+def test_finished_requests_are_purged_after_the_retention(backend):
     clock = Clock()
-    with SQLiteApprovalStore(path, clock=clock) as store:
+    with backend.make(clock=clock) as store:
         old = store.create(bash("a"), ASKED, ttl=60)
         store.resolve(old.id, True, approver_id="alice")
         clock.now += RETENTION_SECONDS - 10
@@ -225,9 +290,9 @@ def test_finished_requests_are_purged_after_the_retention(path):
         assert store.get(recent.id).is_pending
 
 
-def test_stats_count_by_status(path):
+def test_stats_count_by_status(backend):
     clock = Clock()
-    with SQLiteApprovalStore(path, clock=clock) as store:
+    with backend.make(clock=clock) as store:
         ids = [store.create(bash(str(i)), ASKED, ttl=100).id for i in range(5)]
         store.resolve(ids[0], True, approver_id="a")
         store.resolve(ids[1], False, approver_id="a")
@@ -268,6 +333,14 @@ def test_wait_times_out_with_the_request_still_pending_and_sleeps_with_backoff(p
     assert sleeps[:4] == sorted(sleeps[:4])
 
 
+def test_wait_times_out_with_the_request_still_pending(store):
+    created = store.create(bash("make"), ASKED, ttl=60)
+    started = time.monotonic()
+    assert store.wait(created.id, 0.6).status == "pending"
+    assert 0.6 <= time.monotonic() - started < 3
+    assert store.wait(created.id, 0).status == "pending"  # no wait at all
+
+
 def test_wait_stops_when_the_request_expires(store):
     created = store.create(bash("make"), ASKED, ttl=0.3)
     started = time.monotonic()
@@ -280,15 +353,16 @@ def _python(code: str, *args: str) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True)
 
 
-def test_wait_sees_a_decision_made_by_another_process_promptly(store):
+def test_wait_sees_a_decision_made_by_another_process_promptly(backend, store):
     created = store.create(bash("make deploy"), ASKED, ttl=60)
-    child = _python("""
-        import sys, time
-        from phlegyas.store.sqlite import SQLiteApprovalStore
-        time.sleep(0.4)
-        SQLiteApprovalStore(sys.argv[1]).resolve(sys.argv[2], True, reason="ok", approver_id="other-process")
-        print(time.time())
-    """, store.path, created.id)
+    child = _python(OPEN + """
+import time
+other = open_store(sys.argv[1])
+other.stats()  # connected before the clock starts
+time.sleep(0.4)
+other.resolve(sys.argv[2], True, reason="ok", approver_id="other-process")
+print(time.time())
+    """, backend.target, created.id)
     try:
         result = store.wait(created.id, 15)
         returned = time.time()
@@ -297,26 +371,25 @@ def test_wait_sees_a_decision_made_by_another_process_promptly(store):
         child.kill()
     assert child.returncode == 0, err
     assert (result.status, result.approver_id) == ("approved", "other-process")
-    assert returned - float(out) < MAX_POLL_SECONDS + 1.0  # a poll interval, not the 15 s timeout
+    assert returned - float(out) < backend.wake + 1.0  # a poll interval (SQLite) or a notification, not 15 s
 
 
-def test_processes_racing_to_resolve_one_request_exactly_one_wins(store, tmp_path):
+def test_processes_racing_to_resolve_one_request_exactly_one_wins(backend, store, tmp_path):
     created = store.create(bash("make deploy"), ASKED, ttl=60)
     go = tmp_path / "go"
-    racers = [_python("""
-        import os, sys, time
-        from phlegyas.store.approvals import AlreadyResolved
-        from phlegyas.store.sqlite import SQLiteApprovalStore
-        store = SQLiteApprovalStore(sys.argv[1])
-        store.stats()  # open the database before the start signal
-        while not os.path.exists(sys.argv[3]):
-            time.sleep(0.002)
-        try:
-            store.resolve(sys.argv[2], sys.argv[4] == "approve", approver_id="racer-" + sys.argv[4] + sys.argv[5])
-            print("won")
-        except AlreadyResolved as exc:
-            print("lost:", exc)
-    """, store.path, created.id, str(go), "approve" if i % 2 else "deny", str(i)) for i in range(4)]
+    racers = [_python(OPEN + """
+import os, time
+from phlegyas.store.approvals import AlreadyResolved
+store = open_store(sys.argv[1])
+store.stats()  # open the database before the start signal
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.002)
+try:
+    store.resolve(sys.argv[2], sys.argv[4] == "approve", approver_id="racer-" + sys.argv[4] + sys.argv[5])
+    print("won")
+except AlreadyResolved as exc:
+    print("lost:", exc)
+    """, backend.target, created.id, str(go), "approve" if i % 2 else "deny", str(i)) for i in range(4)]
     time.sleep(0.5)
     go.touch()
     outputs = []
@@ -397,7 +470,8 @@ def test_two_resolvers_never_both_read_a_request_pending(path, monkeypatch):
 
 # --- the file -----------------------------------------------------------------------------------------
 
-def test_file_is_private_wal_and_versioned(store, path):
+def test_file_is_private_wal_and_versioned(path):
+    store = SQLiteApprovalStore(path)
     store.create(bash("ls"), ASKED, ttl=60)
     assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
     for name in (path, path + "-wal", path + "-shm"):
@@ -496,9 +570,9 @@ def test_notices_are_closed_once_and_reopened_by_adding_them_again(store):
         store.add_notice(str(uuid.uuid4()), "slack", {"ts": "1"})
 
 
-def test_open_notices_show_the_current_state(path):
+def test_open_notices_show_the_current_state(backend):
     clock = Clock()
-    with SQLiteApprovalStore(path, clock=clock) as store:
+    with backend.make(clock=clock) as store:
         created = store.create(bash("frobnicate"), ASKED, ttl=60)
         store.add_notice(created.id, "slack", {"ts": "1"})
         assert store.open_notices("slack")[0][0].is_pending
@@ -520,8 +594,9 @@ def test_a_version_1_store_is_upgraded_in_place(path):
                      (str(uuid.UUID(int=1)), time.time(), time.time() + 60))
     with SQLiteApprovalStore(path) as store:
         old = store.get(str(uuid.UUID(int=1)))
-        assert old.is_pending and old.resolved_via is None
+        assert old.is_pending and old.resolved_via is None and old.machine is None
+        assert store.create(bash("ls"), ASKED, ttl=60).machine == socket.gethostname()
         assert store.resolve(old.id, True, approver_id="alice", via="cli").resolved_via == "cli"
         store.add_notice(old.id, "slack", {"ts": "1"})
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "2"
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)

@@ -29,7 +29,7 @@ from phlegyas.ai.llm.pricing import estimate_cost
 from phlegyas.ai.llm.prompt import ANSWER_SCHEMA, DECISIONS, PROMPT_VERSION, CallFacts, build_prompt, new_nonce
 from phlegyas.ai.llm.transcript import last_user_messages
 from phlegyas.core.model import Decision, Verdict
-from phlegyas.store.cache import VerdictCache, cache_path
+from phlegyas.store.backends import open_cache
 
 TIER = "tier3_ai"
 MAX_REASONING_CHARS = 500
@@ -151,6 +151,11 @@ class Tier3Checker:
         facts = call_facts(ctx, self.options)
         key = cache_key(facts, model=self.backend.model, options=self.options)
         hit = self.cache.get(key) if self.cache is not None else None
+        unavailable = getattr(self.cache, "unavailable", None)
+        if unavailable:  # the fleet's shared cache is out of reach: fail closed rather than guess
+            return Decision(Verdict.DENY, TIER, f"Tier 3's shared verdict cache is out of reach ({unavailable}); "
+                            "denied until the database is back", audit={"tier3": _usage(
+                                self.backend.model, None, None, started)})
         answer = parse_answer(hit.get("answer")) if hit else None
         if isinstance(answer, Answer):
             usage = _usage(hit.get("model") or self.backend.model, None, None, started, cached=True)
@@ -206,10 +211,7 @@ def tier3_checker(settings) -> Tier3Checker | None:
         current_task=settings.current_task,
         deadline_seconds=2 * settings.llm_timeout_seconds + 5,
     )
-    cache = None
-    if settings.enable_approval_cache and settings.cache_ttl_seconds > 0:
-        cache = VerdictCache(cache_path(settings.data_dir), ttl_seconds=settings.cache_ttl_seconds)
-    return Tier3Checker(backend, options=options, cache=cache)
+    return Tier3Checker(backend, options=options, cache=open_cache(settings))
 
 
 def run_sync(coro: Coroutine[Any, Any, Decision]) -> Decision:

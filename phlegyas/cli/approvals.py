@@ -16,10 +16,11 @@ from typing import TextIO
 
 from phlegyas.cli.common import CliError
 from phlegyas.human.queue import gist, printable, resolution_entry, shorten, summary
-from phlegyas.policy.settings import ConfigError, Settings
+from phlegyas.policy.settings import ConfigError
+from phlegyas.runtime import load_runtime
 from phlegyas.store.approvals import ApprovalError, PendingRequest
 from phlegyas.store.audit import AuditError, AuditLog
-from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
+from phlegyas.store.backends import open_store, ship_now
 
 SUMMARY_WIDTH = 48
 
@@ -87,7 +88,7 @@ def cmd_pending(args, out: TextIO, err: TextIO) -> int:
     elif args.full:
         out.write("\n\n".join(format_full(r) for r in requests) + "\n")
     else:
-        out.write(format_table(requests, now=time.time()) + "\n")
+        out.write(format_table(requests, now=time.time(), machines=bool(settings.database_url)) + "\n")
     return 0
 
 
@@ -124,14 +125,16 @@ def _resolve(args, approve: bool, out: TextIO, err: TextIO) -> int:
 # --- plumbing -------------------------------------------------------------------------------------
 
 def _settings():
+    """The environment's settings over the user policy's ``[settings]`` (where database_url may be)."""
     try:
-        return Settings.load(os.environ, cwd=os.getcwd())
+        cwd = os.getcwd()
+        return load_runtime(os.environ, cwd).settings_for(cwd)
     except ConfigError as exc:
         raise CliError(f"configuration error: {exc}") from None
 
 
 def _store(settings):
-    return SQLiteApprovalStore(default_path(settings.data_dir))
+    return open_store(settings)
 
 
 def _guard(fn, *args, **kwargs):
@@ -151,6 +154,10 @@ def _audit(settings, call, decision, mode: str, err: TextIO) -> None:
         AuditLog(settings.audit_log_file).record(call, decision, mode=mode, extra=decision.audit)
     except AuditError as exc:
         print(f"phlegyas: warning: audit log not written: {exc}", file=err)
+        return
+    problem = ship_now(settings)
+    if problem:
+        print(f"phlegyas: warning: {problem}", file=err)
 
 
 def _user_name() -> str:
@@ -162,18 +169,20 @@ def _user_name() -> str:
 
 # --- rendering ------------------------------------------------------------------------------------
 
-def format_table(requests: list[PendingRequest], *, now: float) -> str:
-    """One row per request: id, age, tool, input summary, workflow/agent, time left. The columns carry
-    the names of the ``--json`` keys they show (times relative to now)."""
+def format_table(requests: list[PendingRequest], *, now: float, machines: bool = False) -> str:
+    """One row per request: id, age, tool, input summary, workflow/agent, time left, and with ``machines``
+    (a shared store) the machine that parked it. The columns carry the names of the ``--json`` keys they
+    show (times relative to now)."""
 
     header = ("REQUEST_ID", "CREATED_AT", "TOOL_NAME", "TOOL_INPUT", "WORKFLOW_ID/AGENT_ID", "EXPIRES_AT")
-    rows = [header]
+    rows = [header + ("MACHINE",) if machines else header]
     for r in requests:
         owner = "/".join(printable(x) for x in (r.workflow_id, r.agent_id) if x) or "-"
         left = duration(r.expires_at - now)
-        rows.append((r.id, f"{duration(now - r.created_at)} ago", shorten(r.tool_name, 24),
-                     gist(r.tool_input, SUMMARY_WIDTH), shorten(owner, 32), left if left == "expired" else f"in {left}"))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+        row = (r.id, f"{duration(now - r.created_at)} ago", shorten(r.tool_name, 24),
+               gist(r.tool_input, SUMMARY_WIDTH), shorten(owner, 32), left if left == "expired" else f"in {left}")
+        rows.append(row + (shorten(r.machine or "-", 32),) if machines else row)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
     return "\n".join(lines)
 

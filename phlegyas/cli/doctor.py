@@ -121,7 +121,7 @@ def collect(environ: Mapping[str, str], project: str, *, start_server: bool = Fa
     from phlegyas.hosts.dashboard.health import dashboard_check
     from phlegyas.human.health import slack_check
     from phlegyas.policy.health import load_settings, policy_checks
-    from phlegyas.store.health import audit_check, store_checks
+    from phlegyas.store.health import audit_check, database_check, store_checks
     from phlegyas.trust.health import trust_check
 
     checks = guarded("phlegyas", installed_checks)
@@ -140,6 +140,7 @@ def collect(environ: Mapping[str, str], project: str, *, start_server: bool = Fa
         checks += guarded("Slack approvals", lambda: slack_check(settings))
         checks += guarded("dashboard", lambda: [dashboard_check(settings)])
         checks += guarded("stores", lambda: store_checks(settings.data_dir, settings.home))
+        checks += guarded("shared database", lambda: [database_check(settings)])
         checks += guarded("trust store", lambda: [trust_check(settings.trust_store, settings.home)])
         checks += guarded("audit log", lambda: [audit_check(settings.enable_audit_log, settings.audit_log_file,
                                                             settings.home)])

@@ -14,6 +14,7 @@ from typing import Sequence, TextIO
 from phlegyas.ai.llm.base import off_reason
 from phlegyas.cli import approvals as approvals_cli
 from phlegyas.cli import dashboard as dashboard_cli
+from phlegyas.cli import db as db_cli
 from phlegyas.cli import doctor as doctor_cli
 from phlegyas.cli import install as install_cli
 from phlegyas.cli import slack as slack_cli
@@ -21,7 +22,7 @@ from phlegyas.cli.common import EXIT_ERROR, CliError
 from phlegyas.core.analysis import explain_lines, not_understood
 from phlegyas.core.model import MODES, Decision, InvalidCall, ToolCall, Verdict
 from phlegyas.policy.settings import ConfigError
-from phlegyas.store.audit import AuditError, AuditLog, compute_stats, format_stats, parse_since
+from phlegyas.store.audit import AuditError, AuditLog, compute_stats, format_stats, parse_since, summarize
 from phlegyas.trust.store import TrustStore
 
 EXIT_BY_VERDICT = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
@@ -211,21 +212,47 @@ def _error_row(message: str) -> dict:
 # -- stats -----------------------------------------------------------------------------------------
 
 def cmd_stats(args, out: TextIO, err: TextIO) -> int:
-    if args.log:
-        path = args.log
-    else:
-        path = _runtime(args).settings.audit_log_file
     since = None
     if args.since:
         try:
             since = parse_since(args.since)
         except ValueError as exc:
             raise CliError(str(exc)) from None
+    if args.log:
+        path = args.log
+    else:
+        runtime = _runtime(args)
+        settings = runtime.settings_for(runtime.cwd)
+        if settings.database_url and not args.local:
+            stats = _fleet_stats(settings, since)
+            out.write(json.dumps(stats, indent=2) + "\n" if args.json else format_stats(stats) + "\n")
+            return 0
+        path = settings.audit_log_file
     if not os.path.exists(path):
         raise CliError(f"no audit log at {path} yet (decisions are logged by `phlegyas check` and the hook)")
     stats = compute_stats(path, since=since)
     out.write(json.dumps(stats, indent=2) + "\n" if args.json else format_stats(stats) + "\n")
     return 0
+
+
+def _fleet_stats(settings, since) -> dict:
+    """The statistics of the shared audit trail (every machine's decisions, counted by machine too)."""
+    from phlegyas.store.approvals import StoreError
+    from phlegyas.store.backends import database, ship_now  # psycopg: only with a shared database
+    from phlegyas.store.pg_audit import fleet_entries
+
+    problem = ship_now(settings)  # this machine's latest decisions count too
+    db = database(settings)
+    try:
+        stats = summarize(fleet_entries(db, since=since), since=since)
+    except StoreError as exc:
+        raise CliError(f"{exc} (`phlegyas stats --local` reads this machine's log)") from None
+    finally:
+        db.close()
+    stats["source"] = db.shown
+    if problem:
+        stats["warning"] = problem
+    return stats
 
 
 # -- the parser ------------------------------------------------------------------------------------
@@ -267,10 +294,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(func=cmd_check)
 
     stats = sub.add_parser("stats", help="statistics of the audit log",
-                           description="Totals of the audit log by decision, tier and tool.")
+                           description="Totals of the audit log by decision, tier and tool; with a shared "
+                                       "database (PHLEGYAS_DATABASE_URL), of every machine's, by machine too.")
     stats.add_argument("--since", metavar="WHEN", help="only decisions since: 30m, 2h, 7d, 2026-11-01 …")
     stats.add_argument("--json", action="store_true", help="print JSON")
     stats.add_argument("--log", metavar="FILE", help="the audit log (default: $AUDIT_LOG_FILE)")
+    stats.add_argument("--local", action="store_true", help="this machine's log, not the shared database's "
+                                                            "audit trail (with PHLEGYAS_DATABASE_URL)")
     stats.add_argument("--cwd", metavar="DIR", help=argparse.SUPPRESS)
     stats.add_argument("--policy", action="append", help=argparse.SUPPRESS)
     stats.set_defaults(func=cmd_stats)
@@ -279,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor_cli.register(sub)  # doctor
     slack_cli.register(sub)  # slack test
     dashboard_cli.register(sub)  # dashboard
+    db_cli.register(sub)  # db upgrade, status, prune, flush
     return parser
 
 

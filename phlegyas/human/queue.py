@@ -18,7 +18,7 @@ from phlegyas.core.analysis import Analysis, explain_lines, not_understood
 from phlegyas.core.engine import Context
 from phlegyas.core.model import Decision, ToolCall, Verdict
 from phlegyas.core.text import printable
-from phlegyas.store.approvals import APPROVED, DENIED, PENDING, ApprovalStore, PendingRequest
+from phlegyas.store.approvals import APPROVED, DENIED, PENDING, ApprovalError, ApprovalStore, PendingRequest
 from phlegyas.store.backends import open_store
 
 TIER = "human"
@@ -126,6 +126,12 @@ def decision_for(request: PendingRequest, asked: Decision | None = None) -> Deci
                     audit=audit)
 
 
+def cannot_ask(asked: Decision, problem: Exception) -> Decision:
+    """The deny for an ask when the approvals store failed (a shared database out of reach)."""
+    return Decision(Verdict.DENY, "error", f"cannot ask a human: {problem}; {asked.reason}", rule=asked.rule,
+                    findings=asked.findings, audit=asked.audit)
+
+
 def no_human(asked: Decision) -> Decision:
     """The deny for an ask when no human can be asked (APPROVAL_WAIT_SECONDS is 0)."""
     return Decision(Verdict.DENY, asked.tier,
@@ -193,15 +199,18 @@ class HumanChecker:
         """Park the call the pipeline asked about, show it where people answer, and wait."""
         if ctx.mode == "dontAsk":
             return asked
-        if self._store is None:
-            self._store = self._open_store()
-        channels, problems, close = self._channels(self._store)
         try:
-            decision = ask_human(self._store, ctx.call, asked, wait_seconds=self.wait_seconds,
-                                 ttl_seconds=self.ttl_seconds, notify=self.notify, channels=channels,
-                                 details=details_for(asked, ctx._analysis))
-        finally:
-            close()
+            if self._store is None:
+                self._store = self._open_store()
+            channels, problems, close = self._channels(self._store)
+            try:
+                decision = ask_human(self._store, ctx.call, asked, wait_seconds=self.wait_seconds,
+                                     ttl_seconds=self.ttl_seconds, notify=self.notify, channels=channels,
+                                     details=details_for(asked, ctx._analysis))
+            finally:
+                close()
+        except ApprovalError as exc:  # the store is out of reach (a database that went away): fail closed
+            return cannot_ask(asked, exc)
         if problems:
             decision = replace(decision, reason=f"{decision.reason}; {'; '.join(problems)}")
         return decision

@@ -28,6 +28,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Callable, Mapping
 
 from phlegyas.core.model import MODES
+from phlegyas.core.redact import redact
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 HOOK_UNDECIDED = ("none", "ask")
@@ -40,7 +41,7 @@ PROJECT_DOTENV_KEYS = frozenset({"PROJECT_NAME", "PROJECT_TYPE", "CURRENT_TASK"}
 """The variables the implicit ``<cwd>/.env`` (project-controlled) may set."""
 
 SECRET_FIELDS = ("anthropic_api_key", "openai_api_key", "slack_bot_token", "slack_app_token")
-URL_FIELDS = ("anthropic_base_url", "llm_base_url", "slack_api_url")
+URL_FIELDS = ("anthropic_base_url", "llm_base_url", "slack_api_url", "database_url")
 SLACK_API_URL = "https://slack.com/api/"
 
 
@@ -90,6 +91,8 @@ class Settings:
     slack_approval_timeout_seconds: int = 300  # SLACK_APPROVAL_TIMEOUT_SECONDS >= 1
     slack_approvers: tuple[str, ...] = ()  # SLACK_APPROVERS (','-separated user IDs); () = any channel member
     slack_api_url: str = SLACK_API_URL  # PHLEGYAS_SLACK_API_URL: the Web API base URL (proxies, tests)
+    database_url: str | None = None  # PHLEGYAS_DATABASE_URL: postgresql://… (a fleet's shared store); None = SQLite
+    machine_name: str | None = None  # PHLEGYAS_MACHINE: this machine's name in the shared store (default: host name)
 
     def __post_init__(self) -> None:
         if not isinstance(self.home, str) or not self.home.startswith("/"):
@@ -143,8 +146,7 @@ class Settings:
             try:
                 values[var.name] = var.parse(raw, home, cwd)
             except _Bad as bad:
-                shown = mask_secret(raw) if var.name in SECRET_FIELDS and isinstance(raw, str) else _show(raw)
-                raise ConfigError(f"{label} must be {bad}, got {shown}{where}") from None
+                raise ConfigError(f"{label} must be {bad}, got {_shown(var.name, raw)}{where}") from None
         return cls(home=home, **values)
 
     def describe(self) -> dict[str, object]:
@@ -290,6 +292,24 @@ def _slack_users(raw: object) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _database_url(raw: object) -> str:
+    """A libpq connection string: a ``postgresql://`` (or ``postgres://``) URL, or ``key=value`` words."""
+    text = str(raw).strip()
+    if text.startswith(("postgresql://", "postgres://")):
+        return text
+    if "=" in text and not text.startswith(("http:", "https:", "sqlite:", "mysql:")):
+        return text
+    raise _Bad("a PostgreSQL URL such as postgresql://phlegyas@db.example/phlegyas?sslmode=verify-full "
+               "(or libpq's host=… dbname=… form)")
+
+
+def _machine(raw: object) -> str:
+    text = str(raw).strip()
+    if not text or len(text) > 255 or not text.isprintable():
+        raise _Bad("a printable machine name of at most 255 characters")
+    return text
+
+
 def _number(raw: object, kind: type) -> int | float:
     if isinstance(raw, bool):
         raise _Bad("a number")
@@ -387,6 +407,8 @@ _VARS: tuple[_Var, ...] = (
     _Var("slack_approval_timeout_seconds", "SLACK_APPROVAL_TIMEOUT_SECONDS", _int_at_least(1)),
     _Var("slack_approvers", "SLACK_APPROVERS", lambda raw, home, cwd: _slack_users(raw)),
     _Var("slack_api_url", "PHLEGYAS_SLACK_API_URL", lambda raw, home, cwd: _url(raw, home, cwd) + "/"),
+    _Var("database_url", "PHLEGYAS_DATABASE_URL", lambda raw, home, cwd: _database_url(raw)),
+    _Var("machine_name", "PHLEGYAS_MACHINE", lambda raw, home, cwd: _machine(raw)),
 )
 
 ENV_VARS: dict[str, str] = {v.name: v.env for v in _VARS}
@@ -409,8 +431,7 @@ def check_override(key: str, value: object) -> None:
     try:
         var.parse(value, "/", "/")
     except _Bad as bad:
-        shown = mask_secret(value) if key in SECRET_FIELDS and isinstance(value, str) else _show(value)
-        raise ConfigError(f"{key} must be {bad}, got {shown}") from None
+        raise ConfigError(f"{key} must be {bad}, got {_shown(key, value)}") from None
 
 
 def _lookup(var: _Var, environ: Mapping[str, str], file_values: Mapping[str, tuple[str, str]],
@@ -451,6 +472,15 @@ def _absolute(path: str, home: str, cwd: str) -> str:
     if not path.startswith("/"):
         path = posixpath.join(cwd, path)
     return posixpath.normpath(path)
+
+
+def _shown(name: str, raw: object) -> str:
+    """A rejected value as an error may show it: secrets masked, passwords cut from URLs."""
+    if isinstance(raw, str) and name in SECRET_FIELDS:
+        return mask_secret(raw)
+    if isinstance(raw, str) and name in URL_FIELDS:
+        return _show(redact(_strip_userinfo(raw)))
+    return _show(raw)
 
 
 def _show(value: object) -> str:

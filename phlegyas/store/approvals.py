@@ -12,8 +12,9 @@ resolved; a second resolution raises ``AlreadyResolved`` naming who resolved it 
 from __future__ import annotations
 
 import json
+import math
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
@@ -97,7 +98,8 @@ class PendingRequest:
 
     ``tier`` and ``reason`` say why the gate asked; ``approver_id``, ``resolved_at`` and
     ``resolution_reason`` say who resolved it, when and why (for ``expired``: why it expired), and
-    ``resolved_via`` through what (``cli``, ``mcp``, ``slack``, ``dashboard``).
+    ``resolved_via`` through what (``cli``, ``mcp``, ``slack``, ``dashboard``); ``machine`` is the host
+    name of the machine that parked it (one shared database serves a fleet).
     """
 
     id: str
@@ -118,6 +120,7 @@ class PendingRequest:
     approver_id: str | None = None
     resolution_reason: str | None = None
     resolved_via: str | None = None
+    machine: str | None = None
 
     @property
     def is_pending(self) -> bool:
@@ -144,6 +147,7 @@ class PendingRequest:
             "approver_id": self.approver_id,
             "resolution_reason": self.resolution_reason,
             "resolved_via": self.resolved_via,
+            "machine": self.machine,
         }
 
     def describe(self) -> str:
@@ -212,6 +216,90 @@ class ApprovalStore(Protocol):
 
 
 # --- helpers for backends ------------------------------------------------------------------------
+
+COLUMNS = ("id", "tool_name", "tool_input", "tier", "reason", "created_at", "expires_at", "status", "cwd",
+           "mode", "session_id", "workflow_id", "agent_id", "tool_use_id", "resolved_at", "approver_id",
+           "resolution_reason", "resolved_via", "machine")
+"""A request's stored columns, in the order both backends store them."""
+
+
+def new_request(call: "ToolCall", decision: "Decision", *, workflow_id: str | None, agent_id: str | None,
+                ttl: float, now: float, machine: str | None) -> tuple[PendingRequest, dict[str, Any]]:
+    """The request ``create`` parks and its row (column → value, the input as stored JSON); ApprovalError
+    for a call without a tool name or a ttl that is not a positive number."""
+    if not isinstance(call.tool_name, str) or not call.tool_name:
+        raise ApprovalError("cannot park a call without a tool name")
+    if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not math.isfinite(ttl) or ttl <= 0:
+        raise ApprovalError(f"ttl must be a number of seconds greater than 0, got {ttl!r}")
+    request = PendingRequest(
+        id=new_request_id(), tool_name=stored_text(call.tool_name), tool_input={},
+        tier=stored_text(decision.tier), reason=stored_text(decision.reason), created_at=now,
+        expires_at=now + float(ttl), cwd=call.cwd, mode=call.mode, session_id=call.session_id,
+        workflow_id=optional_text(workflow_id if workflow_id is not None else call.workflow_id, "workflow_id"),
+        agent_id=optional_text(agent_id if agent_id is not None else call.agent_id, "agent_id"),
+        tool_use_id=call.tool_use_id, machine=optional_text(machine, "machine"))
+    row = {column: getattr(request, column) for column in COLUMNS}
+    row["tool_input"] = stored_input(call.tool_input)
+    return replace(request, tool_input=load_object(row["tool_input"])), row
+
+
+def resolution(approve: object, reason: object, approver_id: object, via: object) -> tuple[str, str, str | None,
+                                                                                          str | None]:
+    """``(status, approver, reason, via)`` as ``resolve`` stores them; ApprovalError for a bad argument."""
+    if not isinstance(approve, bool):
+        raise ApprovalError(f"approve must be true or false, got {approve!r}")
+    approver = required_text(approver_id, "approver_id")
+    why = stored_text(reason) if reason is not None and str(reason).strip() else None
+    return (APPROVED if approve else DENIED), approver, why, optional_text(via, "via")
+
+
+def request_from_row(row: Any, now: float) -> PendingRequest:
+    """The request of a stored row (anything indexable by column name); a pending row past its expiry
+    reads as expired."""
+    values = {column: row[column] for column in COLUMNS}
+    values["tool_input"] = load_object(values["tool_input"])
+    if values["id"] is not None and not isinstance(values["id"], str):
+        values["id"] = str(values["id"])  # PostgreSQL's uuid
+    if values["status"] == PENDING and now >= values["expires_at"]:
+        values["status"] = EXPIRED
+        values["resolution_reason"] = "no decision before it expired"
+    return PendingRequest(**values)
+
+
+def refusal(current: PendingRequest) -> ApprovalError:
+    """Why ``current`` cannot be resolved: Expired or AlreadyResolved."""
+    if current.status == EXPIRED:
+        return Expired(f"request {current.id} {current.describe()}; it can no longer be approved or denied", current)
+    return AlreadyResolved(f"request {current.id} is already {current.describe()}", current)
+
+
+def load_object(text: str) -> dict[str, Any]:
+    """A stored JSON object (an input, a notice's ref); something else is shown as what it is."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError, TypeError):
+        return {"_unreadable": "stored input is not valid JSON"}
+    return value if isinstance(value, dict) else {"_value": value}
+
+
+def optional_text(value: object, name: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ApprovalError(f"{name} must be a string, got {type(value).__name__}")
+    return stored_text(value)
+
+
+def required_text(value: object, name: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ApprovalError(f"{name} must be a non-empty string, got {value!r}")
+    return stored_text(value.strip())
+
+
+def not_found(rid: str) -> NotFound:
+    return NotFound(f"no approval request {rid} (it may have expired and been purged, or it lives in another "
+                    "PHLEGYAS_HOME or database)")
+
 
 def stored_input(tool_input: object) -> str:
     """The redacted tool input as compact JSON, its long strings cut to stay under the size limit."""

@@ -22,7 +22,7 @@ import math
 import os
 import re
 from datetime import datetime, timedelta, timezone
-from typing import Iterator, Protocol
+from typing import Iterable, Iterator, Protocol
 
 from phlegyas.core.model import Decision, ToolCall
 from phlegyas.core.redact import redact, redact_value
@@ -30,7 +30,7 @@ from phlegyas.core.redact import redact, redact_value
 __all__ = [
     "AuditError", "AuditLog", "AuditSink", "EntryReader", "MemoryAuditLog", "MAX_INPUT_BYTES",
     "MAX_TEXT_CHARS", "audit_entry", "compute_stats", "encode_entry", "format_stats", "format_timestamp",
-    "parse_since", "parse_timestamp", "read_entries", "redact", "redact_value",
+    "parse_since", "parse_timestamp", "read_entries", "redact", "redact_value", "summarize",
 ]
 
 MAX_INPUT_BYTES = 64 * 1024
@@ -339,24 +339,36 @@ def read_entries(path: str, *, since: datetime | None = None) -> EntryReader:
 def compute_stats(path: str, *, since: datetime | None = None) -> dict:
     """Counts by decision, tier and tool, the time span, and Tier 3 usage, over the log at ``path``."""
     reader = read_entries(path, since=since)
+    stats = summarize(reader.timed(), since=since)
+    stats["corrupt_lines"] = reader.corrupt_lines
+    return stats
+
+
+def summarize(entries: Iterable[tuple[datetime, dict]], *, since: datetime | None = None) -> dict:
+    """``compute_stats`` over any ``(time, entry)`` pairs (a log's, or the shared database's); entries
+    that name their machine are counted by machine too (``by_machine``)."""
     by_decision = {name: 0 for name in _DECISIONS}
     by_tier: dict[str, int] = {}
     by_tool: dict[str, int] = {}
+    by_machine: dict[str, int] = {}
     tier3 = {"calls": 0, "cache_hits": 0, "cost_usd": 0.0, "input_tokens": 0, "output_tokens": 0}
     first = last = None
     total = 0
-    for moment, entry in reader.timed():
+    for moment, entry in entries:
         total += 1
         for counts, field in ((by_decision, "decision"), (by_tool, "tool_name")):
             label = _label(entry.get(field))
             counts[label] = counts.get(label, 0) + 1
         label = seed_tier(entry.get("tier"), entry.get("decision"))
         by_tier[label] = by_tier.get(label, 0) + 1
+        if "machine" in entry:
+            machine = _label(entry.get("machine"))
+            by_machine[machine] = by_machine.get(machine, 0) + 1
         first = moment if first is None or moment < first else first
         last = moment if last is None or moment > last else last
         _add_tier3(tier3, entry.get("tier3"))
     tier3["cost_usd"] = round(tier3["cost_usd"], 6)
-    return {
+    stats = {
         "total": total,
         "approved": by_decision["allow"],
         "denied": by_decision["deny"],
@@ -364,12 +376,15 @@ def compute_stats(path: str, *, since: datetime | None = None) -> dict:
         "by_tier": _by_count(by_tier),
         "by_tool": _by_count(by_tool),
         "by_decision": by_decision,
-        "corrupt_lines": reader.corrupt_lines,
+        "corrupt_lines": 0,
         "since": format_timestamp(since) if since is not None else None,
         "first": format_timestamp(first) if first is not None else None,
         "last": format_timestamp(last) if last is not None else None,
         "tier3": tier3,
     }
+    if by_machine:
+        stats["by_machine"] = _by_count(by_machine)
+    return stats
 
 
 def _label(value: object) -> str:
@@ -426,6 +441,8 @@ def format_stats(stats: dict) -> str:
     if total:
         tables = [_rows("Decision", stats["by_decision"], total), _rows("Tier", stats["by_tier"], total),
                   _rows("Tool", _top(stats["by_tool"], MAX_TOOL_ROWS), total)]
+        if stats.get("by_machine"):
+            tables.append(_rows("Machine", _top(stats["by_machine"], MAX_TOOL_ROWS), total))
         widths = [max(len(row[i]) for table in tables for row in table) for i in range(3)]
         for table in tables:
             lines.append("")

@@ -2,13 +2,14 @@
 that a dashboard can page, filter, search and chart a log of millions of lines without reading it.
 
 ``<log dir>/audit.index.sqlite3`` (0600, its directory 0700) holds one row per log line (its time,
-decision × tier × tool, session, agent, cwd, reason, the input's one-line gist, and where the line is
-in the log), a full-text index of the gist, the reason and the tool, and rollups maintained as lines
-are read: counts per hour and per day, the most-asked command shapes, Tier 3 usage and the time people
-took to answer. ``refresh`` reads only the complete lines after the last indexed byte; a log that was
-replaced or truncated (another inode, a size below the offset, other first bytes) is indexed again
-from its start. Each batch is one ``BEGIN IMMEDIATE`` transaction that re-reads the offset inside it,
-so several processes may refresh one index at once and every line is indexed exactly once.
+decision × tier × tool, session, agent, cwd, the machine a fleet's entry came from, reason, the input's
+one-line gist, and where the line is in the log), a full-text index of the gist, the reason and the
+tool, and rollups maintained as lines are read: counts per hour and per day, the most-asked command
+shapes, Tier 3 usage and the time people took to answer. ``refresh`` reads only the complete lines
+after the last indexed byte; a log that was replaced or truncated (another inode, a size below the
+offset, other first bytes) is indexed again from its start. Each batch is one ``BEGIN IMMEDIATE``
+transaction that re-reads the offset inside it, so several processes may refresh one index at once
+and every line is indexed exactly once.
 
 Queries never scan the log: pages come newest first by keyset (``before`` = the last id of the
 previous page), and the charts read the rollups (whole days, whole hours, and the rows of the partial
@@ -38,7 +39,7 @@ from phlegyas.store.audit_rollup import DATA_TABLES, HOUR, SCHEMA, BatchWriter, 
 __all__ = ["AuditIndex", "AuditIndexError", "Page", "Row", "SCHEMA_VERSION", "default_index_path"]
 
 FILE_NAME = "audit.index.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the machine an entry came from (a fleet's mirrored log)
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -61,7 +62,8 @@ class AuditIndexError(Exception):
 @dataclass(frozen=True)
 class Row:
     """One decision as the history page lists it. Text comes from the (already redacted) log;
-    ``summary`` is the input's gist on one printable line (at most 300 characters)."""
+    ``summary`` is the input's gist on one printable line (at most 300 characters); ``machine`` the
+    machine a fleet's entry came from (None in an ordinary, one-machine log)."""
 
     id: int
     timestamp: float
@@ -73,6 +75,7 @@ class Row:
     session_id: str | None
     agent_id: str | None
     cwd: str | None
+    machine: str | None
 
 
 @dataclass(frozen=True)
@@ -309,8 +312,8 @@ class AuditIndex:
 
     def search(self, *, text: str | None = None, decision: str | None = None, tier: str | None = None,
                tool: str | None = None, session: str | None = None, agent: str | None = None,
-               since: float | None = None, until: float | None = None, limit: int = 50,
-               before: int | None = None) -> Page:
+               machine: str | None = None, since: float | None = None, until: float | None = None,
+               limit: int = 50, before: int | None = None) -> Page:
         """Rows newest first, filtered (every filter given must hold; an empty string is no filter).
         ``text`` is matched as words (each must occur, in any order, in the gist, the reason or the
         tool name); ``tier`` is a tier (``tier3_ai``) or a statistics label (``tier3_ai_approve``)."""
@@ -319,15 +322,17 @@ class AuditIndex:
         words = phrases(text) if text and text.strip() else ""
         with self._read() as conn:
             combos = _combo_ids(conn, decision, tier, tool) if decision or tier or tool else None
-            where = _conditions(conn, since, until, before, session, agent)
+            where = _conditions(conn, since, until, before, session, agent, machine)
             if words is None or combos == [] or where is None:
                 return Page([], None)
             query = ""
             if words:  # the words in the text columns, and every filter as its facet word
-                filters = (("d", decision), ("t", tier), ("o", tool), ("s", session), ("a", agent))
+                filters = (("d", decision), ("t", tier), ("o", tool), ("s", session), ("a", agent),
+                           ("m", machine))
                 query = "{gist reason tool} : (" + words + ")" + "".join(
                     f" AND facets : {facet(kind, value)}" for kind, value in filters if value)
-            ids = _find_ids(conn, query, combos, *where, limit + 1, session=bool(session), agent=bool(agent))
+            ids = _find_ids(conn, query, combos, *where, limit + 1, session=bool(session), agent=bool(agent),
+                            machine=bool(machine))
             rows = _rows(conn, ids[:limit])
         return Page(rows, ids[limit - 1] if len(ids) > limit else None)
 
@@ -361,13 +366,15 @@ class AuditIndex:
 
     def facets(self) -> dict[str, list[str]]:
         """What the filters can be: ``decisions``, ``tiers`` (as logged), ``labels`` (the statistics'
-        tier labels, which the ``tier`` filter takes too) and ``tools``."""
+        tier labels, which the ``tier`` filter takes too), ``tools`` and ``machines`` (empty for a log
+        whose entries name no machine)."""
         with self._read() as conn:
             combos = conn.execute("SELECT decision, tier, label, tool FROM combos").fetchall()
+            machines = conn.execute("SELECT s.text FROM machines m JOIN strings s ON s.id = m.id").fetchall()
         decisions = {c[0] for c in combos}
         return {"decisions": [d for d in _DECISIONS if d in decisions] + sorted(decisions - set(_DECISIONS)),
                 "tiers": sorted({c[1] for c in combos}), "labels": sorted({c[2] for c in combos}),
-                "tools": sorted({c[3] for c in combos})}
+                "tools": sorted({c[3] for c in combos}), "machines": sorted(m for (m,) in machines)}
 
     # -- charts and statistics (from the rollups) -----------------------------------------------
 
@@ -498,9 +505,9 @@ def _id_span(conn: sqlite3.Connection, since: float | None, until: float | None,
 
 
 def _conditions(conn: sqlite3.Connection, since: float | None, until: float | None, before: int | None,
-                session: str | None, agent: str | None) -> tuple[list[str], list] | None:
-    """The conditions on ``rows r`` for the time, the page and the session and agent (the first two
-    always the id bounds), with their parameters; None when no row can meet them."""
+                session: str | None, agent: str | None, machine: str | None) -> tuple[list[str], list] | None:
+    """The conditions on ``rows r`` for the time, the page and the session, agent and machine (the
+    first two always the id bounds), with their parameters; None when no row can meet them."""
     span = _id_span(conn, since, until, before)
     if span is None:
         return None
@@ -509,7 +516,7 @@ def _conditions(conn: sqlite3.Connection, since: float | None, until: float | No
         if value is not None:
             terms.append(term)
             params.append(value)
-    for column, value in (("session", session), ("agent", agent)):
+    for column, value in (("session", session), ("agent", agent), ("machine", machine)):
         if value:
             found = conn.execute("SELECT id FROM strings WHERE text = ?", (value,)).fetchone()
             if found is None:
@@ -519,17 +526,17 @@ def _conditions(conn: sqlite3.Connection, since: float | None, until: float | No
 
 
 def _find_ids(conn: sqlite3.Connection, query: str, combos: list[int] | None, terms: list[str], params: list,
-              limit: int, *, session: bool, agent: bool) -> list[int]:
+              limit: int, *, session: bool, agent: bool, machine: bool) -> list[int]:
     """The ids of the first ``limit`` matching rows, newest first, driven by the narrowest index: the
-    full-text index (which knows the filters too; they are checked again on the rows), a session's or
-    an agent's rows, each decision × tier × tool, or the ids alone."""
+    full-text index (which knows the filters too; they are checked again on the rows), a session's,
+    an agent's or a machine's rows, each decision × tier × tool, or the ids alone."""
     combo_term = [f"r.combo IN ({','.join(str(c) for c in combos)})"] if combos is not None else []
     if query:
         sql = (f"SELECT r.id FROM fts CROSS JOIN rows r ON r.id = fts.rowid WHERE fts MATCH ? AND fts.rowid >= ? "
                f"AND fts.rowid <= ? AND {' AND '.join(terms + combo_term)} ORDER BY fts.rowid DESC LIMIT ?")
         return [i for (i,) in conn.execute(sql, (query, params[0], params[1], *params, limit))]
-    if session or agent:
-        index = "rows_session" if session else "rows_agent"
+    if session or agent or machine:
+        index = "rows_session" if session else "rows_agent" if agent else "rows_machine"
         sql = (f"SELECT r.id FROM rows r INDEXED BY {index} WHERE {' AND '.join(terms + combo_term)} "
                "ORDER BY r.id DESC LIMIT ?")
         return [i for (i,) in conn.execute(sql, (*params, limit))]
@@ -545,9 +552,10 @@ def _find_ids(conn: sqlite3.Connection, query: str, combos: list[int] | None, te
 def _rows(conn: sqlite3.Connection, ids: list[int]) -> list[Row]:
     if not ids:
         return []
-    sql = ("SELECT r.id, r.ts, c.tool, c.decision, c.tier, r.reason, r.summary, s.text, a.text, w.text FROM rows r "
-           "JOIN combos c ON c.id = r.combo LEFT JOIN strings s ON s.id = r.session "
+    sql = ("SELECT r.id, r.ts, c.tool, c.decision, c.tier, r.reason, r.summary, s.text, a.text, w.text, m.text "
+           "FROM rows r JOIN combos c ON c.id = r.combo LEFT JOIN strings s ON s.id = r.session "
            "LEFT JOIN strings a ON a.id = r.agent LEFT JOIN strings w ON w.id = r.cwd "
+           "LEFT JOIN strings m ON m.id = r.machine "
            f"WHERE r.id IN ({','.join(str(int(i)) for i in ids)}) ORDER BY r.id DESC")
     return [Row(*row) for row in conn.execute(sql)]
 

@@ -2,11 +2,11 @@
 is read, and read back for the charts.
 
 For every entry ``BatchWriter`` adds a row (its time, the decision × tier × tool ``combo``, the
-interned session, agent and cwd, the reason, the input's gist, where the line is in the log), its
-text for full-text search, and its share of every rollup: counts per UTC hour and per UTC day by
-decision and tier, by tool, by asked command shape, and Tier 3 usage (``ROLLUPS``, each described
-once, as data), plus the time people took to answer (``waits``). One batch is one transaction, written
-with a few ``executemany`` calls.
+interned session, agent, cwd and machine (the one a fleet's entry came from, when it names one), the
+reason, the input's gist, where the line is in the log), its text for full-text search, and its share
+of every rollup: counts per UTC hour and per UTC day by decision and tier, by tool, by asked command
+shape, and Tier 3 usage (``ROLLUPS``, each described once, as data), plus the time people took to
+answer (``waits``). One batch is one transaction, written with a few ``executemany`` calls.
 
 ``read`` answers any ``[since, until)`` exactly: whole days and whole hours from the rollups, and the
 partial hours at its ends from the rows themselves (``pieces``).
@@ -30,17 +30,20 @@ MAX_POINTS = 500
 
 SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID",
-    # one row per log line that parsed; text that repeats (session, agent, cwd) is interned in `strings`,
-    # decision × tier × tool in `combos`; pos/len locate the line in the log (entry() reads it back)
+    # one row per log line that parsed; text that repeats (session, agent, cwd, machine) is interned in
+    # `strings`, decision × tier × tool in `combos`; pos/len locate the line in the log (entry() reads it back)
     """CREATE TABLE rows (
     id INTEGER PRIMARY KEY, ts REAL NOT NULL, combo INTEGER NOT NULL, session INTEGER, agent INTEGER,
-    cwd INTEGER, reason TEXT NOT NULL, summary TEXT NOT NULL, pos INTEGER NOT NULL, len INTEGER NOT NULL,
-    shape INTEGER, t3_cached INTEGER, t3_in INTEGER, t3_out INTEGER, t3_cost REAL)""",
+    cwd INTEGER, machine INTEGER, reason TEXT NOT NULL, summary TEXT NOT NULL, pos INTEGER NOT NULL,
+    len INTEGER NOT NULL, shape INTEGER, t3_cached INTEGER, t3_in INTEGER, t3_out INTEGER, t3_cost REAL)""",
     "CREATE INDEX rows_ts ON rows (ts)",
     "CREATE INDEX rows_combo ON rows (combo)",
     "CREATE INDEX rows_session ON rows (session) WHERE session IS NOT NULL",
     "CREATE INDEX rows_agent ON rows (agent) WHERE agent IS NOT NULL",
+    "CREATE INDEX rows_machine ON rows (machine) WHERE machine IS NOT NULL",
     "CREATE TABLE strings (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)",
+    # the machines seen (their `strings` ids), so that the filters can list them without a scan
+    "CREATE TABLE machines (id INTEGER PRIMARY KEY)",
     """CREATE TABLE combos (id INTEGER PRIMARY KEY, decision TEXT NOT NULL, tier TEXT NOT NULL,
     label TEXT NOT NULL, tool TEXT NOT NULL, UNIQUE (decision, tier, tool))""",
     # the text of each row for search: the input's gist, the reason and the tool (contentless: no copy),
@@ -109,7 +112,7 @@ TIER3 = Rollup("t3", (), ("calls", "cache_hits", "input_tokens", "output_tokens"
 ROLLUPS = (TOOLS, SHAPES, TIER3)
 SCHEMA += tuple(statement for rollup in ROLLUPS for statement in rollup.ddl())
 SCHEMA += tuple(f"CREATE TABLE {table} (b INTEGER PRIMARY KEY, counts TEXT NOT NULL)" for table in TIMELINE_TABLES)
-DATA_TABLES = ("rows", "strings", "combos", "spans", "shapes", "waits", "requests", *TIMELINE_TABLES,
+DATA_TABLES = ("rows", "strings", "machines", "combos", "spans", "shapes", "waits", "requests", *TIMELINE_TABLES,
                *(table for rollup in ROLLUPS for table in rollup.tables()))
 
 
@@ -128,7 +131,7 @@ def text_or_none(value: object) -> str | None:
 
 def facet(kind: str, value: str) -> str:
     """The word full-text search finds a filter value by: ``kind`` (``d`` decision, ``t`` tier or tier
-    label, ``o`` tool, ``s`` session, ``a`` agent) and a hash of the value, one word to the tokenizer."""
+    label, ``o`` tool, ``s`` session, ``a`` agent, ``m`` machine) and a hash of the value, one word to the tokenizer."""
     return f"x{kind}{hashlib.blake2b(value.encode('utf-8', 'surrogatepass'), digest_size=8).hexdigest()}"
 
 
@@ -241,6 +244,7 @@ class BatchWriter:
         self.shapes: dict[int, list] = {}  # shape id: [count, last, example]
         self.waits: list[tuple[int, float, float]] = []
         self.requests: dict[str, list] = {}
+        self.machines: set[int] = set()
 
     def add(self, pos: int, length: int, ts: float, entry: dict) -> None:
         row_id = self.next_id
@@ -261,10 +265,14 @@ class BatchWriter:
         key = (hour, combo)
         self.by_hour[key] = self.by_hour.get(key, 0) + 1
         session, agent = text_or_none(entry.get("session_id")), text_or_none(entry.get("agent_id"))
+        machine = text_or_none(entry.get("machine")) or None  # an ordinary log's entries have none
+        machine_id = self._string(machine)
+        if machine_id is not None:
+            self.machines.add(machine_id)
         self.rows.append((row_id, ts, combo, self._string(session), self._string(agent), self._string(entry.get("cwd")),
-                          reason, summary, pos, length, shape, *(usage or (None, None, None, None))))
+                          machine_id, reason, summary, pos, length, shape, *(usage or (None, None, None, None))))
         words = self.caches.facets[combo]
-        for kind, value in (("s", session), ("a", agent)):
+        for kind, value in (("s", session), ("a", agent), ("m", machine)):
             if value is not None:
                 words = f"{words} {self._facet(kind, value)}"
         self.texts.append((row_id, search_text(tool_input), reason[:SEARCH_CHARS], tool, words))
@@ -377,8 +385,9 @@ class BatchWriter:
     def flush(self) -> int:
         """Write what was added; returns the number of rows."""
         run = self.conn.executemany
-        run("INSERT INTO rows (id, ts, combo, session, agent, cwd, reason, summary, pos, len, shape, t3_cached, "
-            "t3_in, t3_out, t3_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self.rows)
+        run("INSERT INTO rows (id, ts, combo, session, agent, cwd, machine, reason, summary, pos, len, shape, "
+            "t3_cached, t3_in, t3_out, t3_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self.rows)
+        run("INSERT OR IGNORE INTO machines (id) VALUES (?)", [(m,) for m in sorted(self.machines)])
         run("INSERT INTO fts (rowid, gist, reason, tool, facets) VALUES (?, ?, ?, ?, ?)", self.texts)
         run("INSERT INTO spans (b, first_id, last_id) VALUES (?, ?, ?) ON CONFLICT (b) DO UPDATE SET "
             "first_id = min(first_id, excluded.first_id), last_id = max(last_id, excluded.last_id)",

@@ -123,3 +123,35 @@ def _size(size: int) -> str:
     if size < 1024:
         return f"{size} bytes"
     return f"{size / 1024:.1f} KiB" if size < 1024 * 1024 else f"{size / (1024 * 1024):.1f} MiB"
+
+
+def database_check(settings) -> Check:
+    """The shared PostgreSQL store, when configured: reachable, the right schema, and how many of this
+    machine's audit rows wait to be sent (rows kept while it was out of reach)."""
+    name = "shared database"
+    if not settings.database_url:
+        return ok(name, "none (PHLEGYAS_DATABASE_URL unset): approvals and the Tier 3 cache are SQLite files in "
+                        "the data directory")
+    from phlegyas.store import pg_schema  # psycopg: only with a database
+    from phlegyas.store.approvals import StoreError
+    from phlegyas.store.backends import database, machine_name
+    from phlegyas.store.pg_audit import pending
+
+    unsent = pending(settings.audit_log_file) if settings.enable_audit_log else 0
+    waiting = f"{unsent} audit row{'s' if unsent != 1 else ''} of this machine ({machine_name(settings)}) not sent yet"
+    db = database(settings)
+    try:
+        with db.connection() as conn:
+            version = pg_schema.current_version(conn)
+    except StoreError as exc:
+        fix = ("run `phlegyas db upgrade` as a role that may create tables" if "db upgrade" in str(exc) else
+               "check the URL, the network and the server; calls that need a person are denied meanwhile, and "
+               "audit rows are kept in the local log until it is back")
+        return problem(name, f"{exc}; {waiting}", fix)
+    finally:
+        db.close()
+    detail = f"{db.shown} reachable, schema version {version}; {waiting}"
+    if unsent > 1000:
+        return warning(name, detail, "run `phlegyas db flush` (the resident hook server and the MCP server send "
+                                     "them in the background)")
+    return ok(name, detail)

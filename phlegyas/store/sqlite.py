@@ -12,8 +12,8 @@ One connection per store object, used under a lock, so one store may be shared b
 from __future__ import annotations
 
 import json
-import math
 import os
+import socket
 import sqlite3
 import threading
 import time
@@ -23,36 +23,33 @@ from typing import Any, Callable, Iterator
 
 from phlegyas.core.model import Decision, ToolCall
 from phlegyas.store.approvals import (
-    APPROVED,
-    DENIED,
+    COLUMNS,
     EXPIRED,
     PENDING,
     STATUSES,
-    AlreadyResolved,
-    ApprovalError,
-    Expired,
-    NotFound,
     PendingRequest,
     StoreError,
     format_time,
-    new_request_id,
+    load_object,
+    new_request,
+    not_found,
+    optional_text,
     parse_request_id,
-    stored_input,
+    refusal,
+    request_from_row,
+    required_text,
+    resolution,
     stored_text,
 )
 
 FILE_NAME = "approvals.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 5000
 RETENTION_SECONDS = 7 * 86400
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 FIRST_POLL_SECONDS = 0.05
 MAX_POLL_SECONDS = 0.5
-
-_COLUMNS = ("id", "tool_name", "tool_input", "tier", "reason", "created_at", "expires_at", "status", "cwd",
-            "mode", "session_id", "workflow_id", "agent_id", "tool_use_id", "resolved_at", "approver_id",
-            "resolution_reason", "resolved_via")
 
 _SCHEMA_V1 = (f"""
 CREATE TABLE requests (
@@ -79,6 +76,10 @@ _SCHEMA_V2 = (
 )""",
     "CREATE INDEX notices_open ON notices (channel, closed)")
 
+_SCHEMA_V3 = (
+    # the host name of the machine that parked the request (a shared PostgreSQL store serves many)
+    "ALTER TABLE requests ADD COLUMN machine TEXT",)
+
 
 def default_path(data_dir: str) -> str:
     return os.path.join(data_dir, FILE_NAME)
@@ -88,8 +89,9 @@ class SQLiteApprovalStore:
     """``ApprovalStore`` on SQLite. ``clock`` (epoch seconds) and ``sleep`` are injectable for tests."""
 
     def __init__(self, path: str, *, clock: Callable[[], float] = time.time,
-                 sleep: Callable[[float], None] = time.sleep):
+                 sleep: Callable[[float], None] = time.sleep, machine: str | None = None):
         self.path = path
+        self.machine = machine if machine is not None else socket.gethostname()
         self._clock = clock
         self._sleep = sleep
         self._lock = threading.Lock()
@@ -113,35 +115,25 @@ class SQLiteApprovalStore:
 
     def create(self, call: "ToolCall", decision: "Decision", *, workflow_id: str | None = None,
                agent_id: str | None = None, ttl: float) -> PendingRequest:
-        if not isinstance(call.tool_name, str) or not call.tool_name:
-            raise ApprovalError("cannot park a call without a tool name")
-        if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not math.isfinite(ttl) or ttl <= 0:
-            raise ApprovalError(f"ttl must be a number of seconds greater than 0, got {ttl!r}")
         now = self._clock()
-        request = PendingRequest(
-            id=new_request_id(), tool_name=stored_text(call.tool_name), tool_input={},
-            tier=stored_text(decision.tier), reason=stored_text(decision.reason), created_at=now,
-            expires_at=now + float(ttl), cwd=call.cwd, mode=call.mode, session_id=call.session_id,
-            workflow_id=_optional(workflow_id if workflow_id is not None else call.workflow_id, "workflow_id"),
-            agent_id=_optional(agent_id if agent_id is not None else call.agent_id, "agent_id"),
-            tool_use_id=call.tool_use_id)
-        row = _row(request, stored_input(call.tool_input))
+        request, row = new_request(call, decision, workflow_id=workflow_id, agent_id=agent_id, ttl=ttl, now=now,
+                                   machine=self.machine)
         with self._write() as conn:
             conn.execute("DELETE FROM notices WHERE request_id IN (SELECT id FROM requests WHERE "
                          "coalesce(resolved_at, expires_at) < ?)", (now - RETENTION_SECONDS,))
             conn.execute("DELETE FROM requests WHERE coalesce(resolved_at, expires_at) < ?",
                          (now - RETENTION_SECONDS,))
-            conn.execute(f"INSERT INTO requests ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
-                         [row[c] for c in _COLUMNS])
-        return replace(request, tool_input=json.loads(row["tool_input"]))
+            conn.execute(f"INSERT INTO requests ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
+                         [row[c] for c in COLUMNS])
+        return request
 
     def get(self, request_id: str) -> PendingRequest:
         rid = parse_request_id(request_id)
         with self._read() as conn:
             row = _one(conn, "SELECT * FROM requests WHERE id = ?", (rid,))
         if row is None:
-            raise NotFound(_not_found(rid))
-        return _request(row, self._clock())
+            raise not_found(rid)
+        return request_from_row(row, self._clock())
 
     def list_pending(self, workflow_id: str | None = None, agent_id: str | None = None) -> list[PendingRequest]:
         query = "SELECT * FROM requests WHERE status = ? AND expires_at > ?"
@@ -150,28 +142,20 @@ class SQLiteApprovalStore:
         for column, value in (("workflow_id", workflow_id), ("agent_id", agent_id)):
             if value is not None:
                 query += f" AND {column} = ?"
-                params.append(_optional(value, column))
+                params.append(optional_text(value, column))
         with self._read() as conn:
             rows = conn.execute(query + " ORDER BY created_at, rowid", params).fetchall()
-        return [_request(row, now) for row in rows]
+        return [request_from_row(row, now) for row in rows]
 
     def resolve(self, request_id: str, approve: bool, *, reason: str | None = None,
                 approver_id: str, via: str | None = None) -> PendingRequest:
         rid = parse_request_id(request_id)
-        if not isinstance(approve, bool):
-            raise ApprovalError(f"approve must be true or false, got {approve!r}")
-        approver = _required(approver_id, "approver_id")
-        why = stored_text(reason) if reason is not None and str(reason).strip() else None
-        how = _optional(via, "via")
-        status = APPROVED if approve else DENIED
+        status, approver, why, how = resolution(approve, reason, approver_id, via)
         with self._write() as conn:
             now = self._clock()
             current = self._current(conn, rid, now)
-            if current.status == EXPIRED:
-                raise Expired(f"request {rid} {current.describe()}; it can no longer be approved or denied",
-                              current)
             if current.status != PENDING:
-                raise AlreadyResolved(f"request {rid} is already {current.describe()}", current)
+                raise refusal(current)
             conn.execute("UPDATE requests SET status = ?, resolved_at = ?, approver_id = ?, resolution_reason = ?, "
                          "resolved_via = ? WHERE id = ? AND status = ?", (status, now, approver, why, how, rid, PENDING))
         return replace(current, status=status, resolved_at=now, approver_id=approver, resolution_reason=why,
@@ -184,12 +168,12 @@ class SQLiteApprovalStore:
             now = self._clock()
             row = _one(conn, "SELECT * FROM requests WHERE id = ?", (rid,))
             if row is None:
-                raise NotFound(_not_found(rid))
+                raise not_found(rid)
             if row["status"] != PENDING:
-                return _request(row, now)
+                return request_from_row(row, now)
             conn.execute("UPDATE requests SET status = ?, resolved_at = ?, resolution_reason = ? WHERE id = ?",
                          (EXPIRED, now, why, rid))
-            return replace(_request(row, now), status=EXPIRED, resolved_at=now, resolution_reason=why)
+            return replace(request_from_row(row, now), status=EXPIRED, resolved_at=now, resolution_reason=why)
 
     def wait(self, request_id: str, timeout: float) -> PendingRequest:
         """Poll with a backoff (FIRST_POLL_SECONDS growing to MAX_POLL_SECONDS), never past the
@@ -232,7 +216,7 @@ class SQLiteApprovalStore:
             self._current(conn, rid, self._clock())
             conn.execute("INSERT INTO notices (request_id, channel, ref, closed) VALUES (?, ?, ?, 0) "
                          "ON CONFLICT (request_id, channel) DO UPDATE SET ref = excluded.ref, closed = 0",
-                         (rid, _required(channel, "channel"), text))
+                         (rid, required_text(channel, "channel"), text))
 
     def open_notices(self, channel: str) -> list[tuple[PendingRequest, dict[str, Any]]]:
         now = self._clock()
@@ -240,7 +224,7 @@ class SQLiteApprovalStore:
             rows = conn.execute("SELECT r.*, n.ref AS notice_ref FROM notices n JOIN requests r ON r.id = n.request_id "
                                 "WHERE n.channel = ? AND n.closed = 0 ORDER BY r.created_at, r.rowid",
                                 (channel,)).fetchall()
-        return [(_request(row, now), _load_input(row["notice_ref"])) for row in rows]
+        return [(request_from_row(row, now), load_object(row["notice_ref"])) for row in rows]
 
     def close_notice(self, request_id: str, channel: str) -> bool:
         rid = parse_request_id(request_id)
@@ -254,8 +238,8 @@ class SQLiteApprovalStore:
     def _current(self, conn: sqlite3.Connection, rid: str, now: float) -> PendingRequest:
         row = _one(conn, "SELECT * FROM requests WHERE id = ?", (rid,))
         if row is None:
-            raise NotFound(_not_found(rid))
-        return _request(row, now)
+            raise not_found(rid)
+        return request_from_row(row, now)
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -358,6 +342,9 @@ def _migrate(conn: sqlite3.Connection, path: str) -> None:
         if version < 2:
             for statement in _SCHEMA_V2:
                 conn.execute(statement)
+        if version < 3:
+            for statement in _SCHEMA_V3:
+                conn.execute(statement)
         if version < SCHEMA_VERSION:
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
                          (str(SCHEMA_VERSION),))
@@ -373,46 +360,3 @@ def _version(text: object, path: str) -> int:
         return int(str(text))
     except ValueError:
         raise StoreError(f"approvals store {path}: schema_version {text!r} is not a number") from None
-
-
-def _request(row: sqlite3.Row, now: float) -> PendingRequest:
-    """The request of a row; a pending row past its expiry reads as expired."""
-    values = {column: row[column] for column in _COLUMNS}
-    values["tool_input"] = _load_input(values["tool_input"])
-    if values["status"] == PENDING and now >= values["expires_at"]:
-        values["status"] = EXPIRED
-        values["resolution_reason"] = "no decision before it expired"
-    return PendingRequest(**values)
-
-
-def _load_input(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return {"_unreadable": "stored input is not valid JSON"}
-    return value if isinstance(value, dict) else {"_value": value}
-
-
-def _row(request: PendingRequest, tool_input: str) -> dict[str, Any]:
-    values = {column: getattr(request, column) for column in _COLUMNS if column != "tool_input"}
-    values["tool_input"] = tool_input
-    return values
-
-
-def _optional(value: object, name: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ApprovalError(f"{name} must be a string, got {type(value).__name__}")
-    return stored_text(value)
-
-
-def _required(value: object, name: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ApprovalError(f"{name} must be a non-empty string, got {value!r}")
-    return stored_text(value.strip())
-
-
-def _not_found(rid: str) -> str:
-    return (f"no approval request {rid} (it may have expired and been purged, or it lives in another "
-            "PHLEGYAS_HOME)")

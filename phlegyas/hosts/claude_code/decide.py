@@ -27,6 +27,7 @@ from phlegyas.core.model import Decision, InvalidCall, ToolCall, Verdict
 from phlegyas.policy.settings import ConfigError, Settings
 from phlegyas.runtime import fast_gate, load_runtime
 from phlegyas.store.audit import AuditError, AuditLog
+from phlegyas.store.backends import kick_shipper
 
 MAX_EVENT_BYTES = 16 * 1024 * 1024
 PRE_TOOL_USE = "PreToolUse"
@@ -212,6 +213,8 @@ def record(settings, call: ToolCall, decision: Decision, mode: str, audit: Audit
         AuditLog(settings.audit_log_file).record(call, decision, mode=mode, extra=extra)
     except (AuditError, ValueError) as exc:
         return f"phlegyas: warning: audit log not written: {exc}\n".encode("utf-8", "backslashreplace")
+    if settings.database_url and audit.path == "server":
+        kick_shipper(settings)  # the shared database gets the row soon; in-process calls leave it to the server
     return b""
 
 

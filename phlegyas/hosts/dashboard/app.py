@@ -108,7 +108,7 @@ def build_app(service: DashboardService, *, token: str, hosts) -> Guard:
 
     async def history(request: Request) -> Response:
         q = request.query_params
-        filters = {k: (q.get(k) or None) for k in ("text", "decision", "tier", "tool", "session", "agent")}
+        filters = {k: (q.get(k) or None) for k in ("text", "decision", "tier", "tool", "session", "agent", "machine")}
         since, until = _epoch(q.get("since")), _epoch(q.get("until"))
         before = _int(q.get("before"))
 
@@ -123,7 +123,10 @@ def build_app(service: DashboardService, *, token: str, hosts) -> Guard:
         nxt = None
         if found.next_before is not None:
             nxt = "?" + "&".join(f"{k}={_quote(v)}" for k, v in shown.items() if v) + f"&before={found.next_before}"
-        return page(request, "history.html", rows=found.rows, facets=facets, filters=shown, next=nxt)
+        # a fleet's log names the machine of each entry: then a column and a filter for it, else neither
+        machines = bool(facets.get("machines")) or any(row.machine for row in found.rows) or bool(filters["machine"])
+        return page(request, "history.html", rows=found.rows, facets=facets, filters=shown, next=nxt,
+                    machines=machines)
 
     async def entry(request: Request) -> Response:
         row_id = _int(request.path_params["row_id"])

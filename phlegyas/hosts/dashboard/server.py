@@ -55,10 +55,10 @@ def serve(environ: Mapping[str, str], cwd: str, *, host: str, port: int, open_br
         return 3
     from phlegyas.hosts.dashboard.service import DashboardService  # the gate too, once the web stack is there
     from phlegyas.runtime import load_runtime  # (same)
-    from phlegyas.store.backends import open_store  # (same)
+    from phlegyas.store.backends import database, open_store  # (same)
 
     runtime = load_runtime(environ, cwd)
-    settings = runtime.settings
+    settings = runtime.settings_for(cwd)  # the user policy's [settings] may name the shared database
     try:
         sock = bind(host, port)
     except OSError as exc:
@@ -71,7 +71,7 @@ def serve(environ: Mapping[str, str], cwd: str, *, host: str, port: int, open_br
     token = secrets.token_urlsafe(32)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}/?token={token}"
-    service = DashboardService(runtime, open_store(settings), cwd=cwd)
+    service = DashboardService(runtime, open_store(settings, pooled=True), cwd=cwd, fleet=database(settings))
     app = build_app(service, token=token, hosts=allowed_hosts(host, bound))
     _write_state(settings, {"pid": os.getpid(), "host": host, "port": bound, "url": f"http://{shown}:{bound}/"})
     print(f"phlegyas dashboard: {url}", file=out, flush=True)

@@ -21,6 +21,8 @@ from phlegyas.store.audit import AuditError, AuditLog
 from phlegyas.store.audit_index import AuditIndex
 from phlegyas.trust.store import TrustStore, TrustStoreError, hash_file
 
+FLEET_LOG = "fleet-audit.jsonl"
+"""With a shared database: the local mirror of every machine's audit rows that the dashboard indexes."""
 RECENT_SECONDS = 60.0
 """How long a request answered elsewhere is still shown as "answered by … via …"."""
 EXPLAIN_CACHE = 512
@@ -38,13 +40,19 @@ class DashboardService:
     """The dashboard's logic over a runtime (for explanations and the policy), the approvals store, the
     audit index and the trust store."""
 
-    def __init__(self, runtime, store: ApprovalStore, *, cwd: str):
+    def __init__(self, runtime, store: ApprovalStore, *, cwd: str, fleet: Any = None):
+        """``fleet``: the shared database (``pg_connect.Database``) whose audit trail the history and the
+        statistics show, mirrored into ``<data_dir>/fleet-audit.jsonl``; None: this machine's log."""
         self.runtime = runtime
-        self.settings = runtime.settings
+        self.settings = runtime.settings_for(cwd)
         self.store = store
         self.cwd = cwd
         self.audit = AuditLog(self.settings.audit_log_file) if self.settings.enable_audit_log else None
-        self.index = AuditIndex(self.settings.audit_log_file)
+        self.fleet = fleet
+        self.fleet_error: str | None = None
+        self.history_path = (os.path.join(self.settings.data_dir, FLEET_LOG) if fleet is not None
+                             else self.settings.audit_log_file)
+        self.index = AuditIndex(self.history_path)
         self.trust_store = TrustStore(self.settings.trust_store)
         self._lock = threading.Lock()
         self._explained: dict[str, list[str]] = {}
@@ -114,8 +122,25 @@ class DashboardService:
     # -- history and statistics ----------------------------------------------------------------------
 
     def refresh_index(self) -> None:
-        if os.path.exists(self.settings.audit_log_file):
+        if self.fleet is not None:
+            self._mirror_fleet()
+        if os.path.exists(self.history_path):
             self.index.refresh()
+
+    def _mirror_fleet(self) -> None:
+        """Bring the fleet's new audit rows into the local mirror (this machine's own first); a database
+        out of reach leaves the mirror as it was and says why (``fleet_error``)."""
+        from phlegyas.store.approvals import StoreError  # the PostgreSQL modules: only with a database
+        from phlegyas.store.backends import ship_now
+        from phlegyas.store.pg_audit import mirror
+
+        problem = ship_now(self.settings)
+        try:
+            while mirror(self.fleet, self.history_path):
+                pass
+            self.fleet_error = problem
+        except (StoreError, AuditError) as exc:
+            self.fleet_error = f"the fleet's history is not current: {exc}"
 
     # -- trust and policy ----------------------------------------------------------------------------
 
@@ -157,6 +182,8 @@ class DashboardService:
 
     def close(self) -> None:
         self.index.close()
+        if self.fleet is not None:
+            self.fleet.close()
 
 
 def _answer(request: PendingRequest) -> dict[str, Any]:

@@ -31,13 +31,13 @@ from typing import Annotated, Any, Callable, Mapping, Sequence
 
 from phlegyas.core.engine import Gate
 from phlegyas.core.model import Decision, InvalidCall, ToolCall, Verdict
-from phlegyas.human.queue import ask_human, details_for, no_human, resolution_entry, summary
+from phlegyas.human.queue import ask_human, cannot_ask, details_for, no_human, resolution_entry, summary
 from phlegyas.human.slack_link import SlackConfigError
 from phlegyas.policy.settings import ConfigError, Settings
 from phlegyas.runtime import load_runtime
 from phlegyas.store.approvals import ApprovalError, ApprovalStore, PendingRequest
 from phlegyas.store.audit import AuditError, AuditLog, compute_stats, empty_stats
-from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
+from phlegyas.store.backends import audit_shipper, open_store
 
 SERVER_NAME = "phlegyas"
 SLACK_RETRY_SECONDS = 30.0
@@ -72,6 +72,7 @@ class ApprovalService:
         self.store = store_factory(self._sleep)
         self._gates: dict[str, Any] = {}
         self.slack: Any = None  # human.slack.SlackApprovals once started (start_slack)
+        self.shipper: Any = None  # store.pg_audit.Shipper with a shared database
         self._slack_retry_at = 0.0
         self._slack_lock = threading.Lock()
 
@@ -81,15 +82,18 @@ class ApprovalService:
 
         human_path = Settings.load(environ, cwd=cwd).person_wait_seconds > 0  # headless otherwise
         runtime = load_runtime(environ, cwd, interactive=human_path)
-        settings = runtime.settings
+        settings = runtime.settings_for(cwd)  # the user policy's [settings] may name the database
         audit = AuditLog(settings.audit_log_file) if settings.enable_audit_log else None
-        path = default_path(settings.data_dir)
-        return cls(runtime, lambda sleep: SQLiteApprovalStore(path, sleep=sleep), audit=audit, cwd=cwd)
+        service = cls(runtime, lambda sleep: open_store(settings, pooled=True, sleep=sleep), audit=audit, cwd=cwd)
+        service.shipper = audit_shipper(settings)  # the shared database gets this machine's audit rows
+        return service
 
     def stop(self) -> None:
         self._stopping.set()
         if self.slack is not None:
             self.slack.close()
+        if self.shipper is not None:
+            self.shipper.close()
 
     # -- Slack -------------------------------------------------------------------------------------
 
@@ -210,7 +214,7 @@ class ApprovalService:
                                  ttl_seconds=settings.pending_ttl_seconds, notify=_announce, channels=channels,
                                  details=details_for(asked, ctx._analysis if ctx is not None else None))
         except ApprovalError as exc:
-            return Decision(Verdict.DENY, "error", f"cannot ask a human: {exc}; {asked.reason}")
+            return cannot_ask(asked, exc)
         if problems:
             decision = replace(decision, reason=f"{decision.reason}; {'; '.join(problems)}")
         return decision
@@ -267,6 +271,9 @@ class ApprovalService:
             self.audit.record(call, decision, mode=mode, extra=extra)
         except (AuditError, ValueError) as exc:
             _log.warning("audit log not written: %s", exc)
+            return
+        if self.shipper is not None:
+            self.shipper.kick()
 
 
 def _announce(request: PendingRequest, wait_seconds: float) -> None:
