@@ -113,8 +113,8 @@ class PostgresApprovalStore:
                 approver_id: str, via: str | None = None) -> PendingRequest:
         rid = parse_request_id(request_id)
         status, approver, why, how = resolution(approve, reason, approver_id, via)
-        now = self._clock()
         with self.db.connection() as conn, conn.transaction():
+            now = self._clock()  # once connected: the time of the commit, give or take the statement
             row = _fetch(conn, "UPDATE phlegyas_requests SET status = %s, resolved_at = %s, approver_id = %s, "
                                "resolution_reason = %s, resolved_via = %s WHERE id = %s AND status = %s AND "
                                f"expires_at > %s RETURNING {', '.join(COLUMNS)}",
@@ -130,8 +130,8 @@ class PostgresApprovalStore:
     def withdraw(self, request_id: str, *, reason: str) -> PendingRequest:
         rid = parse_request_id(request_id)
         why = stored_text(reason)
-        now = self._clock()
         with self.db.connection() as conn, conn.transaction():
+            now = self._clock()
             row = _fetch(conn, "UPDATE phlegyas_requests SET status = %s, resolved_at = %s, resolution_reason = %s "
                                f"WHERE id = %s AND status = %s RETURNING {', '.join(COLUMNS)}",
                          (EXPIRED, now, why, rid, PENDING))
