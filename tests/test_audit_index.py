@@ -395,7 +395,89 @@ def test_facets(table):
         "tiers": ["fallback", "protected_path", "rules", "tier1_dangerous", "tier2_safe", "tier3_ai"],
         "labels": ["fallback", "protected_path", "rules", "tier1_dangerous", "tier2_safe", "tier3_ai_approve",
                    "tier3_ai_deny", "tier3_needs_human"],
-        "tools": ["Bash", "Edit", "Read", "WebFetch", "mcp__github__create_issue"]}
+        "tools": ["Bash", "Edit", "Read", "WebFetch", "mcp__github__create_issue"],
+        "machines": []}  # an ordinary log's entries name no machine
+
+
+# --- machines (a fleet's log, mirrored from the shared database) ---------------------------------
+
+FLEET = [  # (command, verdict, tier, machine, minutes after T0)
+    ("git status", "allow", "tier2_safe", "build-01", 0),
+    ("rm -rf build", "deny", "tier1_dangerous", "build-01", 10),
+    ("git push", "ask", "fallback", "laptop-dana", 20),
+    ("rm -rf dist", "deny", "tier1_dangerous", "laptop-dana", 30),
+    ("ls", "allow", "tier2_safe", None, 40),  # written before the machine joined the fleet: no "machine"
+    ("git log", "allow", "tier2_safe", "build-02", 50),
+]
+
+
+@pytest.fixture
+def fleet(log, index):
+    for command, verdict, tier, machine, minutes in FLEET:
+        write(log, command, verdict, tier, at=T0 + timedelta(minutes=minutes),
+              extra={"machine": machine} if machine is not None else None)
+    index.refresh()
+    return index
+
+
+def test_rows_carry_the_machine_their_entry_came_from(fleet):
+    rows = every_row(fleet)
+    assert [(r.summary, r.machine) for r in rows] == [(e[0], e[3]) for e in reversed(FLEET)]
+    assert fleet.facets()["machines"] == ["build-01", "build-02", "laptop-dana"]
+
+
+@pytest.mark.parametrize("filters, expected", [
+    ({"machine": "build-01"}, ["rm -rf build", "git status"]),
+    ({"machine": "laptop-dana", "decision": "deny"}, ["rm -rf dist"]),
+    ({"machine": "build-01", "tier": "tier2_safe"}, ["git status"]),
+    ({"machine": "build-01", "text": "rm"}, ["rm -rf build"]),
+    ({"machine": "laptop-dana", "text": "git"}, ["git push"]),
+    ({"machine": "laptop-dana", "text": "rm", "decision": "deny"}, ["rm -rf dist"]),
+    ({"machine": "laptop-dana", "text": "rm", "decision": "allow"}, []),
+    ({"machine": "build-02", "session": "s-1", "text": "git"}, ["git log"]),
+    ({"machine": "build-01", "since": at(5)}, ["rm -rf build"]),
+    ({"text": "rm", "decision": "deny"}, ["rm -rf dist", "rm -rf build"]),
+    ({"machine": "nowhere"}, []),
+    ({"machine": "nowhere", "text": "git"}, []),
+    ({"machine": "s-1"}, []),  # a string the index knows, but not as a machine
+    ({"machine": ""}, [e[0] for e in reversed(FLEET)]),  # empty is no filter
+])
+def test_search_by_machine(fleet, filters, expected):
+    assert commands(every_row(fleet, **filters)) == expected
+
+
+def test_user_text_never_matches_the_machine_word(fleet):
+    assert every_row(fleet, text=facet("m", "build-01")) == []
+    assert commands(every_row(fleet, text="laptop")) == []  # the machine is a filter, not searched text
+
+
+def test_entries_without_a_machine_have_none(log, index):
+    write(log, "echo plain")
+    write(log, "echo blank", extra={"machine": ""})  # an empty name is no machine either
+    index.refresh()
+    assert [(r.summary, r.machine) for r in every_row(index)] == [("echo blank", None), ("echo plain", None)]
+    assert index.facets()["machines"] == []
+    assert commands(every_row(index, machine="")) == ["echo blank", "echo plain"]
+
+
+def test_a_version_1_index_is_rebuilt_with_the_machines(log, fleet):
+    """An index written before machines (schema 1: no machine column, index or table) is rebuilt on open
+    and indexed again from the log, with the machines this time."""
+    fleet.close()
+    with sqlite3.connect(fleet.index_path) as db:
+        db.execute("DROP INDEX rows_machine")
+        db.execute("ALTER TABLE rows DROP COLUMN machine")
+        db.execute("DROP TABLE machines")
+        db.execute("UPDATE meta SET value = 1 WHERE key = 'schema_version'")
+    with AuditIndex(log.path) as ix:
+        assert ix.search().rows == []  # rebuilt empty
+        assert ix.refresh() == len(FLEET)  # every line again, once
+        assert [r.machine for r in every_row(ix)] == [e[3] for e in reversed(FLEET)]
+        assert commands(every_row(ix, machine="laptop-dana", decision="deny")) == ["rm -rf dist"]
+        assert ix.totals()["total"] == len(FLEET)
+    with sqlite3.connect(fleet.index_path) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (SCHEMA_VERSION,)
+        assert "machine" in {row[1] for row in db.execute("PRAGMA table_info(rows)")}
 
 
 # --- rollups against compute_stats ---------------------------------------------------------------

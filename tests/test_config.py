@@ -120,6 +120,10 @@ PARSED = [
     ("SLACK_APPROVAL_TIMEOUT_SECONDS", "45", "slack_approval_timeout_seconds", 45),
     ("SLACK_APPROVERS", "U012AB3CD", "slack_approvers", ("U012AB3CD",)),
     ("PHLEGYAS_SLACK_API_URL", "https://proxy.example/slack/api/", "slack_api_url", "https://proxy.example/slack/api/"),
+    ("PHLEGYAS_DATABASE_URL", " postgresql://fleet@db.example/phlegyas?sslmode=verify-full ", "database_url",
+     "postgresql://fleet@db.example/phlegyas?sslmode=verify-full"),
+    ("PHLEGYAS_DATABASE_URL", "host=db.example dbname=phlegyas", "database_url", "host=db.example dbname=phlegyas"),
+    ("PHLEGYAS_MACHINE", "ci-runner-7", "machine_name", "ci-runner-7"),
 ]
 
 
@@ -469,6 +473,31 @@ def test_a_malformed_slack_setting_names_the_variable_and_never_shows_a_token(ho
         load(home, cwd, {var: value})
     if var.endswith("_TOKEN"):
         assert value not in str(err.value) and value[:12] not in str(err.value)
+
+
+@pytest.mark.parametrize("value", ["mysql://fleet:hunter2pass@db/x", "https://fleet:hunter2pass@db/x", "hunter2pass",
+                                   "sqlite:///x password=hunter2pass"])
+def test_a_database_url_that_is_not_postgresql_is_refused_without_its_password(home, cwd, value):
+    with pytest.raises(ConfigError, match="PHLEGYAS_DATABASE_URL must be a PostgreSQL URL") as err:
+        load(home, cwd, {"PHLEGYAS_DATABASE_URL": value})
+    assert "hunter2pass" not in str(err.value)
+
+
+def test_the_database_url_is_shown_without_its_password(home, cwd):
+    s = load(home, cwd, {"PHLEGYAS_DATABASE_URL": "postgresql://fleet:hunter2pass@db.example/phlegyas"})
+    assert s.describe()["database_url"] == "postgresql://****@db.example/phlegyas"
+
+
+def test_the_database_in_the_user_policy_only(home, cwd):
+    from phlegyas.policy.files import PolicyError, load_policy
+
+    data = Path(home) / ".claude" / "phlegyas"
+    data.mkdir(parents=True)
+    (data / "policy.toml").write_text('[settings]\ndatabase_url = "postgresql://fleet@db.example/phlegyas"\n')
+    assert load_policy(cwd, home=home, data_dir=str(data)).settings["database_url"].startswith("postgresql://")
+    (Path(cwd) / ".phlegyas.toml").write_text('[settings]\ndatabase_url = "postgresql://evil@db.example/x"\n')
+    with pytest.raises(PolicyError, match="database_url can only be set in the user policy"):
+        load_policy(cwd, home=home, data_dir=str(data))
 
 
 def test_slack_in_the_user_policy_only(home, cwd, tmp_path):

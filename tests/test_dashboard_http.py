@@ -170,6 +170,45 @@ def test_history_filters_and_searches_the_audit_log_and_opens_one_decision(dash)
     assert client.get("/history/999999").status_code == 404
 
 
+def _fleet(dash, machines) -> None:
+    """One allowed ``echo <n> on <machine>`` per machine (None: an entry that names none)."""
+    for i, machine in enumerate(machines):
+        dash.audit.record(ToolCall("Bash", {"command": f"echo {i} on {machine}"}, cwd="/p", session_id="s-9"),
+                          Decision(Verdict.ALLOW, "tier2_safe", "because"), mode="default",
+                          extra={"machine": machine} if machine is not None else None)
+
+
+def test_history_shows_the_machine_of_a_fleets_entries_and_filters_by_it(dash):
+    _fleet(dash, ["build-01", "laptop-dana", None] + ["build-01"] * 52)
+    client = dash.client()
+    page = client.get("/history").text
+    assert "<th>machine</th>" in page and '<td class="machine">build-01</td>' in page
+    assert re.search(r'<select name="machine" aria-label="machine">\s*<option value="">any machine</option>\s*'
+                     r'<option value="build-01">build-01</option><option value="laptop-dana">laptop-dana</option>',
+                     page), page
+    dana = client.get("/history?machine=laptop-dana").text
+    assert "echo 1 on laptop-dana" in dana and "on build-01" not in dana and "echo 2 on None" not in dana
+    assert '<option value="laptop-dana" selected>' in dana
+    assert "echo 1 on laptop-dana" in client.get("/history?machine=laptop-dana&text=echo&decision=allow").text
+    nothing = client.get("/history?machine=laptop-dana&decision=deny").text
+    assert "No decision matches" in nothing and 'colspan="7"' in nothing
+    builds = client.get("/history?machine=build-01").text
+    assert builds.count('<td class="machine">build-01</td>') == 50 and "laptop-dana</td>" not in builds
+    older = re.search(r'class="more" href="/history\?([^"]+)"', builds).group(1)
+    assert "machine=build-01" in older  # the next page keeps the filter
+    rest = client.get("/history?" + older.replace("&amp;", "&")).text
+    assert rest.count('<td class="machine">build-01</td>') == 3 and "echo 0 on build-01" in rest
+
+
+def test_history_of_an_ordinary_log_has_no_machine_column(dash):
+    _fleet(dash, [None, None])
+    client = dash.client()
+    page = client.get("/history").text
+    assert "echo 0 on None" in page and "echo 1 on None" in page
+    assert "<th>machine</th>" not in page and 'name="machine"' not in page and 'class="machine"' not in page
+    assert 'colspan="6"' in client.get("/history?text=zebra").text
+
+
 def test_stats_draws_charts_with_points_and_suggests_allow_rules(dash):
     for i in range(3):
         dash.audit.record(ToolCall("Bash", {"command": f"npm run storybook --port 600{i}"}, cwd="/p"),

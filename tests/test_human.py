@@ -122,7 +122,7 @@ def test_a_broken_store_fails_closed(tmp_path):
     blocker.write_text("")
     decision = make_gate(str(blocker / "approvals.sqlite3"), 30, "/proj", notify=None).decide(bash("frobnicate"))
     assert decision.verdict is Verdict.DENY and decision.tier == "error"
-    assert "escalating" in decision.reason and "cannot open" in decision.reason
+    assert "cannot ask a human" in decision.reason and "cannot open" in decision.reason
 
 
 def test_the_person_is_told_how_to_answer(store_path, caplog):

@@ -29,7 +29,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.expansion import blocks_tier2, computed, process_substitution
-from phlegyas.analysis.tier1.gate import state_findings
+from phlegyas.analysis.tier1.gate import database_findings, state_findings
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
@@ -94,6 +94,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         found = tier1.invocation_findings(run, renv)
         if eff.writes or eff.deletes or not eff.readonly:  # the gate's own state: approvals, audit, trust
             state_findings(run, eff.writes, [w for w, _ in eff.deletes], eff.readonly, renv, found)
+        database_findings(run, eff.readonly, found)  # … and the fleet's shared store
         if eff.writes:  # a hook, recipe or script written here runs at the next safe command: judge its content
             found = found + shell_write_findings(run, renv, _PLANTED_TOOLS, first_of.get(id(run.command)) is run)
         if found:

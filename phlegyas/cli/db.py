@@ -45,7 +45,7 @@ def register(sub) -> None:
 
 
 def _settings():
-    from phlegyas.policy.settings import ConfigError
+    from phlegyas.policy.settings import ConfigError  # only when `phlegyas db` runs
     from phlegyas.runtime import load_runtime  # the policy is read only by the db commands
 
     cwd = os.getcwd()
@@ -66,7 +66,7 @@ def _database(settings):
 
 
 def _guarded(fn, *args, **kwargs):
-    from phlegyas.store.approvals import StoreError
+    from phlegyas.store.approvals import StoreError  # only when `phlegyas db` runs
 
     try:
         return fn(*args, **kwargs)
@@ -75,7 +75,7 @@ def _guarded(fn, *args, **kwargs):
 
 
 def cmd_upgrade(args, out: TextIO, err: TextIO) -> int:
-    from phlegyas.store import pg_schema
+    from phlegyas.store import pg_schema  # only when `phlegyas db` runs
 
     settings = _settings()
     db = _database(settings)
@@ -96,7 +96,7 @@ def cmd_upgrade(args, out: TextIO, err: TextIO) -> int:
 
 def _wrapped(db, fn, *args):
     """``fn(*args)`` with the driver's errors as the store's (they name the database, password hidden)."""
-    import psycopg
+    import psycopg  # only when `phlegyas db` runs
 
     try:
         return fn(*args)
@@ -105,7 +105,7 @@ def _wrapped(db, fn, *args):
 
 
 def cmd_status(args, out: TextIO, err: TextIO) -> int:
-    from phlegyas.store import pg_schema
+    from phlegyas.store import pg_schema  # only when `phlegyas db` runs
     from phlegyas.store.backends import machine_name
     from phlegyas.store.pg_audit import pending, table_counts
 
@@ -138,7 +138,7 @@ def cmd_status(args, out: TextIO, err: TextIO) -> int:
 
 
 def cmd_prune(args, out: TextIO, err: TextIO) -> int:
-    from phlegyas.store import pg_schema
+    from phlegyas.store import pg_schema  # only when `phlegyas db` runs
 
     try:
         age = pg_schema.parse_age(args.older_than)
@@ -156,14 +156,14 @@ def cmd_prune(args, out: TextIO, err: TextIO) -> int:
 
 
 def _prune(db, age: float) -> dict[str, int]:
-    from phlegyas.store import pg_schema
+    from phlegyas.store import pg_schema  # only when `phlegyas db` runs
 
     with db.connection() as conn:
         return _wrapped(db, pg_schema.prune, conn, age, time.time())
 
 
 def cmd_flush(args, out: TextIO, err: TextIO) -> int:
-    from phlegyas.store.backends import machine_name
+    from phlegyas.store.backends import machine_name  # only when `phlegyas db` runs
     from phlegyas.store.pg_audit import pending, ship
 
     settings = _settings()

@@ -237,7 +237,7 @@ def cmd_stats(args, out: TextIO, err: TextIO) -> int:
 
 def _fleet_stats(settings, since) -> dict:
     """The statistics of the shared audit trail (every machine's decisions, counted by machine too)."""
-    from phlegyas.store.approvals import StoreError
+    from phlegyas.store.approvals import StoreError  # (same: the shared database's modules)
     from phlegyas.store.backends import database, ship_now  # psycopg: only with a shared database
     from phlegyas.store.pg_audit import fleet_entries
 

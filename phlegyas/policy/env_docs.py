@@ -39,6 +39,9 @@ _DOCS: dict[str, tuple[str, str]] = {  # variable -> (default as shown, one-line
     "SLACK_APPROVAL_TIMEOUT_SECONDS": ("300", "how long a Slack approval waits for a click before it denies"),
     "SLACK_APPROVERS": ("", "Slack user IDs who may answer, ','-separated (unset: any member of the channel)"),
     "PHLEGYAS_SLACK_API_URL": ("https://slack.com/api/", "the Slack Web API base URL (a proxy, a test server)"),
+    "PHLEGYAS_DATABASE_URL": ("", "a fleet's shared PostgreSQL store, postgresql://… (docs/FLEET.md); pip install "
+                                  "'phlegyas[postgres]'; unset: SQLite in the data directory"),
+    "PHLEGYAS_MACHINE": ("", "this machine's name in the shared store (unset: the host name)"),
 }
 
 PROCESS_VARS: dict[str, tuple[str, str]] = {  # read from the environment only, by the hook or the build

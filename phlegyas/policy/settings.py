@@ -29,6 +29,13 @@ from typing import Any, Callable, Mapping
 
 from phlegyas.core.model import MODES
 from phlegyas.core.redact import redact
+from phlegyas.policy.setting_values import Bad as _Bad
+from phlegyas.policy.setting_values import channel as _channel
+from phlegyas.policy.setting_values import database_url as _database_url
+from phlegyas.policy.setting_values import items as _items
+from phlegyas.policy.setting_values import machine as _machine
+from phlegyas.policy.setting_values import slack_users as _slack_users
+from phlegyas.policy.setting_values import token as _token
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 HOOK_UNDECIDED = ("none", "ask")
@@ -47,10 +54,6 @@ SLACK_API_URL = "https://slack.com/api/"
 
 class ConfigError(Exception):
     """A setting is missing, malformed or out of range; the message names the variable (or file:line)."""
-
-
-class _Bad(ValueError):
-    """A parser's complaint: what was expected."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -220,15 +223,6 @@ def _path(raw: object, home: str, cwd: str) -> str:
     return _absolute(_text(raw, home, cwd), home, cwd)
 
 
-def _items(raw: object, separator: str, what: str) -> list[object]:
-    """A policy list (``[...]``) or an environment variable's ``separator``-separated text, as items."""
-    if isinstance(raw, str):
-        return [item.strip() for item in raw.split(separator) if item.strip()]
-    if isinstance(raw, (list, tuple)):
-        return list(raw)
-    raise _Bad(f"a list of {what}")
-
-
 def _secret_patterns(raw: object, home: str, cwd: str) -> tuple[str, ...]:
     """``sensitive_paths``: where secrets lie besides the built-in list. ``~/.foo/`` or ``/srv/keys/``
     (a trailing slash: everything below), ``~/.foo.json`` or ``/etc/app/*.conf`` (files), or a bare name
@@ -256,58 +250,6 @@ def _ports(raw: object, home: str, cwd: str) -> tuple[int, ...]:
             raise _Bad("port numbers between 1 and 65535")
         out.append(int(port))
     return tuple(out)
-
-
-_TOKEN_BODY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
-_SLACK_ID_BODY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-_CHANNEL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
-
-
-def _token(raw: object, prefix: str, what: str) -> str:
-    """A Slack token of the kind ``prefix`` names (``xoxb-``, ``xapp-``): letters, digits and dashes."""
-    text = raw.strip() if isinstance(raw, str) else ""
-    if not text.startswith(prefix) or len(text) < len(prefix) + 10 or not _TOKEN_BODY.issuperset(text):
-        raise _Bad(f"a Slack {what} starting with {prefix}")
-    return text
-
-
-def _channel(raw: object) -> str:
-    """A channel name (``approvals``, ``#approvals``) or ID (``C0123ABCD``, ``G…`` private)."""
-    text = raw.strip() if isinstance(raw, str) else ""
-    name = text[1:] if text.startswith("#") else text
-    if text[:1] in ("C", "G") and len(text) >= 9 and _SLACK_ID_BODY.issuperset(text):
-        return text
-    if name and len(name) <= 80 and _CHANNEL_NAME_CHARS.issuperset(name):
-        return name
-    raise _Bad("a Slack channel name (approvals, #approvals) or ID (C0123ABCD)")
-
-
-def _slack_users(raw: object) -> tuple[str, ...]:
-    out = []
-    for item in _items(raw, ",", "Slack user IDs"):
-        text = item.strip() if isinstance(item, str) else ""
-        if text[:1] not in ("U", "W") or len(text) < 3 or not _SLACK_ID_BODY.issuperset(text):
-            raise _Bad("a list of Slack user IDs (e.g. U012AB3CD,U045EF6GH)")
-        out.append(text)
-    return tuple(out)
-
-
-def _database_url(raw: object) -> str:
-    """A libpq connection string: a ``postgresql://`` (or ``postgres://``) URL, or ``key=value`` words."""
-    text = str(raw).strip()
-    if text.startswith(("postgresql://", "postgres://")):
-        return text
-    if "=" in text and not text.startswith(("http:", "https:", "sqlite:", "mysql:")):
-        return text
-    raise _Bad("a PostgreSQL URL such as postgresql://phlegyas@db.example/phlegyas?sslmode=verify-full "
-               "(or libpq's host=… dbname=… form)")
-
-
-def _machine(raw: object) -> str:
-    text = str(raw).strip()
-    if not text or len(text) > 255 or not text.isprintable():
-        raise _Bad("a printable machine name of at most 255 characters")
-    return text
 
 
 def _number(raw: object, kind: type) -> int | float:
@@ -478,6 +420,8 @@ def _shown(name: str, raw: object) -> str:
     """A rejected value as an error may show it: secrets masked, passwords cut from URLs."""
     if isinstance(raw, str) and name in SECRET_FIELDS:
         return mask_secret(raw)
+    if isinstance(raw, str) and name == "database_url" and "://" not in raw and "=" not in raw:
+        return mask_secret(raw)  # not a URL at all: it may be the password itself, pasted in the wrong place
     if isinstance(raw, str) and name in URL_FIELDS:
         return _show(redact(_strip_userinfo(raw)))
     return _show(raw)

@@ -12,7 +12,7 @@ import socket
 import threading
 from typing import Any, Callable
 
-from phlegyas.store.approvals import ApprovalStore
+from phlegyas.store.approvals import ApprovalStore, StoreError
 from phlegyas.store.sqlite import SQLiteApprovalStore, default_path
 
 
@@ -90,7 +90,6 @@ def ship_now(settings) -> str | None:
     done or when there is no database, else what went wrong (the rows stay in the log for later)."""
     if not settings.database_url or not settings.enable_audit_log:
         return None
-    from phlegyas.store.approvals import StoreError
     from phlegyas.store.pg_audit import pending, ship  # (same)
 
     db = database(settings)

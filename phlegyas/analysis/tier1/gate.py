@@ -129,6 +129,36 @@ def state_findings(inv: Invocation, writes: list[Word], deletes: list[Word], rea
             return
 
 
+# -- the shared database (issue 16) -------------------------------------------------------------------
+
+DATABASE_VARIABLE = "PHLEGYAS_DATABASE_URL"
+_DATABASE_TABLES = ("phlegyas_requests", "phlegyas_notices", "phlegyas_audit", "phlegyas_cache", "phlegyas_meta")
+
+
+def database_findings(inv: Invocation, readonly: bool, out: Out) -> None:
+    """``gate.self_approval`` for a command that reaches the fleet's shared store: one that names the
+    variable holding its URL (the credentials to the approvals queue: ``psql "$PHLEGYAS_DATABASE_URL"``,
+    ``echo $PHLEGYAS_DATABASE_URL``, ``os.environ['PHLEGYAS_DATABASE_URL']``), or one that is not read-only
+    and names a phlegyas table (``psql -h db -c "UPDATE phlegyas_requests …"``, whatever the database)."""
+    if inv.program in _GATE_PROGRAMS or _runs_phlegyas_module(inv):
+        return
+    prog = inv.program or "the shell"
+    for word in inv.args:
+        if DATABASE_VARIABLE in word.text:
+            add(out, "gate.self_approval", inv, f"{prog} is handed {DATABASE_VARIABLE}, the credentials to the "
+                                                "gate's shared approvals queue: only a person may use them")
+            return
+    if readonly:
+        return
+    for word in inv.args:
+        lowered = word.text.lower()
+        table = next((t for t in _DATABASE_TABLES if t in lowered), None)
+        if table is not None:
+            add(out, "gate.self_approval", inv, f"{prog} is handed {table}, a table of the gate's shared store "
+                                                "(approvals, audit, cache): only a person may change it")
+            return
+
+
 def _near_state(env: AnalysisEnv) -> bool:
     cwd = env.cwd.rstrip("/") + "/"
     return any(place.startswith(cwd) or cwd.startswith(place.rstrip("/") + "/") for place in state_places(env))
