@@ -207,3 +207,45 @@ def test_a_database_killed_mid_wait_denies_with_the_reason_and_after_a_restart_t
     status = run_phlegyas(machines["A"], project, "db", "status")
     assert status.returncode == 0 and "0 audit rows not sent yet" in status.stdout, status.stdout
     store.close()
+
+
+def test_the_dashboard_shows_the_fleets_pending_requests_and_history_with_their_machines(machines, project,
+                                                                                         postgres_url, postgres_cluster):
+    from starlette.testclient import TestClient
+    from test_dashboard_http import BASE, PORT, TOKEN
+
+    from phlegyas.core.model import Decision, ToolCall, Verdict
+    from phlegyas.hosts.dashboard.app import build_app
+    from phlegyas.hosts.dashboard.security import allowed_hosts
+    from phlegyas.hosts.dashboard.service import DashboardService
+    from phlegyas.runtime import load_runtime
+    from phlegyas.store import pg_audit
+    from phlegyas.store.backends import database, open_store
+
+    for name, command in (("A", "rm -rf /"), ("B", "git status")):  # each machine decides, logs, ships
+        run_phlegyas(machines[name], project, "check", "--", command)
+        settings = load_runtime(machines[name], str(project)).settings
+        pg_audit.ship(database(settings), settings.audit_log_file, settings.machine_name)
+    parked = PostgresApprovalStore(Database(postgres_url), machine="machine-A").create(
+        ToolCall("Bash", {"command": UNKNOWN}, cwd=str(project)), Decision(Verdict.ASK, "fallback", "why"), ttl=600)
+    runtime = load_runtime(machines["B"], str(project))
+    settings = runtime.settings
+    service = DashboardService(runtime, open_store(settings, pooled=True), cwd=str(project), fleet=database(settings))
+    client = TestClient(build_app(service, token=TOKEN, hosts=allowed_hosts("127.0.0.1", PORT)), base_url=BASE,
+                        follow_redirects=False)
+    try:
+        assert client.get(f"/?token={TOKEN}").status_code == 303
+        pending = client.get("/api/pending").json()
+        assert [(r["request_id"], r["machine"]) for r in pending["requests"]] == [(parked.id, "machine-A")]
+        history = client.get("/history").text
+        assert "machine-A" in history and "machine-B" in history and "rm -rf /" in history
+        only_a = client.get("/history?machine=machine-A").text
+        assert "rm -rf /" in only_a and "git status" not in only_a
+        postgres_cluster.kill()
+        try:
+            down = client.get("/history").text
+        finally:
+            postgres_cluster.start()
+        assert 'id="fleet-error"' in down and "not current" in down and "machine-A" in down  # the mirror stays
+    finally:
+        service.close()

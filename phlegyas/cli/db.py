@@ -106,6 +106,7 @@ def _wrapped(db, fn, *args):
 
 def cmd_status(args, out: TextIO, err: TextIO) -> int:
     from phlegyas.store import pg_schema  # only when `phlegyas db` runs
+    from phlegyas.store.approvals import StoreError
     from phlegyas.store.backends import machine_name
     from phlegyas.store.pg_audit import pending, table_counts
 
@@ -115,13 +116,22 @@ def cmd_status(args, out: TextIO, err: TextIO) -> int:
     status = {"database": db.shown, "machine": machine_name(settings), "schema_needed": pg_schema.SCHEMA_VERSION,
               "unsent_audit_rows": unsent, "audit_log": settings.audit_log_file}
     try:
-        conn = _guarded(db.connect)
-        with conn:
-            status["schema_version"] = _guarded(lambda: _wrapped(db, pg_schema.current_version, conn))
+        with db.connect() as conn:
+            status["schema_version"] = _wrapped(db, pg_schema.current_version, conn)
         if status["schema_version"] == pg_schema.SCHEMA_VERSION:
-            status.update(_guarded(table_counts, db))
+            status.update(table_counts(db))
+    except StoreError as exc:  # unreachable: what waits on this machine is still worth saying
+        status["error"] = str(exc)
     finally:
         db.close()
+    if "error" in status:
+        if args.json:
+            out.write(json.dumps(status, indent=2) + "\n")
+        else:
+            out.write(f"database      {status['database']}\nthis machine  {status['machine']}: {unsent} audit row"
+                      f"{'s' if unsent != 1 else ''} not sent yet (kept in {status['audit_log']})\n")
+        err.write(f"phlegyas: {status['error']}\n")
+        return 3
     if args.json:
         out.write(json.dumps(status, indent=2) + "\n")
         return 0

@@ -126,7 +126,7 @@ def build_app(service: DashboardService, *, token: str, hosts) -> Guard:
         # a fleet's log names the machine of each entry: then a column and a filter for it, else neither
         machines = bool(facets.get("machines")) or any(row.machine for row in found.rows) or bool(filters["machine"])
         return page(request, "history.html", rows=found.rows, facets=facets, filters=shown, next=nxt,
-                    machines=machines)
+                    machines=machines, fleet_error=service.fleet_error)
 
     async def entry(request: Request) -> Response:
         row_id = _int(request.path_params["row_id"])

@@ -83,6 +83,8 @@ class DashboardService:
 
     def _shown(self, request: PendingRequest, now: float) -> dict[str, Any]:
         out = request.to_json()
+        if self.fleet is None:  # one machine: its own name says nothing
+            out["machine"] = None
         out["expires_in"] = max(0, round(request.expires_at - now))
         out["details"] = self._details(request)
         return out

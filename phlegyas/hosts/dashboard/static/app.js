@@ -34,7 +34,7 @@ function decideForm(r, verdict) {
 
 function card(r) {
   const meta = el("dl", {class: "meta"});
-  for (const [label, value] of [["cwd", r.cwd || "-"], ["session", r.session_id], ["agent", r.agent_id],
+  for (const [label, value] of [["machine", r.machine], ["cwd", r.cwd || "-"], ["session", r.session_id], ["agent", r.agent_id],
                                 ["workflow", r.workflow_id]]) {
     if (value) meta.append(el("dt", {text: label}), el("dd", {text: value}));
   }
