@@ -9,8 +9,9 @@ atomically). A shipper killed between the commit and the move ships the same lin
 the database is out of reach nothing moves: the rows wait in the log and ``pending()`` counts them
 (``phlegyas doctor`` and ``phlegyas db status`` show it). A replaced or truncated log starts over at 0.
 
-``Shipper`` is used by the long-lived processes (the hook server, the MCP server, the dashboard): a
-background thread that ships soon after ``kick()`` and retries every ``RETRY_SECONDS`` while failing.
+``Shipper`` is used by the long-lived processes (the hook server, the MCP server): a background thread
+that ships soon after ``kick()``, retries every ``RETRY_SECONDS`` while failing, and closes its one
+connection after ``IDLE_SECONDS`` without anything to send.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from phlegyas.store.pg_connect import Database
 
 BATCH_ROWS = 500
 RETRY_SECONDS = 5.0
+IDLE_SECONDS = 30.0  # a shipper with nothing to send for this long closes its connection
 DELAY_SECONDS = 0.2  # after a kick: decisions that come together go in one batch
 READ_BYTES = 4 * 1024 * 1024
 
@@ -177,7 +179,9 @@ class Shipper:
     def _run(self) -> None:
         failing = False
         while True:
-            self._wake.wait(RETRY_SECONDS if failing else None)
+            if not self._wake.wait(RETRY_SECONDS if failing else IDLE_SECONDS) and not failing:
+                self.db.close()  # idle: a fleet's machines do not each hold a connection open for nothing
+                continue
             stopping = self._stop.is_set()
             if not stopping:
                 time.sleep(DELAY_SECONDS)

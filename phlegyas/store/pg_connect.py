@@ -27,6 +27,7 @@ from phlegyas.store.approvals import StoreError
 CONNECT_TIMEOUT_SECONDS = 3
 POOL_MAX = 8
 POOL_WAIT_SECONDS = 5.0
+POOL_IDLE_SECONDS = 60.0
 INSTALL_HINT = "pip install 'phlegyas[postgres]'"
 
 
@@ -145,9 +146,10 @@ class Database:
                 if self._conninfo is None:
                     self._conninfo = conninfo(self.url)
                 # a pooled connection is checked before it is handed out: one the server dropped is replaced
-                self._pool = ConnectionPool(self._conninfo, min_size=1, max_size=POOL_MAX, open=False,
-                                            kwargs={"autocommit": True}, check=ConnectionPool.check_connection,
-                                            name="phlegyas")
+                # none held while idle: a fleet of long-lived processes must not exhaust max_connections
+                self._pool = ConnectionPool(self._conninfo, min_size=0, max_size=POOL_MAX, max_idle=POOL_IDLE_SECONDS,
+                                            open=False, kwargs={"autocommit": True},
+                                            check=ConnectionPool.check_connection, name="phlegyas")
                 self._pool.open(wait=False)
             return self._pool
 
