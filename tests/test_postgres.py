@@ -339,3 +339,49 @@ def test_the_mirror_does_not_skip_a_row_whose_transaction_commits_late(postgres_
     second = pg_audit.mirror(db, mirror)
     machines = sorted(json.loads(line)["machine"] for line in open(mirror, encoding="utf-8"))
     assert machines == ["fast", "slow"] and first + second == 2
+
+
+# --- the roles of docs/FLEET.md --------------------------------------------------------------------------
+
+def _as(url: str, role: str) -> str:
+    return url.replace("postgresql://phlegyas@", f"postgresql://{role}@", 1)
+
+
+def test_the_documented_roles_let_an_agent_park_and_give_up_but_never_approve(postgres_cluster, postgres_url, tmp_path):
+    import subprocess
+
+    from phlegyas.store.approvals import ApprovalError
+
+    sql = os.path.join(os.path.dirname(__file__), "..", "docs", "fleet-roles.sql")
+    done = subprocess.run([os.path.join(postgres_cluster.bin_dir, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1",
+                           "-f", os.path.abspath(sql), postgres_url], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    agent = PostgresApprovalStore(Database(_as(postgres_url, "phlegyas_agent")), machine="ci-7")
+    approver = PostgresApprovalStore(Database(_as(postgres_url, "phlegyas_approver")), machine="desk")
+    parked = agent.create(bash("make deploy"), ASKED, ttl=60)
+    assert [r.id for r in agent.list_pending()] == [parked.id]
+    with pytest.raises(ApprovalError):  # the row-level policy: an agent cannot approve (nor deny)
+        agent.resolve(parked.id, True, approver_id="the-agent-itself")
+    assert approver.get(parked.id).is_pending
+    assert approver.resolve(parked.id, True, approver_id="alice").status == "approved"
+    given_up = agent.create(bash("make test"), ASKED, ttl=60)
+    assert agent.withdraw(given_up.id, reason="nobody answered").status == "expired"
+    agent.add_notice(given_up.id, "slack", {"ts": "1"})
+    assert agent.close_notice(given_up.id, "slack") is True
+    cache = PostgresVerdictCache(Database(_as(postgres_url, "phlegyas_agent")), ttl_seconds=60)
+    cache.put("k", {"answer": 1})
+    assert cache.get("k") == {"answer": 1} and cache.last_error is None
+    path = _log(tmp_path, 2)
+    assert pg_audit.ship(Database(_as(postgres_url, "phlegyas_agent")), path, "ci-7") == 2  # may add rows
+    with pytest.raises(StoreError, match="permission denied"):  # but not read the fleet's trail
+        list(pg_audit.fleet_entries(Database(_as(postgres_url, "phlegyas_agent"))))
+    assert len(list(pg_audit.fleet_entries(Database(_as(postgres_url, "phlegyas_approver"))))) == 2
+    with psycopg.connect(_as(postgres_url, "phlegyas_agent"), autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("DELETE FROM phlegyas_audit")
+        with pytest.raises(psycopg.Error):  # a forged approved row is refused by the policy
+            conn.execute("INSERT INTO phlegyas_requests (id, machine, tool_name, tool_input, tier, reason, created_at, "
+                         "expires_at, status, approver_id) VALUES (gen_random_uuid(), 'x', 'Bash', '{}', 't', 'r', 0, "
+                         "9e9, 'approved', 'me')")
+    for store in (agent, approver):
+        store.close()

@@ -18,7 +18,15 @@ from phlegyas.core.analysis import Analysis, explain_lines, not_understood
 from phlegyas.core.engine import Context
 from phlegyas.core.model import Decision, ToolCall, Verdict
 from phlegyas.core.text import printable
-from phlegyas.store.approvals import APPROVED, DENIED, PENDING, ApprovalError, ApprovalStore, PendingRequest
+from phlegyas.store.approvals import (
+    APPROVED,
+    DENIED,
+    PENDING,
+    ApprovalError,
+    ApprovalStore,
+    PendingRequest,
+    StoreUnavailable,
+)
 from phlegyas.store.backends import open_store
 
 TIER = "human"
@@ -79,6 +87,8 @@ def ask_human(store: ApprovalStore, call: ToolCall, asked: Decision, *, wait_sec
             if problem:
                 problems.append(problem)
         final = store.wait(request.id, wait_seconds)
+    except StoreUnavailable:
+        raise  # nothing can be withdrawn or settled now; the request expires with the wait
     except BaseException:
         _withdraw_quietly(store, request.id, "the waiting process stopped")
         _settle_quietly(channels, store, request.id)

@@ -61,6 +61,11 @@ class StoreError(ApprovalError):
     """The store itself failed (cannot open or write the database, schema from a newer version)."""
 
 
+class StoreUnavailable(StoreError):
+    """The store cannot be reached at all (a shared database out of reach): nothing can be written to it
+    until it is back, so there is no point in trying to tidy up (a request expires on its own)."""
+
+
 def parse_request_id(value: object) -> str:
     """The canonical (lower-case, hyphenated) form of a UUID given as text; InvalidRequestId otherwise.
 

@@ -22,16 +22,16 @@ from typing import Any, Iterator
 
 from phlegyas.core.redact import redact
 from phlegyas.store import pg_schema
-from phlegyas.store.approvals import StoreError
+from phlegyas.store.approvals import StoreError, StoreUnavailable
 
 CONNECT_TIMEOUT_SECONDS = 3
 POOL_MAX = 8
-POOL_WAIT_SECONDS = 5.0
+POOL_WAIT_SECONDS = 3.0  # as long as a connection attempt may take: a busy pool, or a server gone
 POOL_IDLE_SECONDS = 60.0
 INSTALL_HINT = "pip install 'phlegyas[postgres]'"
 
 
-class DatabaseUnavailable(StoreError):
+class DatabaseUnavailable(StoreUnavailable):
     """The database cannot be reached or failed mid-operation (the message names it, password hidden)."""
 
 

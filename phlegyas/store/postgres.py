@@ -40,7 +40,7 @@ from phlegyas.store.approvals import (
     resolution,
     stored_text,
 )
-from phlegyas.store.pg_connect import Database
+from phlegyas.store.pg_connect import Database, DatabaseUnavailable
 from phlegyas.store.pg_schema import SCHEMA_VERSION
 
 RETENTION_SECONDS = 7 * 86400
@@ -168,6 +168,9 @@ class PostgresApprovalStore:
                         pass
                 except Exception as exc:  # noqa: BLE001 - the database went away mid-wait
                     raise self.db.failed(exc) from exc
+                if listener.closed or listener.broken:  # notifies() can end quietly on a lost connection
+                    raise DatabaseUnavailable(f"database {self.db.shown} is unreachable: the connection was lost "
+                                              "during the wait")
                 self._sleep(0)  # a stopping process ends the wait here
         finally:
             try:
