@@ -6,6 +6,7 @@ after its restart the calls work again and A's audit rows kept meanwhile arrive.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -16,6 +17,7 @@ import psycopg
 import pytest
 from test_mcp import UNKNOWN, approve_json, connect, run_phlegyas
 
+from phlegyas.core.model import Decision, ToolCall, Verdict
 from phlegyas.store.pg_connect import Database
 from phlegyas.store.postgres import PostgresApprovalStore
 
@@ -215,7 +217,6 @@ def test_the_dashboard_shows_the_fleets_pending_requests_and_history_with_their_
     from starlette.testclient import TestClient
     from test_dashboard_http import BASE, PORT, TOKEN
 
-    from phlegyas.core.model import Decision, ToolCall, Verdict
     from phlegyas.hosts.dashboard.app import build_app
     from phlegyas.hosts.dashboard.security import allowed_hosts
     from phlegyas.hosts.dashboard.service import DashboardService
@@ -250,3 +251,45 @@ def test_the_dashboard_shows_the_fleets_pending_requests_and_history_with_their_
         assert 'id="fleet-error"' in down and "not current" in down and "machine-A" in down  # the mirror stays
     finally:
         service.close()
+
+
+def test_a_permission_request_hook_on_a_waits_for_bs_answer(machines, project, postgres_url):
+    """The other waiting path: Claude Code's PermissionRequest hook process on A parks the call, B denies it."""
+    event = {"session_id": "6472e0a1-93f2-4c1e-9b55-2f1b0c3d4e5f", "cwd": str(project),
+             "transcript_path": str(project / "t.jsonl"), "permission_mode": "default",
+             "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+             "tool_input": {"command": UNKNOWN, "description": "run it"}}
+    hook = subprocess.Popen([sys.executable, "-m", "phlegyas.hosts.claude_code.hook"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=machines["A"], cwd=project, text=True)
+    hook.stdin.write(json.dumps(event))
+    hook.stdin.close()
+    store = PostgresApprovalStore(Database(postgres_url))
+    try:
+        parked = _wait_for_pending(store)[0]
+        assert parked.machine == "machine-A"
+        denied = run_phlegyas(machines["B"], project, "deny", parked.id, "--reason", "not on a Friday")
+        assert denied.returncode == 0, denied.stderr
+        out = hook.stdout.read()
+        assert hook.wait(30) == 0, hook.stderr.read()
+    finally:
+        hook.kill()
+        store.close()
+    decision = json.loads(out)["hookSpecificOutput"]["decision"]
+    assert decision["behavior"] == "deny" and "not on a Friday" in decision["message"]
+
+
+def test_the_database_may_be_named_in_the_user_policy_instead(machines, project, postgres_url):
+    env = {k: v for k, v in machines["A"].items() if k != "PHLEGYAS_DATABASE_URL"}
+    data = env["PHLEGYAS_HOME"]
+    os.makedirs(data, exist_ok=True)
+    with open(os.path.join(data, "policy.toml"), "w", encoding="utf-8") as fh:
+        fh.write(f'[settings]\ndatabase_url = "{postgres_url}"\n')
+    parked = PostgresApprovalStore(Database(postgres_url), machine="machine-B").create(
+        ToolCall("Bash", {"command": UNKNOWN}, cwd=str(project)), Decision(Verdict.ASK, "fallback", "why"), ttl=600)
+    listed = run_phlegyas(env, project, "pending", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [(r["request_id"], r["machine"]) for r in json.loads(listed.stdout)] == [(parked.id, "machine-B")]
+    run_phlegyas(env, project, "check", "--", "ls")
+    status = run_phlegyas(env, project, "db", "status")
+    assert status.returncode == 0 and "machine-A: 1 audit row not sent yet" in status.stdout, status.stdout
+    assert run_phlegyas(env, project, "db", "flush").stdout.startswith("sent 1 audit row ")

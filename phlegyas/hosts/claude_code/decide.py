@@ -145,6 +145,9 @@ def decide_event(event: str, call: ToolCall, environ: Mapping[str, str], cwd: st
         gate = fast_gate(gate)
     decision = gate.decide(call)
     warning = record(runtime.settings, call, decision, gate.mode_for(call), audit)
+    if audit.path == "server" and not runtime.settings.database_url and \
+            (getattr(gate.policy, "settings", None) or {}).get("database_url"):
+        kick_shipper(runtime.settings_for(cwd))  # the database named by the user policy's [settings]
     result = render(event, call, decision, undecided_ask=runtime.settings.hook_undecided == "ask")
     return result._replace(stderr=result.stderr + warning) if warning else result
 
