@@ -123,3 +123,19 @@ def postgres_url(postgres_cluster):
     with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
         conn.execute(f"TRUNCATE {', '.join(pg_schema.TABLES)}")
     return postgres_cluster.url
+
+
+@pytest.fixture
+def fresh_database(postgres_cluster):
+    """The URL of a database of its own on the suite's server, without phlegyas's schema; dropped after."""
+    import uuid
+
+    import psycopg  # (same)
+
+    postgres_cluster.start_if_stopped()
+    name = "t_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    yield postgres_cluster.url.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

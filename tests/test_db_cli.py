@@ -3,23 +3,10 @@
 from __future__ import annotations
 
 import json
-import uuid
 
 import psycopg
-import pytest
 
 from phlegyas.store import pg_schema
-
-
-@pytest.fixture
-def empty_database(postgres_cluster):
-    postgres_cluster.start_if_stopped()
-    name = "cli_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    yield postgres_cluster.url.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def test_without_a_database_the_db_commands_say_how_to_configure_one(run_cli):
@@ -28,8 +15,8 @@ def test_without_a_database_the_db_commands_say_how_to_configure_one(run_cli):
         assert done.returncode == 3 and "PHLEGYAS_DATABASE_URL" in done.stderr, (action, done.stderr)
 
 
-def test_upgrade_then_status_on_a_new_database(run_cli, empty_database):
-    env = {"PHLEGYAS_DATABASE_URL": empty_database}
+def test_upgrade_then_status_on_a_new_database(run_cli, fresh_database):
+    env = {"PHLEGYAS_DATABASE_URL": fresh_database}
     before = run_cli("db", "status", env_extra=env)
     assert before.returncode == 0 and "schema        version 0 (this phlegyas needs" in before.stdout
     pending = run_cli("pending", env_extra=env)

@@ -9,7 +9,6 @@ import json
 import os
 import threading
 import time
-import uuid
 
 import psycopg
 import pytest
@@ -29,50 +28,37 @@ def bash(command: str) -> ToolCall:
     return ToolCall("Bash", {"command": command}, cwd="/proj")
 
 
-@pytest.fixture
-def fresh_db(postgres_cluster):
-    """A database of its own, with no phlegyas schema yet; dropped afterwards."""
-    postgres_cluster.start_if_stopped()
-    name = "t_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    url = postgres_cluster.url.rsplit("/", 1)[0] + "/" + name
-    yield url
-    with psycopg.connect(postgres_cluster.url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
 # --- the schema ---------------------------------------------------------------------------------------
 
-def test_a_database_without_the_schema_says_to_run_db_upgrade_then_works(fresh_db):
-    with PostgresApprovalStore(Database(fresh_db)) as store:
+def test_a_database_without_the_schema_says_to_run_db_upgrade_then_works(fresh_database):
+    with PostgresApprovalStore(Database(fresh_database)) as store:
         with pytest.raises(StoreError, match=r"no phlegyas schema.*phlegyas db upgrade"):
             store.list_pending()
-    with psycopg.connect(fresh_db, autocommit=True) as conn:
+    with psycopg.connect(fresh_database, autocommit=True) as conn:
         assert pg_schema.upgrade(conn)[:2] == (0, pg_schema.SCHEMA_VERSION)
         assert pg_schema.upgrade(conn) == (pg_schema.SCHEMA_VERSION, pg_schema.SCHEMA_VERSION, [])  # idempotent
-    with PostgresApprovalStore(Database(fresh_db)) as store:
+    with PostgresApprovalStore(Database(fresh_database)) as store:
         assert store.list_pending() == []
 
 
-def test_a_newer_schema_is_refused_by_the_store_and_by_upgrade(fresh_db):
-    with psycopg.connect(fresh_db, autocommit=True) as conn:
+def test_a_newer_schema_is_refused_by_the_store_and_by_upgrade(fresh_database):
+    with psycopg.connect(fresh_database, autocommit=True) as conn:
         pg_schema.upgrade(conn)
         conn.execute("UPDATE phlegyas_meta SET value = %s WHERE key = 'schema_version'",
                      (str(pg_schema.SCHEMA_VERSION + 1),))
         with pytest.raises(StoreError, match="newer than this phlegyas"):
             pg_schema.upgrade(conn)
-    with PostgresApprovalStore(Database(fresh_db)) as store:
+    with PostgresApprovalStore(Database(fresh_database)) as store:
         with pytest.raises(StoreError, match="newer than this phlegyas understands"):
             store.stats()
 
 
-def test_upgrades_started_together_apply_the_schema_once(fresh_db):
+def test_upgrades_started_together_apply_the_schema_once(fresh_database):
     results, errors = [], []
 
     def upgrade():
         try:
-            with psycopg.connect(fresh_db, autocommit=True) as conn:
+            with psycopg.connect(fresh_database, autocommit=True) as conn:
                 results.append(pg_schema.upgrade(conn)[:2])
         except Exception as exc:  # noqa: BLE001 - collected for the assertion
             errors.append(exc)

@@ -14,10 +14,8 @@ import textwrap
 import time
 from typing import TextIO
 
-from phlegyas.cli.common import CliError
+from phlegyas.cli.common import CliError, settings_here
 from phlegyas.human.queue import gist, printable, resolution_entry, shorten, summary
-from phlegyas.policy.settings import ConfigError
-from phlegyas.runtime import load_runtime
 from phlegyas.store.approvals import ApprovalError, PendingRequest
 from phlegyas.store.audit import AuditError, AuditLog
 from phlegyas.store.backends import open_store, ship_now
@@ -78,7 +76,7 @@ def _wrap(text: str) -> str:
 # --- commands -------------------------------------------------------------------------------------
 
 def cmd_pending(args, out: TextIO, err: TextIO) -> int:
-    settings = _settings()
+    settings = settings_here()
     with _store(settings) as store:
         requests = _guard(store.list_pending, args.workflow, args.agent)
     if args.json:
@@ -111,7 +109,7 @@ def cmd_mcp(args, out: TextIO, err: TextIO) -> int:
 
 
 def _resolve(args, approve: bool, out: TextIO, err: TextIO) -> int:
-    settings = _settings()
+    settings = settings_here()
     with _store(settings) as store:
         request = _guard(store.resolve, args.id, approve, reason=args.reason,
                          approver_id=args.approver or _user_name(), via="cli")
@@ -123,15 +121,6 @@ def _resolve(args, approve: bool, out: TextIO, err: TextIO) -> int:
 
 
 # --- plumbing -------------------------------------------------------------------------------------
-
-def _settings():
-    """The environment's settings over the user policy's ``[settings]`` (where database_url may be)."""
-    try:
-        cwd = os.getcwd()
-        return load_runtime(os.environ, cwd).settings_for(cwd)
-    except ConfigError as exc:
-        raise CliError(f"configuration error: {exc}") from None
-
 
 def _store(settings):
     return open_store(settings)

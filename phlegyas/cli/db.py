@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from typing import TextIO
 
-from phlegyas.cli.common import CliError
+from phlegyas.cli.common import CliError, settings_here
 
 
 def register(sub) -> None:
@@ -45,14 +44,7 @@ def register(sub) -> None:
 
 
 def _settings():
-    from phlegyas.policy.settings import ConfigError  # only when `phlegyas db` runs
-    from phlegyas.runtime import load_runtime  # the policy is read only by the db commands
-
-    cwd = os.getcwd()
-    try:
-        settings = load_runtime(os.environ, cwd).settings_for(cwd)
-    except ConfigError as exc:
-        raise CliError(f"configuration error: {exc}") from None
+    settings = settings_here()
     if not settings.database_url:
         raise CliError("no shared database configured: set PHLEGYAS_DATABASE_URL=postgresql://… (or database_url "
                        "under [settings] in the user policy); see docs/FLEET.md")

@@ -7,7 +7,7 @@ import os
 import time
 from typing import TextIO
 
-from phlegyas.cli.common import CliError
+from phlegyas.cli.common import CliError, settings_here
 
 TEST_COMMAND = "echo 'phlegyas slack test: nothing runs; click Approve or Deny'"
 TEST_WAIT_SECONDS = 120
@@ -38,16 +38,10 @@ def register(sub) -> None:
 def cmd_slack_test(args, out: TextIO, err: TextIO) -> int:
     from phlegyas.core.model import Decision, ToolCall, Verdict  # lean start-up: only this command loads them
     from phlegyas.human.slack import SlackError, start_slack
-    from phlegyas.policy.settings import ConfigError
-    from phlegyas.runtime import load_runtime
     from phlegyas.store.approvals import APPROVED, PENDING
     from phlegyas.store.backends import open_store
 
-    cwd = os.getcwd()
-    try:
-        settings = load_runtime(os.environ, cwd).settings_for(cwd)
-    except ConfigError as exc:
-        raise CliError(f"configuration error: {exc}") from None
+    settings = settings_here()
     if not settings.slack_configured:
         raise CliError("Slack approvals are off: set SLACK_BOT_TOKEN, SLACK_APP_TOKEN and SLACK_APPROVAL_CHANNEL "
                        "(see examples/SLACK_SETUP.md)")
@@ -64,8 +58,8 @@ def cmd_slack_test(args, out: TextIO, err: TextIO) -> int:
         out.write(f"connected: team {identity.team_id}, channel {where} ({identity.channel_id}), Socket Mode open\n")
         ttl = settings.slack_approval_timeout_seconds if args.no_wait else args.wait
         asked = Decision(Verdict.ASK, "test", "phlegyas slack test: a harmless request to check the wiring")
-        request = store.create(ToolCall("Bash", {"command": TEST_COMMAND}, cwd=cwd, session_id="phlegyas-slack-test"),
-                               asked, ttl=ttl)
+        call = ToolCall("Bash", {"command": TEST_COMMAND}, cwd=os.getcwd(), session_id="phlegyas-slack-test")
+        request = store.create(call, asked, ttl=ttl)
         problem = slack.announce(request, ["nothing runs, whatever is clicked"])
         if problem:
             raise CliError(problem)

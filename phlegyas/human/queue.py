@@ -2,8 +2,8 @@
 
 The request goes into the shared approvals store; a person sees it with ``phlegyas pending`` and
 answers with ``phlegyas approve ID`` / ``phlegyas deny ID`` (or an orchestrator through the MCP tool
-``submit_approval``), from any process. The waiter polls the store without spinning and denies when
-nobody answers in time. ``HumanChecker`` is the last step of the pipeline when
+``submit_approval``), from any process or machine. The waiter waits on the store (SQLite: polls without
+spinning; PostgreSQL: woken by LISTEN/NOTIFY) and denies when nobody answers in time. ``HumanChecker`` is the last step of the pipeline when
 ``APPROVAL_WAIT_SECONDS`` > 0; ``ask_human`` is the same path for adapters that hold an ask from an
 earlier step (the MCP permission tool).
 """

@@ -1,9 +1,10 @@
 """Pending approvals: calls parked until a human approves or denies them, shared by every process.
 
 An MCP server, the PermissionRequest hook and ``phlegyas pending/approve/deny`` all open the same store
-(SQLite by default: ``<data_dir>/approvals.sqlite3``), so a request parked by one process can be
-resolved from another. This module holds the vocabulary: ``PendingRequest``, the ``ApprovalStore``
-protocol a backend implements, the errors, and request-id validation. It does no I/O.
+(SQLite by default: ``<data_dir>/approvals.sqlite3``; a PostgreSQL database shared by a fleet with
+``PHLEGYAS_DATABASE_URL``), so a request parked by one process — or machine — can be resolved from
+another. This module holds the vocabulary: ``PendingRequest``, the ``ApprovalStore`` protocol a backend
+implements, the errors, request-id validation and the row helpers both backends share. It does no I/O.
 
 Lifecycle of a request: ``pending`` → ``approved`` | ``denied`` (by someone, once) or ``expired``
 (its time to live ran out, or the waiting process gave up on it). Only a pending request can be
@@ -276,6 +277,30 @@ def refusal(current: PendingRequest) -> ApprovalError:
     if current.status == EXPIRED:
         return Expired(f"request {current.id} {current.describe()}; it can no longer be approved or denied", current)
     return AlreadyResolved(f"request {current.id} is already {current.describe()}", current)
+
+
+def pending_filters(workflow_id: object, agent_id: object) -> list[tuple[str, str]]:
+    """``list_pending``'s filters as (column, value) pairs, the values checked as they are stored."""
+    return [(column, optional_text(value, column) or "") for column, value in
+            (("workflow_id", workflow_id), ("agent_id", agent_id)) if value is not None]
+
+
+def stats_report(backend: str, path: str, counts: dict[str, int], oldest: float | None, now: float,
+                 retention_seconds: int, **extra: Any) -> dict[str, Any]:
+    """``stats()``'s answer: the backend and where it is, ``extra`` facts, counts by status (every status,
+    0 when none), the oldest pending request's time and age, and the retention."""
+    by_status = {status: 0 for status in STATUSES}
+    by_status.update(counts)
+    return {
+        "backend": backend,
+        "path": path,
+        **extra,
+        "total": sum(by_status.values()),
+        **by_status,
+        "oldest_pending_at": format_time(oldest),
+        "oldest_pending_age_seconds": round(now - oldest, 3) if oldest is not None else None,
+        "retention_days": retention_seconds // 86400,
+    }
 
 
 def load_object(text: str) -> dict[str, Any]:

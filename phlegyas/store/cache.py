@@ -64,13 +64,7 @@ class VerdictCache:
             except Exception as exc:  # noqa: BLE001 - a broken cache is an empty cache
                 self._failed(exc)
                 return None
-        if row is None:
-            return None
-        try:
-            value = json.loads(row[0])
-        except (ValueError, RecursionError):
-            return None
-        return value if isinstance(value, dict) else None
+        return None if row is None else decoded(row[0])
 
     def put(self, key: str, value: dict[str, Any]) -> None:
         """Store ``value`` under ``key`` for ``ttl_seconds`` (a no-op when the TTL is 0)."""
@@ -122,6 +116,15 @@ class VerdictCache:
             except Exception:  # noqa: BLE001
                 pass
             self._conn = None
+
+
+def decoded(text: str) -> dict[str, Any] | None:
+    """A stored entry: a JSON object, or None for anything else (an entry that cannot be read is a miss)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _create_private(path: str) -> None:

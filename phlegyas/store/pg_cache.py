@@ -11,6 +11,7 @@ import time
 from typing import Any, Callable
 
 from phlegyas.store.approvals import StoreError
+from phlegyas.store.cache import decoded
 from phlegyas.store.pg_connect import Database, DatabaseUnavailable
 
 PRUNE_EVERY = 50  # writes between two deletions of expired rows
@@ -37,13 +38,7 @@ class PostgresVerdictCache:
             self._failed(exc)
             return None
         self.unavailable = None
-        if row is None:
-            return None
-        try:
-            value = json.loads(row[0])
-        except (ValueError, RecursionError):
-            return None
-        return value if isinstance(value, dict) else None
+        return None if row is None else decoded(row[0])
 
     def put(self, key: str, value: dict[str, Any]) -> None:
         if self.ttl_seconds <= 0:

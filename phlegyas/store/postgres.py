@@ -26,18 +26,17 @@ from phlegyas.store.approvals import (
     COLUMNS,
     EXPIRED,
     PENDING,
-    STATUSES,
     PendingRequest,
-    format_time,
     load_object,
     new_request,
     not_found,
-    optional_text,
     parse_request_id,
+    pending_filters,
     refusal,
     request_from_row,
     required_text,
     resolution,
+    stats_report,
     stored_text,
 )
 from phlegyas.store.pg_connect import Database, DatabaseUnavailable
@@ -101,10 +100,9 @@ class PostgresApprovalStore:
         query = _SELECT + " WHERE status = %s AND expires_at > %s"
         now = self._clock()
         params: list[Any] = [PENDING, now]
-        for column, value in (("workflow_id", workflow_id), ("agent_id", agent_id)):
-            if value is not None:
-                query += f" AND {column} = %s"
-                params.append(optional_text(value, column))
+        for column, value in pending_filters(workflow_id, agent_id):
+            query += f" AND {column} = %s"
+            params.append(value)
         with self.db.connection() as conn:
             rows = _fetch_all(conn, query + " ORDER BY created_at, id", params)
         return [request_from_row(row, now) for row in rows]
@@ -186,20 +184,8 @@ class PostgresApprovalStore:
             oldest = _fetch(conn, "SELECT min(created_at) AS oldest FROM phlegyas_requests WHERE status = %s AND "
                                   "expires_at > %s", (PENDING, now))["oldest"]
             machines = _fetch(conn, "SELECT count(DISTINCT machine) AS n FROM phlegyas_requests")["n"]
-        counts = {status: 0 for status in STATUSES}
-        counts.update({row["s"]: row["n"] for row in rows})
-        return {
-            "backend": "postgresql",
-            "path": self.path,
-            "schema_version": SCHEMA_VERSION,
-            "machine": self.machine,
-            "machines": machines,
-            "total": sum(counts.values()),
-            **counts,
-            "oldest_pending_at": format_time(oldest),
-            "oldest_pending_age_seconds": round(now - oldest, 3) if oldest is not None else None,
-            "retention_days": RETENTION_SECONDS // 86400,
-        }
+        return stats_report("postgresql", self.path, {row["s"]: row["n"] for row in rows}, oldest, now,
+                            RETENTION_SECONDS, schema_version=SCHEMA_VERSION, machine=self.machine, machines=machines)
 
     def add_notice(self, request_id: str, channel: str, ref: dict[str, Any]) -> None:
         rid = parse_request_id(request_id)

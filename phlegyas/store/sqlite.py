@@ -29,16 +29,16 @@ from phlegyas.store.approvals import (
     STATUSES,
     PendingRequest,
     StoreError,
-    format_time,
     load_object,
     new_request,
     not_found,
-    optional_text,
     parse_request_id,
+    pending_filters,
     refusal,
     request_from_row,
     required_text,
     resolution,
+    stats_report,
     stored_text,
 )
 
@@ -139,10 +139,9 @@ class SQLiteApprovalStore:
         query = "SELECT * FROM requests WHERE status = ? AND expires_at > ?"
         now = self._clock()
         params: list[Any] = [PENDING, now]
-        for column, value in (("workflow_id", workflow_id), ("agent_id", agent_id)):
-            if value is not None:
-                query += f" AND {column} = ?"
-                params.append(optional_text(value, column))
+        for column, value in pending_filters(workflow_id, agent_id):
+            query += f" AND {column} = ?"
+            params.append(value)
         with self._read() as conn:
             rows = conn.execute(query + " ORDER BY created_at, rowid", params).fetchall()
         return [request_from_row(row, now) for row in rows]
@@ -197,17 +196,7 @@ class SQLiteApprovalStore:
                 "FROM requests GROUP BY s", (PENDING, now, EXPIRED)).fetchall()
             oldest = _one(conn, "SELECT min(created_at) FROM requests WHERE status = ? AND expires_at > ?",
                           (PENDING, now))[0]
-        counts = {status: 0 for status in STATUSES}
-        counts.update({status: count for status, count in rows})
-        return {
-            "backend": "sqlite",
-            "path": self.path,
-            "total": sum(counts.values()),
-            **counts,
-            "oldest_pending_at": format_time(oldest),
-            "oldest_pending_age_seconds": round(now - oldest, 3) if oldest is not None else None,
-            "retention_days": RETENTION_SECONDS // 86400,
-        }
+        return stats_report("sqlite", self.path, dict(rows), oldest, now, RETENTION_SECONDS)
 
     def add_notice(self, request_id: str, channel: str, ref: dict[str, Any]) -> None:
         rid = parse_request_id(request_id)

@@ -9,7 +9,7 @@ _FIND_VALUES = frozenset({
     "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname",
     "-type", "-xtype", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-anewer",
     "-cnewer", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-maxdepth", "-mindepth",
-    "-samefile", "-used", "-fstype", "-context", "-printf", "-regextype", "-D", "-O",
+    "-samefile", "-used", "-fstype", "-context", "-printf", "-regextype",
     "-newerXY", "-newermt", "-newerct", "-newerat", "-newermm", "-since", "-Bmin", "-Btime", "-Bnewer", "-mnewer",
     "-flags", "-xattrname", "-depth-n",
 })
@@ -39,10 +39,14 @@ def find_exec_end(args: list[Word], i: int) -> int:
 def find_start_dirs(args: list[Word]) -> tuple[list[Word], int]:
     """The start points of a ``find`` and the index where its expression begins."""
     i = 0
-    while i < len(args) and args[i].text in ("-H", "-L", "-P"):
-        i += 1
-    if i < len(args) and args[i].text in ("-D", "-O") or (i < len(args) and args[i].text.startswith("-O")):
-        i += 2 if args[i].text in ("-D", "-O") else 1
+    while i < len(args):  # the options before the start points, in any order: -H -L -P, -D DEBUGOPTS, -O3
+        t = args[i].text
+        if t in ("-H", "-L", "-P") or (t[:2] == "-O" and t[2:].isdigit()):
+            i += 1
+        elif t == "-D":
+            i += 2
+        else:
+            break  # (a bare -O is not find's: the level is attached; it is left to the expression, unknown)
     starts: list[Word] = []
     while i < len(args):
         t = args[i].text
