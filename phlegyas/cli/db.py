@@ -23,7 +23,7 @@ def register(sub) -> None:
                     "approvals queue, the Tier 3 cache and a copy of every machine's audit log live in one "
                     "PostgreSQL database (docs/FLEET.md). These commands look after it; the URL is always "
                     "shown with its password hidden.",
-        epilog="examples:\n  PHLEGYAS_DATABASE_URL=postgresql://phlegyas_admin@db/phlegyas phlegyas db upgrade\n"
+        epilog="examples:\n  PHLEGYAS_DATABASE_URL=postgresql://phlegyas_owner@db/phlegyas phlegyas db upgrade\n"
                "  phlegyas db status\n  phlegyas db prune --older-than 90d\n  phlegyas db flush\n\n"
                "exit status: 0 done, 3 no database configured, unreachable, or a schema this phlegyas "
                "cannot use\n")
@@ -133,7 +133,8 @@ def cmd_status(args, out: TextIO, err: TextIO) -> int:
     out.write(f"database      {status['database']}\nschema        version {version}{note}\n"
               f"this machine  {status['machine']}: {unsent} audit row{'s' if unsent != 1 else ''} not sent yet\n")
     if "rows" in status:
-        rows = ", ".join(f"{name.removeprefix('phlegyas_')} {count:,}" for name, count in status["rows"].items())
+        rows = ", ".join(f"{name.removeprefix('phlegyas_')} {'(not readable)' if count is None else f'{count:,}'}"
+                         for name, count in status["rows"].items())
         out.write(f"rows          {rows}\nmachines      {', '.join(status['machines']) or '-'}\n"
                   f"size          {status['database_bytes'] / 1048576:.1f} MiB\n")
     return 0

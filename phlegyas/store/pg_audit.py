@@ -220,15 +220,31 @@ def fleet_entries(db: Database, *, since: Any = None, machine: str | None = None
 
 
 def table_counts(db: Database) -> dict[str, Any]:
-    """Rows per table, the machines seen, and the sizes on disk (for ``phlegyas db status``)."""
+    """Rows per table, the machines seen, and the size on disk (for ``phlegyas db status``); a table the
+    role may not read (the agents' role and the audit trail) counts as None."""
     with db.connection() as conn:
-        counts = {table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        counts = {table: _count(conn, f"SELECT count(*) FROM {table}")
                   for table in ("phlegyas_requests", "phlegyas_notices", "phlegyas_cache", "phlegyas_audit")}
-        machines = [row[0] for row in conn.execute(
-            "SELECT machine FROM phlegyas_audit GROUP BY machine UNION SELECT machine FROM phlegyas_requests "
-            "GROUP BY machine ORDER BY 1").fetchall()]
+        machines = sorted({row[0] for sql in ("SELECT DISTINCT machine FROM phlegyas_requests",
+                                              "SELECT DISTINCT machine FROM phlegyas_audit")
+                           for row in _rows(conn, sql)})
         size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
     return {"rows": counts, "machines": machines, "database_bytes": size}
+
+
+def _count(conn: Any, sql: str) -> int | None:
+    rows = _rows(conn, sql)
+    return rows[0][0] if rows else None
+
+
+def _rows(conn: Any, sql: str) -> list[tuple]:
+    """The rows of ``sql``, or none when the role may not read the table."""
+    from psycopg.errors import InsufficientPrivilege  # (psycopg: loaded by pg_connect already)
+
+    try:
+        return conn.execute(sql).fetchall()
+    except InsufficientPrivilege:
+        return []
 
 
 def mirror(db: Database, path: str, *, limit: int = 20000) -> int:
