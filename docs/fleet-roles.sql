@@ -7,7 +7,8 @@
 --   phlegyas_agent     the machines agents run on (hook, hook server, MCP server without Slack): park a
 --                      call, wait for it, give up on it (expire it); share the Tier 3 cache; send audit
 --                      rows. It can NOT approve or deny: row-level security lets it move a request only
---                      from pending to expired, and it cannot read or change the audit trail.
+--                      from pending to expired, and it cannot change the audit trail or read its
+--                      entries (it sees which machine wrote which positions: ON CONFLICT needs that).
 --   phlegyas_approver  the people's side (phlegyas pending/approve/deny, the dashboard, the process that
 --                      holds the Slack app): everything an agent may do, plus resolving requests and
 --                      reading the fleet's audit trail.

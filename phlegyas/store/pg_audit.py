@@ -221,7 +221,7 @@ def fleet_entries(db: Database, *, since: Any = None, machine: str | None = None
 
 def table_counts(db: Database) -> dict[str, Any]:
     """Rows per table, the machines seen, and the size on disk (for ``phlegyas db status``); a table the
-    role may not read (the agents' role and the audit trail) counts as None."""
+    role may not read counts as None."""
     with db.connection() as conn:
         counts = {table: _count(conn, f"SELECT count(*) FROM {table}")
                   for table in ("phlegyas_requests", "phlegyas_notices", "phlegyas_cache", "phlegyas_audit")}
