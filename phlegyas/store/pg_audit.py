@@ -90,7 +90,10 @@ def ship(db: Database, log_path: str, machine: str, *, limit: int | None = None)
     except OSError as exc:
         raise StoreError(f"cannot read audit log {log_path}: {exc.strerror or exc}") from exc
     source = _source(log_path, stat)
-    lock_fd = os.open(_position_file(log_path) + ".lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        lock_fd = os.open(_position_file(log_path) + ".lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot keep the shipping position beside {log_path}: {exc.strerror or exc}") from exc
     try:
         fcntl.flock(lock_fd, fcntl.LOCK_EX)
         position = _read_position(log_path, source)
