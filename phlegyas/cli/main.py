@@ -226,6 +226,8 @@ def cmd_stats(args, out: TextIO, err: TextIO) -> int:
         if settings.database_url and not args.local:
             stats = _fleet_stats(settings, since)
             out.write(json.dumps(stats, indent=2) + "\n" if args.json else format_stats(stats) + "\n")
+            if stats.get("warning") and not args.json:
+                err.write(f"phlegyas: warning: {stats['warning']}\n")
             return 0
         path = settings.audit_log_file
     if not os.path.exists(path):
