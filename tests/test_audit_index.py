@@ -730,3 +730,30 @@ def test_two_processes_refreshing_at_once_index_every_line_once(log, tmp_path):
         assert ix.corrupt_lines == 5
         assert ix.totals()["total"] == count + 1
         assert len(every_row(ix, session="s-3")) == len(range(3, count, 17))
+
+
+OPENER = r"""
+import os, sys, time
+from phlegyas.store.audit_index import AuditIndex
+log, go = sys.argv[1], sys.argv[2]
+while not os.path.exists(go):
+    time.sleep(0.001)
+with AuditIndex(log) as ix:
+    print(ix.refresh() >= 0)
+"""
+
+
+def test_processes_opening_one_new_index_at_once_all_succeed(log, tmp_path):
+    """Switching a new file to WAL can be refused at once, without the busy handler: the open retries."""
+    write(log, "echo start")
+    for attempt in range(3):
+        go = tmp_path / f"go-{attempt}"
+        index = tmp_path / f"index-{attempt}"
+        code = OPENER.replace("AuditIndex(log)", f"AuditIndex(log, {str(index)!r})")
+        procs = [subprocess.Popen([sys.executable, "-c", code, log.path, str(go)], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(6)]
+        time.sleep(0.5)
+        go.touch()
+        for p in procs:
+            out, err = p.communicate(timeout=120)
+            assert p.returncode == 0 and out.strip() == "True", err

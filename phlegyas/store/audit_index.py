@@ -28,6 +28,7 @@ import os
 import re
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -153,19 +154,28 @@ class AuditIndex:
                                    check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             raise AuditIndexError(f"cannot open the audit index {self.index_path}: {exc}") from exc
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute("PRAGMA cache_size = -32768")
-            self._check_schema(conn)
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise AuditIndexError(f"the audit index {self.index_path} is not a readable SQLite database ({exc}); "
-                                  "delete it and it is rebuilt from the log") from exc
-        except BaseException:
-            conn.close()
-            raise
-        return conn
+        deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")
+                conn.execute("PRAGMA cache_size = -32768")
+                self._check_schema(conn)
+                return conn
+            except sqlite3.OperationalError as exc:
+                # two processes opening a new index at once: switching it to WAL (or reading the schema the
+                # other is writing) can be refused at once, without SQLite's busy handler: try again
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    conn.close()
+                    raise AuditIndexError(f"the audit index {self.index_path} cannot be opened ({exc})") from exc
+            except sqlite3.DatabaseError as exc:
+                conn.close()
+                raise AuditIndexError(f"the audit index {self.index_path} is not a readable SQLite database "
+                                      f"({exc}); delete it and it is rebuilt from the log") from exc
+            except BaseException:
+                conn.close()
+                raise
+            time.sleep(0.01)
 
     def _check_schema(self, conn: sqlite3.Connection) -> None:
         """Create the schema in an empty file, rebuild an older one, refuse a newer one."""
