@@ -293,3 +293,4 @@ def test_the_database_may_be_named_in_the_user_policy_instead(machines, project,
     status = run_phlegyas(env, project, "db", "status")
     assert status.returncode == 0 and "machine-A: 1 audit row not sent yet" in status.stdout, status.stdout
     assert run_phlegyas(env, project, "db", "flush").stdout.startswith("sent 1 audit row ")
+    assert "reachable, schema version" in run_phlegyas(env, project, "doctor").stdout  # doctor reads the policy

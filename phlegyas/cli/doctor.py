@@ -115,6 +115,18 @@ def _importable(name: str) -> bool:
 
 # -- all of it -------------------------------------------------------------------------------------
 
+def _with_policy(settings, environ: Mapping[str, str], project: str):
+    """The settings as the gate uses them in ``project``: the environment's over the policies' ``[settings]``
+    and the user policy's ``[slack]``; the environment's alone when the policy does not load (its own check
+    says why)."""
+    from phlegyas.runtime import load_runtime  # (same as the checks: only `phlegyas doctor` loads it)
+
+    try:
+        return load_runtime(environ, project).settings_for(project)
+    except Exception:  # noqa: BLE001 - a broken policy is the policy check's to report
+        return settings
+
+
 def collect(environ: Mapping[str, str], project: str, *, start_server: bool = False) -> list[Check]:
     """Every check, in the order they are looked at, scrubbed of secrets."""
     from phlegyas.ai.health import tier3_check  # lean start-up: only `phlegyas doctor` loads the checks
@@ -137,10 +149,11 @@ def collect(environ: Mapping[str, str], project: str, *, start_server: bool = Fa
     if settings is not None:
         checks += guarded("policy", lambda: policy_checks(settings, environ, project))
         checks += guarded("Tier 3 (AI)", lambda: [tier3_check(settings)])
-        checks += guarded("Slack approvals", lambda: slack_check(settings))
+        effective = _with_policy(settings, environ, project)  # the user policy's [settings] and [slack] count
+        checks += guarded("Slack approvals", lambda: slack_check(effective))
         checks += guarded("dashboard", lambda: [dashboard_check(settings)])
         checks += guarded("stores", lambda: store_checks(settings.data_dir, settings.home))
-        checks += guarded("shared database", lambda: [database_check(settings)])
+        checks += guarded("shared database", lambda: [database_check(effective)])
         checks += guarded("trust store", lambda: [trust_check(settings.trust_store, settings.home)])
         checks += guarded("audit log", lambda: [audit_check(settings.enable_audit_log, settings.audit_log_file,
                                                             settings.home)])
