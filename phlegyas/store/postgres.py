@@ -111,35 +111,36 @@ class PostgresApprovalStore:
                 approver_id: str, via: str | None = None) -> PendingRequest:
         rid = parse_request_id(request_id)
         status, approver, why, how = resolution(approve, reason, approver_id, via)
-        with self.db.connection() as conn, conn.transaction():
-            now = self._clock()  # once connected: the time of the commit, give or take the statement
-            row = _fetch(conn, "UPDATE phlegyas_requests SET status = %s, resolved_at = %s, approver_id = %s, "
-                               "resolution_reason = %s, resolved_via = %s WHERE id = %s AND status = %s AND "
-                               f"expires_at > %s RETURNING {', '.join(COLUMNS)}",
-                         (status, now, approver, why, how, rid, PENDING, now))
-            if row is not None:
-                conn.execute("SELECT pg_notify(%s, %s)", (channel_of(rid), status))
-                return request_from_row(row, now)
-            current = _fetch(conn, _SELECT + " WHERE id = %s", (rid,))
-        if current is None:
-            raise not_found(rid)
-        raise refusal(request_from_row(current, now))
+        settled, current, now = self._settle(
+            rid, status, "approver_id = %s, resolution_reason = %s, resolved_via = %s", (approver, why, how),
+            "AND expires_at > %s")
+        if settled is not None:
+            return settled
+        raise refusal(current)
 
     def withdraw(self, request_id: str, *, reason: str) -> PendingRequest:
         rid = parse_request_id(request_id)
         why = stored_text(reason)
+        settled, current, _ = self._settle(rid, EXPIRED, "resolution_reason = %s", (why,), "")
+        return settled if settled is not None else current
+
+    def _settle(self, rid: str, status: str, assignments: str, values: tuple, condition: str
+                ) -> tuple[PendingRequest | None, Any, float]:
+        """Move a still-pending request to ``status`` (setting ``assignments`` too, and only if ``condition``
+        holds, ``now`` its parameter) and notify its waiters, in one transaction: ``(the settled request,
+        None, now)``; or, when it was not pending, ``(None, its current state, now)``. Raises NotFound."""
         with self.db.connection() as conn, conn.transaction():
-            now = self._clock()
-            row = _fetch(conn, "UPDATE phlegyas_requests SET status = %s, resolved_at = %s, resolution_reason = %s "
-                               f"WHERE id = %s AND status = %s RETURNING {', '.join(COLUMNS)}",
-                         (EXPIRED, now, why, rid, PENDING))
+            now = self._clock()  # once connected: the time of the commit, give or take the statement
+            row = _fetch(conn, f"UPDATE phlegyas_requests SET status = %s, resolved_at = %s, {assignments} "
+                               f"WHERE id = %s AND status = %s {condition} RETURNING {', '.join(COLUMNS)}",
+                         (status, now, *values, rid, PENDING, *((now,) if condition else ())))
             if row is not None:
-                conn.execute("SELECT pg_notify(%s, %s)", (channel_of(rid), EXPIRED))
-                return request_from_row(row, now)
+                conn.execute("SELECT pg_notify(%s, %s)", (channel_of(rid), status))
+                return request_from_row(row, now), None, now
             current = _fetch(conn, _SELECT + " WHERE id = %s", (rid,))
         if current is None:
             raise not_found(rid)
-        return request_from_row(current, now)
+        return None, request_from_row(current, now), now
 
     def wait(self, request_id: str, timeout: float) -> PendingRequest:
         """LISTEN, re-read, then wait for the request's notification (see the module's docstring)."""
