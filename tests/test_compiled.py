@@ -157,13 +157,16 @@ PEOPLE_FACING = ("test_e2e_slack.py", "test_slack.py", "test_slack_hosts.py", "t
 """Slack, the dashboard and their fakes: they wait on sockets and browsers, not on the analysis."""
 SHARED_STORE = ("test_postgres.py", "test_fleet.py", "test_db_cli.py", "test_store_benchmark.py")
 """The PostgreSQL store's own tests: they wait on a database server, and no store module is compiled."""
+SERVER_LIFECYCLE = ("test_hook_server.py",)
+"""The hook server stopped, replaced and displaced: process and socket handling, none of it compiled (the
+decisions it serves are the hook tests', which do run again)."""
 
 
 def test_the_whole_suite_passes_against_the_compiled_install(compiled, tmp_path):
     proc = _run(compiled, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
                 "--deselect", "tests/test_compiled.py", "--deselect", "tests/test_e2e_claude.py",
                 # the people-facing parts run no compiled code of their own: once, in the main run, is enough
-                *(a for f in PEOPLE_FACING + SHARED_STORE for a in ("--deselect", f"tests/{f}")),
+                *(a for f in PEOPLE_FACING + SHARED_STORE + SERVER_LIFECYCLE for a in ("--deselect", f"tests/{f}")),
                 # it runs approver_mcp.py by path from a source checkout; installed, site-packages is its parent
                 "--deselect", "tests/test_mcp.py::test_the_script_makes_its_package_importable",
                 cwd=REPO, home=tmp_path)
