@@ -255,7 +255,7 @@ def main() -> int:
 def _stop_servers(home: str) -> None:
     """End the resident servers this run started (they would leave by themselves after 60 s idle)."""
     try:
-        out = subprocess.run(["pgrep", "-f", "phlegyas.hosts.claude_code.server"], capture_output=True, text=True).stdout
+        out = subprocess.run(["pgrep", "-f", "phlegyas.hosts.hook.server"], capture_output=True, text=True).stdout
     except OSError:
         return
     for pid in out.split():

@@ -7,10 +7,10 @@ the same interpreter, ``python -c pass`` and the hook deciding a typical event (
 PreToolUse event in a fresh project, in an isolated home), and prints the medians and their ratio
 (the target is <= 2.0):
 
-- the command ``phlegyas install`` writes (``python -P -c 'from phlegyas.hosts.claude_code.hook import main; …'``), warm:
+- the command ``phlegyas install`` writes (``python -P -c 'from phlegyas.hosts.hook.client import main; …'``), warm:
   the resident decision server is up, the normal case; this is the ratio that counts;
 - the ``phlegyas-hook`` console script pip writes (its wrapper imports ``re``), warm;
-- ``python -P -m phlegyas.hosts.claude_code.hook`` (runpy), warm;
+- ``python -P -m phlegyas.hosts.hook.client`` (runpy), warm;
 - the in-process decision with the server turned off (``PHLEGYAS_HOOK_SERVER=off``);
 - the first call (cold: no server yet, so it decides in-process and starts one), repeated ``--cold``
   times with a fresh home each time.
@@ -126,7 +126,7 @@ def installed_command(python: str) -> list[str]:
 
 def console_script(python: str) -> list[str]:
     script = os.path.join(os.path.dirname(python), "phlegyas-hook")
-    return [script] if os.path.exists(script) else [python, "-m", "phlegyas.hosts.claude_code.hook"]
+    return [script] if os.path.exists(script) else [python, "-m", "phlegyas.hosts.hook.client"]
 
 
 def median_ms(values: list[float]) -> float:
@@ -139,8 +139,8 @@ def measure(python: str, rounds: int, cold_runs: int) -> dict[str, list[float]]:
         "python -c pass": ([python, "-c", "pass"], None),
         "installed hook command (warm server)": (installed, {}),
         "phlegyas-hook console script (warm server)": (console_script(python), {}),
-        "python -P -m phlegyas.hosts.claude_code.hook (warm server)": (
-            [python, "-P", "-m", "phlegyas.hosts.claude_code.hook"], {}),
+        "python -P -m phlegyas.hosts.hook.client (warm server)": (
+            [python, "-P", "-m", "phlegyas.hosts.hook.client"], {}),
         "in-process (server off)": (installed, {"PHLEGYAS_HOOK_SERVER": "off"}),
     }
     times: dict[str, list[float]] = {name: [] for name in variants}

@@ -46,7 +46,7 @@ def lint_imports(cwd: Path, *args: str, pythonpath: Path | None = None) -> subpr
 def test_the_contracts_hold():
     result = lint_imports(ROOT)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert "Contracts: 7 kept, 0 broken." in result.stdout, result.stdout[-3000:]
+    assert "Contracts: 8 kept, 0 broken." in result.stdout, result.stdout[-3000:]
 
 
 def _scratch_copy(tmp_path: Path) -> Path:
@@ -71,6 +71,11 @@ def _plant(tree: Path, module: str, line: str) -> None:
     ("phlegyas.core.engine", "from phlegyas.policy import settings", "layers", "phlegyas.core"),
     # one host adapter importing another
     ("phlegyas.hosts.mcp.server", "from phlegyas.hosts.claude_code import install", "hosts", "claude_code"),
+    ("phlegyas.hosts.gemini.install", "from phlegyas.hosts.codex import install", "hosts", "codex"),
+    # one host's hook dialect importing another's
+    ("phlegyas.hosts.hook.dialects.codex", "from phlegyas.hosts.hook.dialects import claude", "dialects", "claude"),
+    # the host-neutral hook importing a host's own package (which imports the hook): a circle
+    ("phlegyas.hosts.hook.decide", "from phlegyas.hosts.claude_code import install", "acyclic", "phlegyas.hosts"),
     # the package importing a seed shim
     ("phlegyas.runtime", "import phlegyas.tier2_safe", "shims", "phlegyas.tier2_safe"),
     # a function-level import is still an import

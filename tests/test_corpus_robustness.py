@@ -33,7 +33,7 @@ def test_dcg_hook_payloads_are_blocked_without_a_crash(row, isolated_env, tmp_pa
     clear line, never a traceback, never an allow, and a Read payload is never run as a command."""
     require_corpus("dcg_hook")
     env = dict(isolated_env, PHLEGYAS_HOOK_SERVER="off")
-    proc = subprocess.run([sys.executable, "-P", "-m", "phlegyas.hosts.claude_code.hook"], input=row["raw_input"].encode(),
+    proc = subprocess.run([sys.executable, "-P", "-m", "phlegyas.hosts.hook.client"], input=row["raw_input"].encode(),
                           capture_output=True, env=env, cwd=tmp_path, timeout=60)
     assert proc.returncode == 2, proc
     assert proc.stdout == b""

@@ -56,7 +56,7 @@ class Dashboard:
         """A PermissionRequest hook process waiting for a person (as Claude Code runs it)."""
         event = {"hook_event_name": "PermissionRequest", "session_id": "s-browser", "cwd": str(self.project),
                  "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": command}}
-        proc = subprocess.Popen([sys.executable, "-m", "phlegyas.hosts.claude_code.hook"], env=self.env,
+        proc = subprocess.Popen([sys.executable, "-m", "phlegyas.hosts.hook.client"], env=self.env,
                                 cwd=self.project, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         proc.stdin.write(json.dumps(event))

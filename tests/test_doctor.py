@@ -24,7 +24,7 @@ from processes import alive
 from phlegyas.core.health import PROBLEM, WARNING, Check, guarded, scrubbed, secrets_in
 
 API_KEY = "sk-ant-api03-" + "doctortest" * 5 + "-XYZW"
-HOOK_LAUNCHER = "from phlegyas.hosts.claude_code.hook import main; raise SystemExit(main())"
+HOOK_LAUNCHER = "from phlegyas.hosts.hook.client import main; raise SystemExit(main())"
 
 
 

@@ -258,7 +258,7 @@ def test_a_permission_request_hook_on_a_waits_for_bs_answer(machines, project, p
              "transcript_path": str(project / "t.jsonl"), "permission_mode": "default",
              "hook_event_name": "PermissionRequest", "tool_name": "Bash",
              "tool_input": {"command": UNKNOWN, "description": "run it"}}
-    hook = subprocess.Popen([sys.executable, "-m", "phlegyas.hosts.claude_code.hook"], stdin=subprocess.PIPE,
+    hook = subprocess.Popen([sys.executable, "-m", "phlegyas.hosts.hook.client"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=machines["A"], cwd=project, text=True)
     hook.stdin.write(json.dumps(event))
     hook.stdin.close()

@@ -22,8 +22,8 @@ import pytest
 from conftest import require
 from processes import alive, as_user
 
-from phlegyas.hosts.claude_code import hook
-from phlegyas.hosts.claude_code import server as hookd
+from phlegyas.hosts.hook import client as hook
+from phlegyas.hosts.hook import server as hookd
 from phlegyas.policy.settings import Settings
 
 HOOK_SCRIPT = os.path.join(os.path.dirname(sys.executable), "phlegyas-hook")
@@ -306,7 +306,7 @@ def test_deny_reason_names_the_finding(served):
 
 
 @pytest.mark.parametrize("argv", [
-    [sys.executable, "-m", "phlegyas.hosts.claude_code.hook"],
+    [sys.executable, "-m", "phlegyas.hosts.hook.client"],
     [sys.executable, "-m", "phlegyas.hook"],  # the module installs before 0.2 name
     [sys.executable, "-P", "-c", "from phlegyas.hook import main; raise SystemExit(main())"],  # their exact command
     [sys.executable, "-m", "phlegyas", "hook"],
@@ -553,18 +553,18 @@ def test_a_stale_socket_file_is_replaced(box):
     with hook._Path(address) as short:  # pytest's tmp paths are longer than sockaddr_un allows
         stale.bind(short)
     stale.close()  # the file stays, nobody listens: connect() is refused
-    assert_pre_tool_use(box.run(box.event(command="rm -rf /"), argv=[sys.executable, "-m", "phlegyas.hosts.claude_code.hook"]), "deny")
+    assert_pre_tool_use(box.run(box.event(command="rm -rf /"), argv=[sys.executable, "-m", "phlegyas.hosts.hook.client"]), "deny")
     box.wait_for_server()
     before = box.served()
-    assert_pre_tool_use(box.run(box.event(command="git status"), argv=[sys.executable, "-m", "phlegyas.hosts.claude_code.hook"]),
+    assert_pre_tool_use(box.run(box.event(command="git status"), argv=[sys.executable, "-m", "phlegyas.hosts.hook.client"]),
                         "allow")
     assert box.served() == before + 1
 
 
 @pytest.mark.parametrize("reply", [
     b"garbage\n",
-    b"PHLEGYAS-HOOK/2 0 999 0\n{}",  # lengths do not add up
-    b"PHLEGYAS-HOOK/2 1 0 0\n",  # an exit status the hook never uses
+    b"PHLEGYAS-HOOK/3 0 999 0\n{}",  # lengths do not add up
+    b"PHLEGYAS-HOOK/3 1 0 0\n",  # an exit status the hook never uses
     b"PHLEGYAS-HOOK/1 0 2 0\n{}",  # another version of the protocol
     b"",  # closed without an answer
 ])
@@ -588,7 +588,7 @@ def test_a_broken_server_answer_means_an_in_process_decision(box, reply):
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
-        result = box.run(box.event(command="rm -rf /"), argv=[sys.executable, "-m", "phlegyas.hosts.claude_code.hook"])
+        result = box.run(box.event(command="rm -rf /"), argv=[sys.executable, "-m", "phlegyas.hosts.hook.client"])
         thread.join(10)
     finally:
         listener.close()
@@ -734,7 +734,7 @@ def test_server_hands_back_and_stops_when_the_code_changes(tmp_path):
     version[0] = 2
     reply = _request(path, b"b", {})
     srv.stop()
-    assert reply == b"PHLEGYAS-HOOK/2 L 0 0\n" and hook.decode_reply(reply) is None
+    assert reply == hook.PROTOCOL + b" L 0 0\n" and hook.decode_reply(reply) is None
     assert srv.why == "code changed" and len(srv.calls) == 1
 
 
@@ -747,8 +747,8 @@ def test_only_one_server_binds_a_socket(tmp_path):
 
 
 @pytest.mark.parametrize("header", [
-    b"PHLEGYAS-HOOK/2 1 2 3\n", b"HTTP/1.1 GET /\n", b"PHLEGYAS-HOOK/2 -1 0 0 0\n",
-    b"PHLEGYAS-HOOK/2 99999999 0 0 0\n", b"PHLEGYAS-HOOK/2 " + b"9" * 200 + b"\n",
+    b"PHLEGYAS-HOOK/3 1 2 3\n", b"HTTP/1.1 GET /\n", b"PHLEGYAS-HOOK/3 -1 0 0 0\n",
+    b"PHLEGYAS-HOOK/3 99999999 0 0 0\n", b"PHLEGYAS-HOOK/3 " + b"9" * 200 + b"\n",
     b"PHLEGYAS-HOOK/1 0 0 0\n",  # a client of the protocol before READY
 ])
 def test_server_rejects_malformed_requests(tmp_path, header):
@@ -875,7 +875,7 @@ def test_the_server_settles_its_heap_after_the_warm_up():
         gc.unfreeze()
     import inspect
 
-    from phlegyas.hosts.claude_code import server
+    from phlegyas.hosts.hook import server
 
     source = inspect.getsource(server.main)
     assert source.index("warm()") < source.index("settle_heap()")

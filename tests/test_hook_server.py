@@ -19,9 +19,10 @@ import pytest
 from processes import describe, processes_with
 from test_hook import Home, _request, alive, assert_pre_tool_use, audit_file, audit_size, audited_since, clean_env
 
-from phlegyas.hosts.claude_code import hook, socketpath, spawn
-from phlegyas.hosts.claude_code import server as hookd
-from phlegyas.hosts.claude_code.decide import Audit, handle
+from phlegyas.hosts.hook import client as hook
+from phlegyas.hosts.hook import server as hookd
+from phlegyas.hosts.hook import socketpath, spawn
+from phlegyas.hosts.hook.decide import Audit, handle
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 
 from phlegyas.hosts.claude_code import install
 
-HOOK_EVENTS = ("PreToolUse", "PermissionRequest")
+HOOK_EVENTS = ("PreToolUse", "PermissionRequest", "PermissionDenied")
 
 
 def read(path) -> dict:
@@ -66,7 +66,7 @@ def test_fresh_project_gets_hooks_and_the_mcp_server(run_cli, paths):
         assert entry["type"] == "command" and entry["timeout"] == 30 and entry["onFailure"] == "block"  # no wait set
         python, *args = shlex.split(entry["command"])
         assert os.path.isabs(python) and os.access(python, os.X_OK)
-        assert args == ["-P", "-c", install.HOOK_LAUNCHER]
+        assert args == ["-P", "-c", install.HOOK_LAUNCHER, "--agent", "claude"]
     assert settings["enabledMcpjsonServers"] == ["phlegyas"]
     server = read(paths["mcp"])["mcpServers"]["phlegyas"]
     assert server["args"] == ["-P", "-m", "phlegyas.hosts.mcp.server"]
@@ -323,8 +323,8 @@ def test_user_install_follows_claude_config_dir(run_cli, tmp_path):
     ("phlegyas hook", True),
     ("/opt/phlegyas-hook-wrapper", False),
     ("python3 -m phlegyas.hookd", False),
-    ("python3 -m phlegyas.hosts.claude_code.server", False),
-    ("/usr/bin/python3 -P -m phlegyas.hosts.claude_code.hook", True),
+    ("python3 -m phlegyas.hosts.hook.server", False),
+    ("/usr/bin/python3 -P -m phlegyas.hosts.hook.client", True),
     ("python3 -c 'import phlegyas'", False),
     ("echo phlegyas-hook", False),
     ("phlegyas check", False),
@@ -394,8 +394,8 @@ def test_install_again_migrates_an_earlier_install(run_cli, paths):
     settings = read(paths["settings"])
     for event in HOOK_EVENTS:
         [(matcher, entry)] = phlegyas_hooks(settings, event)  # the old entry is replaced, not doubled
-        assert shlex.split(entry["command"])[1:] == ["-P", "-c", install.HOOK_LAUNCHER]
-        assert "phlegyas.hosts.claude_code.hook" in entry["command"] and OLD_LAUNCHER not in entry["command"]
+        assert shlex.split(entry["command"])[1:] == ["-P", "-c", install.HOOK_LAUNCHER, "--agent", "claude"]
+        assert "phlegyas.hosts.hook.client" in entry["command"] and OLD_LAUNCHER not in entry["command"]
         others = [e for group in settings["hooks"][event] for e in group["hooks"] if not install.is_phlegyas_hook(e)]
         assert others == [{"type": "command", "command": "/usr/local/bin/my-lint-hook"}]  # the user's own hook stays
     assert settings["model"] == "opus" and settings["enabledMcpjsonServers"] == ["phlegyas"]

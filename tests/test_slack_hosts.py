@@ -143,7 +143,7 @@ def test_a_slack_configuration_error_stops_the_server_naming_the_variable(fake, 
 def _hook(env: dict, project, event: str, command: str) -> subprocess.CompletedProcess:
     payload = {"hook_event_name": event, "session_id": "s-1", "cwd": str(project), "permission_mode": "default",
                "tool_name": "Bash", "tool_input": {"command": command}}
-    return subprocess.run([sys.executable, "-m", "phlegyas.hosts.claude_code.hook"], input=json.dumps(payload),
+    return subprocess.run([sys.executable, "-m", "phlegyas.hosts.hook.client"], input=json.dumps(payload),
                           env=dict(env, PHLEGYAS_HOOK_SERVER="off"), cwd=project, capture_output=True, text=True,
                           timeout=120)
 

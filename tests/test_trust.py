@@ -539,7 +539,7 @@ def test_the_hook_and_the_audit_log_say_the_trust_store_is_broken(isolated_env, 
     event = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "./deploy.sh"},
              "cwd": str(project), "session_id": "s1", "permission_mode": "default"}
     env = dict(isolated_env, PHLEGYAS_HOOK_SERVER=server, PHLEGYAS_HOOK_SERVER_IDLE="5")  # a server leaves soon
-    proc = subprocess.run([sys.executable, "-m", "phlegyas.hosts.claude_code.hook"], input=json.dumps(event),
+    proc = subprocess.run([sys.executable, "-m", "phlegyas.hosts.hook.client"], input=json.dumps(event),
                           capture_output=True, text=True, env=env, cwd=project, timeout=60)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)

@@ -30,6 +30,7 @@ from phlegyas.core.health import (
     problem,
     scrubbed,
     secrets_in,
+    shown,
     warning,
 )
 
@@ -64,8 +65,39 @@ class Host:
 
 def hosts() -> tuple[Host, ...]:
     from phlegyas.hosts.claude_code import doctor as claude_code  # lean start-up: only doctor loads it
+    from phlegyas.hosts.codex import install as codex
+    from phlegyas.hosts.copilot import install as copilot
+    from phlegyas.hosts.cursor import install as cursor
+    from phlegyas.hosts.gemini import install as gemini
+    from phlegyas.hosts.opencode import install as opencode
 
-    return (Host("Claude Code", claude_code.checks),)
+    others = (("codex", codex), ("gemini", gemini), ("copilot", copilot), ("opencode", opencode), ("cursor", cursor))
+    return (Host("Claude Code", claude_code.checks),
+            *(Host(module.HOST, _wiring_checks(agent, module)) for agent, module in others))
+
+
+def _wiring_checks(agent: str, module) -> Callable[..., list[Check]]:
+    """What the host's files wire, user and project (not wired is no problem: the host may not be used)."""
+
+    def checks(environ: Mapping[str, str], project: str, *, start_server: bool = False) -> list[Check]:
+        home = environ.get("HOME") or os.path.expanduser("~")
+        found = []
+        for user in (True, False):
+            scope = "user" if user else "project"
+            name = f"{module.HOST} hook ({scope})"
+            try:
+                path = module.wired(user=user, project=project, environ=environ)
+            except Exception as exc:  # noqa: BLE001 - a file doctor cannot read is reported, not fatal
+                found.append(problem(name, f"cannot tell: {type(exc).__name__}: {exc}",
+                                     f"look at the file, or run `phlegyas install --agent {agent}`"))
+                continue
+            flag = " --user" if user else ""
+            found.append(ok(name, f"{shown(path, home)} wires phlegyas (`phlegyas uninstall --agent {agent}{flag}` "
+                                  "takes it out)") if path else
+                         ok(name, f"not wired (`phlegyas install --agent {agent}{flag}` wires it)"))
+        return found
+
+    return checks
 
 
 # -- what is installed -----------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""``phlegyas install`` / ``uninstall`` / ``hook``: the arguments and the output of wiring phlegyas into
-Claude Code; what gets written is ``phlegyas.hosts.claude_code.install``."""
+"""``phlegyas install`` / ``uninstall`` / ``hook``: the arguments and the output of wiring phlegyas into an
+agent host; what gets written is each host's ``install`` module (``phlegyas.hosts.claude_code.install``,
+``phlegyas.hosts.codex.install``, …). Without ``--agent`` it is Claude Code."""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +10,6 @@ from datetime import datetime
 from typing import Mapping, TextIO
 
 from phlegyas.cli.common import EXIT_ERROR
-from phlegyas.hosts.claude_code.hook import run
 from phlegyas.hosts.claude_code.install import (
     HOOK_MARGIN_SECONDS,
     HOOK_TIMEOUT_SECONDS,
@@ -25,6 +25,7 @@ from phlegyas.hosts.claude_code.install import (
     uninstall_changes,
     user_scope,
 )
+from phlegyas.hosts.hook.client import AGENTS, run
 
 
 def _scope(args, environ: Mapping[str, str]) -> Scope:
@@ -110,7 +111,58 @@ def _permission_timeout(args, err: TextIO) -> int:
     return args.hook_timeout
 
 
+def host_install(agent: str):
+    """The install module of the host ``agent`` names (not Claude Code's, which has its own options)."""
+    if agent == "codex":
+        from phlegyas.hosts.codex import install as module  # only when that host is wired: start-up loads none
+    elif agent == "gemini":
+        from phlegyas.hosts.gemini import install as module  # (same)
+    elif agent == "copilot":
+        from phlegyas.hosts.copilot import install as module  # (same)
+    elif agent == "cursor":
+        from phlegyas.hosts.cursor import install as module  # (same)
+    elif agent == "opencode":
+        from phlegyas.hosts.opencode import install as module  # (same)
+    else:
+        raise InstallError(f"unknown agent host {agent!r} (one of: {', '.join(AGENTS)})")
+    return module
+
+
+def _run_host(args, out: TextIO, err: TextIO, *, install: bool) -> int:
+    """install / uninstall for a host other than Claude Code: its hook (or plugin), nothing else."""
+    if args.mcp:
+        print(f"phlegyas: --mcp is Claude Code's permission-prompt server; {args.agent} is wired through its "
+              "hook only", file=err)
+        return EXIT_ERROR
+    try:
+        module = host_install(args.agent)
+        project = os.path.abspath(args.project or os.getcwd())
+        if not args.user and not os.path.isdir(project):
+            raise InstallError(f"{project}: no such directory (give the project with --project DIR)")
+        if install:
+            timeout = args.hook_timeout or HOOK_TIMEOUT_SECONDS
+            changes = module.install_changes(user=args.user, project=project, environ=os.environ,
+                                             python=sys.executable, timeout=timeout)
+        else:
+            changes = module.uninstall_changes(user=args.user, project=project, environ=os.environ)
+        changed = run_changes(changes, dry_run=args.dry_run, out=out)
+    except InstallError as exc:
+        print(f"phlegyas: {exc}", file=err)
+        return EXIT_ERROR
+    if install and (changed or not args.dry_run):
+        steps = module.next_steps(user=args.user, project=project, environ=os.environ)
+        where = "for every project" if args.user else "for this project"
+        lines = ["", f"{module.HOST}: the phlegyas hook is wired {where}" + (" once you have:" if steps else "."),
+                 *(f"  - {step}" for step in steps),
+                 f"  phlegyas uninstall --agent {args.agent}" + (" --user" if args.user else "")
+                 + "      # takes it out again"]
+        out.write("\n".join(lines) + "\n")
+    return 0
+
+
 def _run(args, out: TextIO, err: TextIO, *, install: bool) -> int:
+    if getattr(args, "agent", None) not in (None, "claude"):
+        return _run_host(args, out, err, install=install)
     try:
         scope = _scope(args, os.environ)
         hook, mcp = _parts(args)
@@ -134,7 +186,7 @@ def _run(args, out: TextIO, err: TextIO, *, install: bool) -> int:
 
 
 def cmd_hook(args, out: TextIO, err: TextIO) -> int:
-    return run(os.environ)
+    return run(os.environ, agent=args.agent)
 
 
 def _where(parser: argparse.ArgumentParser) -> None:
@@ -144,18 +196,26 @@ def _where(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hook", action="store_true", help="only the PreToolUse and PermissionRequest hooks")
     parser.add_argument("--mcp", action="store_true", help="only the MCP permission-prompt server")
     parser.add_argument("--dry-run", action="store_true", help="print the diff and write nothing")
+    parser.add_argument("--agent", choices=AGENTS, metavar="HOST",
+                        help=f"the agent host to wire: {', '.join(AGENTS)} (default: claude, Claude Code)")
 
 
 def register(sub) -> None:
     """Add ``install``, ``uninstall`` and ``hook`` to the ``phlegyas`` command's subparsers."""
     install = sub.add_parser(
-        "install", help="wire phlegyas into Claude Code (hooks and MCP server)",
+        "install", help="wire phlegyas into an agent host (Claude Code: hooks and MCP server)",
         description="Write the phlegyas hooks (PreToolUse, PermissionRequest) and the MCP permission "
-                    "server into Claude Code's settings, merging with what is there. Backs up every "
-                    "file it changes; running it twice changes nothing.",
+                    "server into Claude Code's settings, merging with what is there; with --agent, the "
+                    "hook (OpenCode: the plugin) of another host. Backs up every file it changes; running "
+                    "it twice changes nothing.",
         epilog="examples:\n  phlegyas install                 # this project: .claude/settings.json and .mcp.json\n"
                "  phlegyas install --user --hook   # hooks for every project\n"
-               "  phlegyas install --dry-run       # show the diff only",
+               "  phlegyas install --dry-run       # show the diff only\n"
+               "  phlegyas install --agent codex --user   # Codex: $CODEX_HOME/hooks.json\n"
+               "  phlegyas install --agent gemini         # Gemini CLI: .gemini/settings.json\n"
+               "  phlegyas install --agent copilot --user # Copilot CLI: ~/.copilot/hooks/phlegyas.json\n"
+               "  phlegyas install --agent opencode       # OpenCode: .opencode/plugin/phlegyas.js\n"
+               "  phlegyas install --agent cursor         # Cursor: .cursor/hooks.json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     _where(install)
     install.add_argument("--hook-timeout", type=int, metavar="SECONDS",
@@ -166,7 +226,9 @@ def register(sub) -> None:
                                description="Remove the phlegyas hooks and MCP server; everything else is kept.")
     _where(uninstall)
     uninstall.set_defaults(func=cmd_uninstall)
-    hook = sub.add_parser("hook", help="the Claude Code hook (reads one event on stdin)",
-                          description="Read one Claude Code hook event (PreToolUse or PermissionRequest) "
-                                      "on stdin and answer as Claude Code expects; the same as phlegyas-hook.")
+    hook = sub.add_parser("hook", help="the hook of an agent host (reads one event on stdin)",
+                          description="Read one hook event on stdin and answer as its host expects; the same "
+                                      "as phlegyas-hook. Without --agent the host is recognised from the "
+                                      "event's shape.")
+    hook.add_argument("--agent", choices=AGENTS, metavar="HOST", help=f"the host: {', '.join(AGENTS)}")
     hook.set_defaults(func=cmd_hook)

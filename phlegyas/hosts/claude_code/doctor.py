@@ -27,7 +27,6 @@ from importlib.util import find_spec
 from typing import Mapping
 
 from phlegyas.core.health import Check, guarded, ok, problem, shown, warning
-from phlegyas.hosts.claude_code import hookd_check
 from phlegyas.hosts.claude_code.install import (
     HOOK_EVENTS,
     HOOK_MODULE,
@@ -40,6 +39,7 @@ from phlegyas.hosts.claude_code.install import (
     read_json,
     user_scope,
 )
+from phlegyas.hosts.hook import server_check as hookd_check
 from phlegyas.policy.settings import ConfigError, Settings
 
 HOST = "Claude Code"

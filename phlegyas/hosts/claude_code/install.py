@@ -23,21 +23,29 @@ recognised as phlegyas's own, so ``install`` rewrites them to today's paths and 
 from __future__ import annotations
 
 import copy
-import difflib
-import json
 import math
 import os
 import shlex
-import shutil
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Callable, Mapping
+from typing import Mapping
 
-from phlegyas.policy.positions import json_lines
-from phlegyas.store.files import write_atomic
+from phlegyas.hosts.config_files import (  # noqa: F401 - the cli and the tests use these names from here too
+    FileChange,
+    InstallError,
+    ShapeError,
+    apply,
+    backup_path,
+    list_at,
+    object_at,
+    plan,
+    read_json,
+)
+from phlegyas.hosts.hook.command import HOOK_LAUNCHER, HOOK_MODULE, HOOK_MODULES, is_phlegyas_command  # noqa: F401 - as above
+from phlegyas.hosts.hook.command import hook_command as shared_hook_command
 
 SERVER_NAME = "phlegyas"
-HOOK_EVENTS = ("PreToolUse", "PermissionRequest")
+HOOK_EVENTS = ("PreToolUse", "PermissionRequest", "PermissionDenied")
+"""PermissionDenied (2.1.332: the auto-mode classifier denied a call) is only audited: `stats` shows it."""
 HOOK_TIMEOUT_SECONDS = 30
 HOOK_MARGIN_SECONDS = 30
 """Time a PermissionRequest hook needs besides the person's wait: start-up, Tier 3, the store."""
@@ -46,30 +54,12 @@ MCP_MODULE = "phlegyas.hosts.mcp.server"
 EXIT_ERROR = 3
 
 
-class InstallError(Exception):
-    """A settings file cannot be read, parsed or written; the message names the file (and line)."""
-
-
 # -- what to write ---------------------------------------------------------------------------------
 
-HOOK_MODULE = "phlegyas.hosts.claude_code.hook"
-HOOK_LAUNCHER = f"from {HOOK_MODULE} import main; raise SystemExit(main())"
-"""What the hook command runs: the ``phlegyas-hook`` console script without pip's wrapper, whose
-``import re`` costs more than the rest of the hook (benchmarks/hook_latency.py: 1.4x ``python -c
-pass`` this way, 2.1x through the wrapper)."""
-
-HOOK_MODULES = (HOOK_MODULE, "phlegyas.hook")
-"""Every module path a phlegyas hook command has named: ``phlegyas.hook`` is what installs before 0.2
-wrote (it still forwards to the hook), so ``install`` rewrites those entries and ``uninstall`` removes them."""
-
-
 def hook_command(python: str) -> str:
-    """The command line Claude Code runs for each hook: ``python -P -c 'from phlegyas.hosts.claude_code.hook import …'``.
-
-    ``-P`` keeps the working directory (the project, which may be hostile) off ``sys.path``: without it
-    a ``phlegyas/`` directory in the project would be imported instead.
-    """
-    return shlex.join([os.path.abspath(python), "-P", "-c", HOOK_LAUNCHER])
+    """The command line Claude Code runs for each hook (``phlegyas.hosts.hook.command``), naming its host:
+    the client need not recognise Claude Code's events by their shape."""
+    return shared_hook_command(python, "claude")
 
 
 def hook_entry(command: str, timeout: int = HOOK_TIMEOUT_SECONDS) -> dict:
@@ -98,61 +88,20 @@ def mcp_server_entry(python: str) -> dict:
 
 
 def is_phlegyas_hook(entry: object) -> bool:
-    """Whether a hook entry runs phlegyas (``HOOK_LAUNCHER``, any path to ``phlegyas-hook``,
-    ``phlegyas hook``, ``python -m`` or ``-c 'from … import'`` of any of ``HOOK_MODULES``), so that
-    install updates it and uninstall removes it."""
-    if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
-        return False
-    try:
-        words = shlex.split(entry["command"])
-    except ValueError:
-        return False
-    if not words:
-        return False
-    program = os.path.basename(words[0])
-    if program == "phlegyas-hook":
-        return True
-    if program == "phlegyas" and words[1:2] == ["hook"]:
-        return True
-    for flag, value in zip(words, words[1:]):
-        if flag == "-m" and value in HOOK_MODULES:
-            return True
-        if flag == "-c" and any(f"from {module} import" in value for module in HOOK_MODULES):
-            return True
-    return False
+    """Whether a hook entry runs phlegyas (``is_phlegyas_command``), so that install updates it and
+    uninstall removes it."""
+    return isinstance(entry, dict) and is_phlegyas_command(entry.get("command"))
 
 
 # -- merging (pure: dict in, dict out) --------------------------------------------------------------
-
-class ShapeError(ValueError):
-    """The document holds something Claude Code would not read at this key path."""
-
-    def __init__(self, path: tuple, expected: str):
-        self.path = path
-        super().__init__(f"{'.'.join(map(str, path)) or 'the document'} must be {expected}")
-
-
-def _object(doc: dict, key: str, path: tuple) -> dict:
-    value = doc.setdefault(key, {})
-    if not isinstance(value, dict):
-        raise ShapeError((*path, key), "an object")
-    return value
-
-
-def _list(doc: dict, key: str, path: tuple) -> list:
-    value = doc.setdefault(key, [])
-    if not isinstance(value, list):
-        raise ShapeError((*path, key), "a list")
-    return value
-
 
 def add_hooks(settings: dict, command: str, timeouts: Mapping[str, int] | None = None) -> dict:
     """``settings`` with one phlegyas hook (matcher ``*``) per event, each with its timeout (``timeouts``,
     default ``HOOK_TIMEOUT_SECONDS``); other hooks are kept."""
     out = copy.deepcopy(settings)
-    hooks = _object(out, "hooks", ())
+    hooks = object_at(out, "hooks", ())
     for event in HOOK_EVENTS:
-        groups = _list(hooks, event, ("hooks",))
+        groups = list_at(hooks, event, ("hooks",))
         _place_hook(groups, hook_entry(command, (timeouts or {}).get(event, HOOK_TIMEOUT_SECONDS)),
                     ("hooks", event))
     return out
@@ -213,7 +162,7 @@ def remove_hooks(settings: dict) -> dict:
 def add_server(config: dict, server: dict) -> dict:
     """``config`` with ``mcpServers.phlegyas`` set to ``server`` (keys such as ``env`` are kept)."""
     out = copy.deepcopy(config)
-    servers = _object(out, "mcpServers", ())
+    servers = object_at(out, "mcpServers", ())
     current = servers.get(SERVER_NAME)
     if current is not None and not isinstance(current, dict):
         raise ShapeError(("mcpServers", SERVER_NAME), "an object")
@@ -236,7 +185,7 @@ def enable_mcpjson_server(settings: dict) -> dict:
     out = copy.deepcopy(settings)
     if out.get("enableAllProjectMcpServers") is True:
         return out
-    enabled = _list(out, "enabledMcpjsonServers", ())
+    enabled = list_at(out, "enabledMcpjsonServers", ())
     if SERVER_NAME not in enabled:
         enabled.append(SERVER_NAME)
     return out
@@ -250,6 +199,9 @@ def disable_mcpjson_server(settings: dict) -> dict:
         if not enabled:
             del out["enabledMcpjsonServers"]
     return out
+
+
+
 
 
 # -- files -----------------------------------------------------------------------------------------
@@ -282,114 +234,6 @@ def user_scope(environ: Mapping[str, str]) -> Scope:
                      private=True)
     return Scope(os.path.join(home, ".claude", "settings.json"), os.path.join(home, ".claude.json"),
                  project=False, private=True)
-
-
-@dataclass
-class FileChange:
-    """One file: what it holds now (None when it does not exist) and what it will hold."""
-
-    path: str
-    before: dict | None
-    before_text: str | None
-    after: dict
-    what: list[str]
-    private: bool = False
-
-    @property
-    def changed(self) -> bool:
-        return self.before != self.after and not (self.before is None and not self.after)
-
-    @property
-    def removes_file(self) -> bool:
-        return self.before is not None and not self.after
-
-    def after_text(self) -> str:
-        return "" if self.removes_file else json.dumps(self.after, indent=2, ensure_ascii=False) + "\n"
-
-    def diff(self) -> str:
-        old = (self.before_text or "").splitlines(keepends=True)
-        new = self.after_text().splitlines(keepends=True)
-        a = self.path if self.before is not None else "/dev/null"
-        b = self.path if not self.removes_file else "/dev/null"
-        return "".join(difflib.unified_diff(old, new, a, b))
-
-
-def read_json(path: str) -> tuple[dict | None, str | None]:
-    """(document, text) of a JSON settings file, (None, None) when it does not exist."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        return None, None
-    except UnicodeDecodeError:
-        raise InstallError(f"{path}: not UTF-8 text; fix or move it, nothing was changed") from None
-    except OSError as exc:
-        raise InstallError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if not text.strip():
-        return {}, text
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InstallError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); "
-                           "fix it and run again, nothing was changed") from None
-    except RecursionError:
-        raise InstallError(f"{path}: JSON nested too deeply to read; nothing was changed") from None
-    if not isinstance(doc, dict):
-        raise InstallError(f"{path}:1:1: expected a JSON object, found {type(doc).__name__}; nothing was changed")
-    return doc, text
-
-
-def _line_of(text: str, path: tuple) -> int:
-    """The line where the key path starts in ``text`` (best effort: 1 when unknown)."""
-    try:
-        return json_lines(text).get(tuple(path), 1) or 1
-    except Exception:  # noqa: BLE001 - only used to point at a line in an error message
-        return 1
-
-
-def plan(path: str, edits: list[tuple[Callable[[dict], dict], str]], private: bool = False) -> FileChange:
-    """Apply ``edits`` (function, description) to the file's document, without writing anything."""
-    before, text = read_json(path)
-    doc = before if before is not None else {}
-    what = []
-    for edit, description in edits:
-        try:
-            new = edit(doc)
-        except ShapeError as exc:
-            line = _line_of(text or "", exc.path)
-            raise InstallError(f"{path}:{line}: {exc}; fix it and run again, nothing was changed") from None
-        if new != doc:
-            what.append(description)
-        doc = new
-    return FileChange(path, before, text, doc, what, private)
-
-
-def backup_path(path: str, now: datetime) -> str:
-    stem = f"{path}.phlegyas-backup-{now:%Y%m%d-%H%M%S}"
-    candidate, n = stem, 1
-    while os.path.exists(candidate):
-        n += 1
-        candidate = f"{stem}-{n}"
-    return candidate
-
-
-def apply(change: FileChange, now: datetime) -> str | None:
-    """Write one change (backup first); returns the backup's path, if one was made."""
-    backup = None
-    try:
-        if change.before is not None:
-            mode = os.stat(change.path).st_mode & 0o777
-            backup = backup_path(change.path, now)
-            shutil.copy2(change.path, backup)
-        else:
-            mode = 0o600 if change.private else 0o644
-        if change.removes_file:
-            os.unlink(change.path)
-        else:
-            write_atomic(change.path, change.after_text(), mode=mode)
-    except OSError as exc:
-        raise InstallError(f"{change.path}: cannot write: {exc.strerror or exc}") from None
-    return backup
 
 
 # -- the commands ----------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from phlegyas.hosts.claude_code.hook import READY, _Path
+from phlegyas.hosts.hook.client import READY, _Path
 
 PROBE_SECONDS = 1.0
 """How long a probed server has to say READY (a client waits only ``hook.RESPONSIVE_SECONDS``)."""

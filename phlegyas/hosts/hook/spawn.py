@@ -11,7 +11,7 @@ SPAWN_INTERVAL_SECONDS = 3.0
 
 
 def spawn_server(address: str, environ, *, package_dir: str, idle: int) -> None:
-    """Start ``python -m phlegyas.hosts.claude_code.server`` detached (double fork, new session), at most once every
+    """Start ``python -m phlegyas.hosts.hook.server`` detached (double fork, new session), at most once every
     SPAWN_INTERVAL_SECONDS, so that the next call finds it. Never raises."""
     try:
         directory = os.path.dirname(address)
@@ -43,7 +43,7 @@ def postpone_spawns(address: str, seconds: float) -> None:
 
 
 def server_argv(address: str, package_dir: str, idle: int) -> list:
-    return [sys.executable, "-P", "-m", "phlegyas.hosts.claude_code.server", "--socket", address,
+    return [sys.executable, "-P", "-m", "phlegyas.hosts.hook.server", "--socket", address,
             "--idle", str(idle), "--package", package_dir]
 
 

@@ -1,7 +1,7 @@
 """The resident hook decision server: the gate stays loaded, so a hook call costs one round trip.
 
-``phlegyas-hook`` (``phlegyas.hosts.claude_code.hook``) starts it on demand (``spawn_server``: double fork, new
-session, at most once every few seconds) as ``python -m phlegyas.hosts.claude_code.server --socket PATH``.
+``phlegyas-hook`` (``phlegyas.hosts.hook.client``) starts it on demand (``spawn_server``: double fork, new
+session, at most once every few seconds) as ``python -m phlegyas.hosts.hook.server --socket PATH``.
 It warms up, then takes the Unix socket in ``<data dir>/hookd/`` (directory 0700, socket 0600; see
 ``socketpath`` for how it replaces a stale, stopped or hung server, or moves aside whatever else
 sits there), answers only clients of its own uid (``SO_PEERCRED``), serves each connection in a
@@ -18,15 +18,15 @@ the client, which decides them in its own process.
 
 Wire format (one request per connection):
 
-- the server, as soon as it accepts: ``PHLEGYAS-HOOK/2 READY\\n``. The client sends its request only
+- the server, as soon as it accepts: ``PHLEGYAS-HOOK/3 READY\\n``. The client sends its request only
   after this, within ``hook.RESPONSIVE_SECONDS``; a stopped or hung server never gets a request it
   could decide later, when its client has long decided by itself;
-- request: ``PHLEGYAS-HOOK/2 <env bytes> <cwd bytes> <event bytes> <deadline>\\n`` then the environment
+- request: ``PHLEGYAS-HOOK/3 <env bytes> <cwd bytes> <event bytes> <deadline>\\n`` then the environment
   (``KEY=value`` joined by NUL), the working directory, and the raw event. ``deadline`` is when the
   client stops waiting (``time.monotonic()`` in microseconds). The client sends nothing more, so
   anything readable afterwards means it has gone;
-- reply: ``PHLEGYAS-HOOK/2 <exit status> <stdout bytes> <stderr bytes>\\n`` then stdout and stderr,
-  or ``PHLEGYAS-HOOK/2 L 0 0\\n``: "decide it yourself".
+- reply: ``PHLEGYAS-HOOK/3 <exit status> <stdout bytes> <stderr bytes>\\n`` then stdout and stderr,
+  or ``PHLEGYAS-HOOK/3 L 0 0\\n``: "decide it yourself".
 
 A decision is claimed twice, before it is made and right before it is audited: the client must still
 be connected, and its deadline at least CLAIM_MARGIN_SECONDS away. Otherwise the decision is dropped,
@@ -48,10 +48,11 @@ import time
 from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Callable, Mapping, NamedTuple, Sequence
 
-from phlegyas.hosts.claude_code import socketpath
-from phlegyas.hosts.claude_code.decide import Audit, handle
-from phlegyas.hosts.claude_code.hook import DECISION_SECONDS, MAX_EVENT_BYTES, PACKAGE_DIR, PROTOCOL, READY
-from phlegyas.hosts.claude_code.spawn import postpone_spawns
+from phlegyas.hosts.hook import socketpath
+from phlegyas.hosts.hook.client import DECISION_SECONDS, MAX_EVENT_BYTES, PACKAGE_DIR, PROTOCOL, READY
+from phlegyas.hosts.hook.decide import Audit, handle
+from phlegyas.hosts.hook.dialects.base import PERMISSION
+from phlegyas.hosts.hook.spawn import postpone_spawns
 from phlegyas.runtime import settle_heap
 
 MAX_ENV_BYTES = 1024 * 1024
@@ -66,7 +67,8 @@ UNUSABLE_RETRY_SECONDS = 60.0
 """When the socket path cannot be recovered, clients start no server for this long."""
 STAMP_INTERVAL_SECONDS = 1.0
 LOG_LIMIT_BYTES = 1024 * 1024
-DEFER = ("PermissionRequest",)
+DEFER = (PERMISSION,)
+"""What the server leaves to its client: a call that may wait for a person (the client waits in-process)."""
 
 Claim = Callable[[], bool]
 Handler = Callable[[bytes, Mapping[str, str], str, Claim], "tuple[int, bytes, bytes] | None"]
@@ -432,7 +434,7 @@ def decide(raw: bytes, environ: Mapping[str, str], cwd: str, claim: Claim | None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m phlegyas.hosts.claude_code.server", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m phlegyas.hosts.hook.server", description=__doc__.split("\n\n")[0])
     parser.add_argument("--socket", required=True, help="the Unix socket path to serve on")
     parser.add_argument("--idle", type=float, default=1800, help="exit after this many seconds unused")
     parser.add_argument("--package", help="the phlegyas package directory the client runs (checked)")

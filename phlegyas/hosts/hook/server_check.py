@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from phlegyas.core.health import Check, ok, problem, shown, warning
-from phlegyas.hosts.claude_code.hook import (
+from phlegyas.hosts.hook.client import (
     OFF_WORDS,
     PACKAGE_DIR,
     PROTOCOL,
@@ -33,7 +33,7 @@ from phlegyas.hosts.claude_code.hook import (
     idle_seconds,
     socket_address,
 )
-from phlegyas.hosts.claude_code.spawn import spawn_server
+from phlegyas.hosts.hook.spawn import spawn_server
 
 NAME = "Claude Code hook server"
 PING_TIMEOUT_SECONDS = 3.0
