@@ -32,41 +32,54 @@ from claude_fake_api import FakeMessagesAPI
 from conftest import require
 
 CACHE = os.environ.get("PHLEGYAS_TEST_CLAUDE_DIR") or os.path.join(
-    os.path.expanduser("~"), ".cache", "phlegyas-tests", "claude")
+    os.path.expanduser("~"), ".cache", "phlegyas-tests")
 PACKAGE = "@anthropic-ai/claude-code"
+VERSIONS = ("2.1.332", "2.1.197")
+"""Pinned: the current release (it declares Node 22 but runs on Node 20, PROTOCOLS.md §7), and the last one a
+plain ``npm install`` picks on Node 20 (its formats phlegyas still answers in). Every test runs on both."""
+HEADLESS_PERMISSION_REQUEST = (2, 1, 268)
+"""From this version on, ``claude -p`` runs the PermissionRequest hook too (PROTOCOLS.md §8)."""
 PROMPT_TOOL = "mcp__phlegyas__permissions__approve"
 
 
-def _claude_binary() -> str:
-    return os.path.join(CACHE, "node_modules", ".bin", "claude")
+def _claude_binary(version: str) -> str:
+    return os.path.join(CACHE, f"claude-{version}", "node_modules", ".bin", "claude")
 
 
-def _works(binary: str) -> bool:
+def _works(binary: str, version: str) -> bool:
     try:
         proc = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return False
-    return proc.returncode == 0 and "Claude Code" in proc.stdout
+    return proc.returncode == 0 and "Claude Code" in proc.stdout and version in proc.stdout
 
 
-@pytest.fixture(scope="session")
-def claude() -> str:
-    """The path of a working ``claude``, installed from npm into the cache on first use."""
-    binary = _claude_binary()
-    if _works(binary):
+@pytest.fixture(scope="session", params=VERSIONS, ids=[f"claude-{v}" for v in VERSIONS])
+def claude(request) -> str:
+    """The path of a working ``claude`` of each pinned version, installed from npm into the cache on first use."""
+    version = request.param
+    binary = _claude_binary(version)
+    if _works(binary, version):
         return binary
     npm = shutil.which("npm")
     if npm is None:
         pytest.skip("npm is not available: cannot install Claude Code for the end-to-end tests")
-    os.makedirs(CACHE, exist_ok=True)
-    with open(os.path.join(CACHE, ".install.lock"), "w") as lock:
+    prefix = os.path.dirname(os.path.dirname(os.path.dirname(binary)))
+    os.makedirs(prefix, exist_ok=True)
+    with open(os.path.join(prefix, ".install.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another test run may be installing it right now
-        if not _works(binary):
-            proc = subprocess.run([npm, "install", "--prefix", CACHE, "--no-audit", "--no-fund", PACKAGE],
-                                  capture_output=True, text=True, timeout=900)
-            assert proc.returncode == 0, f"npm install {PACKAGE} failed:\n{proc.stdout}\n{proc.stderr}"
-    assert _works(binary), f"{binary} does not run after npm install"
+        if not _works(binary, version):
+            proc = subprocess.run([npm, "install", "--prefix", prefix, "--no-audit", "--no-fund",
+                                   f"{PACKAGE}@{version}"], capture_output=True, text=True, timeout=900)
+            assert proc.returncode == 0, f"npm install {PACKAGE}@{version} failed:\n{proc.stdout}\n{proc.stderr}"
+    assert _works(binary, version), f"{binary} does not run after npm install"
     return binary
+
+
+def version_of(binary: str) -> tuple[int, ...]:
+    """The version a cached binary is (its directory says it)."""
+    name = binary.split(os.sep)[-4]  # …/claude-<version>/node_modules/.bin/claude
+    return tuple(int(p) for p in name.removeprefix("claude-").split("."))
 
 
 class Session:
@@ -94,10 +107,11 @@ class Session:
         assert proc.returncode == 0, proc.stderr
         return proc
 
-    def run_claude(self, script: list[tuple[str, dict]], *args: str) -> tuple[dict, FakeMessagesAPI]:
+    def run_claude(self, script: list[tuple[str, dict]], *args: str,
+                   tool_answers: dict | None = None) -> tuple[dict, FakeMessagesAPI]:
         """``claude -p go --output-format json ARGS`` with the fake model playing ``script``."""
         debug = os.path.join(self.root, f"claude-debug-{len(os.listdir(self.root))}.log")
-        with FakeMessagesAPI(script) as api:
+        with FakeMessagesAPI(script, tool_answers=tool_answers or {}) as api:
             env = dict(self.env, ANTHROPIC_BASE_URL=api.base_url)
             proc = subprocess.run([self.claude, "-p", "go", "--output-format", "json", "--debug-file", debug, *args],
                                   capture_output=True, text=True, env=env, cwd=self.project, timeout=300)
@@ -240,6 +254,34 @@ def test_without_phlegyas_claude_code_asks_and_headless_means_no(session):
     assert not os.path.exists(os.path.join(session.project, "made-by-claude"))
 
 
+def _project_tool(session: Session) -> None:
+    """A project script: a call phlegyas' fast path leaves undecided (PreToolUse prints nothing)."""
+    script = os.path.join(session.project, "tool.sh")
+    with open(script, "w") as fh:
+        fh.write("#!/bin/sh\ntouch made-by-tool\n")
+    os.chmod(script, 0o755)
+
+
+def test_a_headless_run_takes_the_slow_tiers_through_the_permission_request_hook(session):
+    """2.1.268 and later run the PermissionRequest hook in ``claude -p``: the call the fast path leaves to
+    Claude Code reaches the full pipeline (here the AI tier, answered by the fake) instead of being denied
+    for want of someone to ask. Earlier versions deny it without running the hook."""
+    session.phlegyas("install", "--project", session.project, "--hook")
+    _project_tool(session)
+    verdict = {"decision": "approve", "confidence": 0.97, "reasoning": "judged by the fake", "risk": "low"}
+    output, api = session.run_claude([("Bash", {"command": "./tool.sh", "description": "Run the project tool"})],
+                                     tool_answers={"record_verdict": verdict})
+    tiers = [(e["tier"], e["decision"]) for e in session.audit()]
+    made = os.path.exists(os.path.join(session.project, "made-by-tool"))
+    if version_of(session.claude) >= HEADLESS_PERMISSION_REQUEST:
+        assert made and not output.get("permission_denials"), output
+        assert tiers == [("fallback", "ask"), ("tier3_ai", "allow")], tiers
+        assert [e.get("hook_event") for e in session.audit()] == ["PreToolUse", "PermissionRequest"]
+    else:
+        assert not made and denied_ids(output) == {"toolu_fake0000"}, output
+        assert tiers == [("fallback", "ask")], tiers
+
+
 # -- (c) claude mcp list ---------------------------------------------------------------------------
 
 def _mcp_list(session: Session) -> str:
@@ -281,7 +323,7 @@ def test_the_user_hook_and_server_survive_claude_code_rewriting_its_state(sessio
     assert "nothing to change" in again.stdout
     with open(os.path.join(session.config_dir, "settings.json")) as fh:
         hooks = json.load(fh)["hooks"]
-    assert set(hooks) == {"PreToolUse", "PermissionRequest"}
+    assert set(hooks) == {"PreToolUse", "PermissionRequest", "PermissionDenied"}
 
 
 # -- (d) the PermissionRequest hook, in an interactive session -------------------------------------
@@ -317,14 +359,16 @@ def _interactive(session: Session, command: str, verdict: dict) -> tuple[FakeMes
     script = [("Bash", {"command": command, "description": "Run the project tool"})]
     with FakeMessagesAPI(script, tool_answers={"record_verdict": verdict}) as api:
         env = dict(session.env, ANTHROPIC_BASE_URL=api.base_url, TERM="xterm-256color")
-        line = " ".join(["env", "-i", *(shlex.quote(f"{k}={v}") for k, v in env.items()), shlex.quote(session.claude)])
+        # 2.1.332 starts in auto mode (its classifier, not a dialog, decides): the dialog's mode is asked for
+        line = " ".join(["env", "-i", *(shlex.quote(f"{k}={v}") for k, v in env.items()), shlex.quote(session.claude),
+                         "--permission-mode", "default"])
         _tmux(session, "new-session", "-d", "-s", "cc", "-x", "150", "-y", "45", "-c", session.project, line)
 
         def pane() -> str:
             return _tmux(session, "capture-pane", "-p", "-t", "cc").stdout
 
         try:
-            _wait(lambda: "for shortcuts" in pane(), 60, "the prompt", pane)
+            _wait(lambda: "for shortcuts" in pane() or "shift+tab to cycle" in pane(), 60, "the prompt", pane)
             _tmux(session, "send-keys", "-t", "cc", "go", "Enter")
             _wait(lambda: api.tool_results() and "by PermissionRequest hook" in pane(), 90,
                   "the hook's decision", pane)
@@ -342,10 +386,7 @@ def tmux():
 
 @pytest.mark.parametrize("decision, confidence, allowed", [("approve", 0.97, True), ("deny", 0.03, False)])
 def test_permission_request_hook_decides_in_an_interactive_session(tmux, session, decision, confidence, allowed):
-    script = os.path.join(session.project, "tool.sh")
-    with open(script, "w") as fh:
-        fh.write("#!/bin/sh\ntouch made-by-tool\n")
-    os.chmod(script, 0o755)
+    _project_tool(session)
     verdict = {"decision": decision, "confidence": confidence, "reasoning": "judged by the fake", "risk": "low"}
     api, screen = _interactive(session, "./tool.sh", verdict)
 

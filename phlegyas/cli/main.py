@@ -20,7 +20,7 @@ from phlegyas.cli import install as install_cli
 from phlegyas.cli import slack as slack_cli
 from phlegyas.cli.common import EXIT_ERROR, CliError
 from phlegyas.core.analysis import explain_lines, not_understood
-from phlegyas.core.model import MODES, Decision, InvalidCall, ToolCall, Verdict
+from phlegyas.core.model import MODE_ALIASES, MODES, Decision, InvalidCall, ToolCall, Verdict, canonical_mode
 from phlegyas.policy.settings import ConfigError
 from phlegyas.store.audit import AuditError, AuditLog, compute_stats, format_stats, parse_since, summarize
 from phlegyas.trust.store import TrustStore
@@ -287,7 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--tool", metavar="NAME", help="check a call of this tool (Read, Write, WebFetch, mcp__x__y …)")
     check.add_argument("--input", metavar="JSON", help="the tool input for --tool, as a JSON object")
     check.add_argument("--jsonl", metavar="FILE", help="decide one call per line of FILE (- for stdin)")
-    check.add_argument("--mode", choices=MODES, help="permission mode (default: the policy's, else $PHLEGYAS_MODE)")
+    check.add_argument("--mode", choices=MODES + tuple(MODE_ALIASES), type=canonical_mode, metavar="MODE",
+                       help=f"permission mode: {', '.join(MODES)} (manual = default; default: the policy's, "
+                            "else $PHLEGYAS_MODE)")
     check.add_argument("--cwd", metavar="DIR", help="working directory of the call (default: here)")
     check.add_argument("--policy", metavar="FILE", action="append", help="extra policy file (repeatable)")
     check.add_argument("--json", action="store_true", help="print the decision as JSON")

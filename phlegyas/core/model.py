@@ -10,6 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MODES = ("default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions")
+MODE_ALIASES = {"manual": "default"}
+"""Other names of a mode: Claude Code 2.1.332 calls ``default`` ``manual`` (and accepts both)."""
+
+
+def canonical_mode(mode: str) -> str:
+    """``mode`` under its name in MODES (an alias replaced; anything else unchanged, for the caller to check)."""
+    return MODE_ALIASES.get(mode, mode)
 
 TIERS = (
     "rules",
@@ -84,7 +91,7 @@ class ToolCall:
             value = data.get(key)
             if value is not None and not isinstance(value, str):
                 raise InvalidCall(f"'{key}' must be a string, got {type(value).__name__}")
-            fields[attr] = value
+            fields[attr] = canonical_mode(value) if attr == "mode" and value is not None else value
         return cls(tool_name=name, tool_input=tool_input, **fields)
 
     @property

@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import Sequence
 
 from phlegyas.analysis.paths import is_within, normalize
-from phlegyas.core.model import MODES, Finding, Verdict
+from phlegyas.core.model import MODES, Finding, Verdict, canonical_mode
 from phlegyas.policy import settings as config
 from phlegyas.policy.positions import json_lines, toml_lines
 from phlegyas.policy.rules import Rule, RuleSyntaxError, parse_rule
@@ -365,6 +365,8 @@ class _Validator:
 
     def _mode(self, value: object) -> str:
         where = ("permissions", "defaultMode")
+        if isinstance(value, str):
+            value = canonical_mode(value)
         if not isinstance(value, str) or value not in MODES:
             raise self.doc.error(where, f"bad permissions.defaultMode {value!r}; expected one of {_one_of(MODES)}")
         if value == "bypassPermissions" and self.src.project:

@@ -27,7 +27,7 @@ import pwd
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Mapping
 
-from phlegyas.core.model import MODES
+from phlegyas.core.model import MODES, canonical_mode
 from phlegyas.core.redact import redact
 from phlegyas.policy.setting_values import Bad as _Bad
 from phlegyas.policy.setting_values import channel as _channel
@@ -309,6 +309,8 @@ def _choice(options: tuple[str, ...]) -> Parser:
     by_fold = {o.lower(): o for o in options}
 
     def parse(raw: object, home: str, cwd: str) -> str:
+        if isinstance(raw, str) and options is MODES:
+            raw = canonical_mode(raw.strip())
         if isinstance(raw, str) and raw.strip().lower() in by_fold:
             return by_fold[raw.strip().lower()]
         raise _Bad(f"one of {', '.join(options)}")

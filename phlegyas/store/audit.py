@@ -346,11 +346,14 @@ def compute_stats(path: str, *, since: datetime | None = None) -> dict:
 
 def summarize(entries: Iterable[tuple[datetime, dict]], *, since: datetime | None = None) -> dict:
     """``compute_stats`` over any ``(time, entry)`` pairs (a log's, or the shared database's); entries
-    that name their machine are counted by machine too (``by_machine``)."""
+    that name their machine are counted by machine too (``by_machine``), those of a hook by agent host
+    (``by_host``: ``claude``, ``codex``, …). A host's own denial that it reported (Claude Code's
+    PermissionDenied: tier ``host``) counts under ``by_tier["host"]``."""
     by_decision = {name: 0 for name in _DECISIONS}
     by_tier: dict[str, int] = {}
     by_tool: dict[str, int] = {}
     by_machine: dict[str, int] = {}
+    by_host: dict[str, int] = {}
     tier3 = {"calls": 0, "cache_hits": 0, "cost_usd": 0.0, "input_tokens": 0, "output_tokens": 0}
     first = last = None
     total = 0
@@ -364,6 +367,9 @@ def summarize(entries: Iterable[tuple[datetime, dict]], *, since: datetime | Non
         if "machine" in entry:
             machine = _label(entry.get("machine"))
             by_machine[machine] = by_machine.get(machine, 0) + 1
+        if "host" in entry:
+            host = _label(entry.get("host"))
+            by_host[host] = by_host.get(host, 0) + 1
         first = moment if first is None or moment < first else first
         last = moment if last is None or moment > last else last
         _add_tier3(tier3, entry.get("tier3"))
@@ -384,6 +390,8 @@ def summarize(entries: Iterable[tuple[datetime, dict]], *, since: datetime | Non
     }
     if by_machine:
         stats["by_machine"] = _by_count(by_machine)
+    if by_host:
+        stats["by_host"] = _by_count(by_host)
     return stats
 
 
@@ -443,6 +451,8 @@ def format_stats(stats: dict) -> str:
                   _rows("Tool", _top(stats["by_tool"], MAX_TOOL_ROWS), total)]
         if stats.get("by_machine"):
             tables.append(_rows("Machine", _top(stats["by_machine"], MAX_TOOL_ROWS), total))
+        if stats.get("by_host"):
+            tables.append(_rows("Host", stats["by_host"], total))
         widths = [max(len(row[i]) for table in tables for row in table) for i in range(3)]
         for table in tables:
             lines.append("")
