@@ -16,77 +16,25 @@ Used as a context manager it serves on 127.0.0.1 on a free port, in a thread::
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Sequence
+from typing import Sequence
+
+from fake_api_base import FakeHandler, FakeServer, named_events
 
 MODEL = "claude-sonnet-4-5"
 FINAL_TEXT = "All done."
 
 
 @dataclass
-class Recorded:
-    """One request the fake received."""
-
-    method: str
-    path: str
-    body: Any
-
-
-@dataclass
-class FakeMessagesAPI:
+class FakeMessagesAPI(FakeServer):
     script: Sequence[tuple[str, dict]]
     tool_answers: dict[str, dict] = field(default_factory=dict)
-    requests: list[Recorded] = field(default_factory=list)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    # -- lifecycle -------------------------------------------------------------------------------
-
-    def __enter__(self) -> "FakeMessagesAPI":
-        self.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    def start(self) -> None:
-        api = self
-
-        class Handler(_Handler):
-            fake = api
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None, "start() the fake first"
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    # -- what it answers -------------------------------------------------------------------------
-
-    def record(self, method: str, path: str, body: Any) -> None:
-        with self._lock:
-            self.requests.append(Recorded(method, path, body))
 
     def message_requests(self) -> list[dict]:
         """The bodies of the main-loop ``/v1/messages`` requests (those that offered the script's tools)."""
         names = {name for name, _ in self.script}
-        with self._lock:
-            return [r.body for r in self.requests
-                    if r.path.split("?")[0] == "/v1/messages" and isinstance(r.body, dict)
-                    and names & {t.get("name") for t in r.body.get("tools") or () if isinstance(t, dict)}]
+        return self.bodies(lambda r: r.path.split("?")[0] == "/v1/messages" and isinstance(r.body, dict)
+                           and bool(names & {t.get("name") for t in r.body.get("tools") or () if isinstance(t, dict)}))
 
     def tool_results(self) -> list[dict]:
         """Every ``tool_result`` block Claude Code sent back, in order (last request's view)."""
@@ -145,44 +93,30 @@ def sse_events(message: dict) -> bytes:
                            "usage": {"output_tokens": 5}}),
         ("message_stop", {"type": "message_stop"}),
     ]
-    return b"".join(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode() for name, data in events)
+    return named_events(events)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    fake: FakeMessagesAPI
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args) -> None:  # keep test output clean
-        pass
+class _Handler(FakeHandler):
+    extra_headers = {"request-id": "req_fake"}
 
     def do_GET(self) -> None:
         self.fake.record("GET", self.path, None)
-        self._send(404, "application/json", b'{"type":"error","error":{"type":"not_found_error","message":"fake"}}')
+        self.send(404, "application/json", b'{"type":"error","error":{"type":"not_found_error","message":"fake"}}')
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length)
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            body = raw.decode("utf-8", "replace")
+        body = self.read_body()
         self.fake.record("POST", self.path, body)
         path = self.path.split("?")[0]
         if path.endswith("/count_tokens"):
-            self._send(200, "application/json", b'{"input_tokens": 10}')
+            self.send(200, "application/json", b'{"input_tokens": 10}')
         elif path == "/v1/messages" and isinstance(body, dict):
             message = self.fake.answer(body)
             if body.get("stream"):
-                self._send(200, "text/event-stream", sse_events(message))
+                self.send(200, "text/event-stream", sse_events(message))
             else:
-                self._send(200, "application/json", json.dumps(message).encode())
+                self.send(200, "application/json", json.dumps(message).encode())
         else:
-            self._send(404, "application/json", b'{"type":"error","error":{"type":"not_found_error","message":"fake"}}')
+            self.send(404, "application/json", b'{"type":"error","error":{"type":"not_found_error","message":"fake"}}')
 
-    def _send(self, status: int, content_type: str, data: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("request-id", "req_fake")
-        self.end_headers()
-        self.wfile.write(data)
+
+FakeMessagesAPI.handler = _Handler

@@ -15,61 +15,23 @@ Used as a context manager it serves on 127.0.0.1 on a free port, in a thread::
 from __future__ import annotations
 
 import json
-import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Sequence
+
+from fake_api_base import FakeHandler, FakeServer, named_events
 
 MODEL = "fake-model"
 FINAL_TEXT = "All done."
 
 
 @dataclass
-class Recorded:
-    """One request the fake received."""
-
-    method: str
-    path: str
-    body: Any
-
-
-@dataclass
-class FakeResponsesAPI:
+class FakeResponsesAPI(FakeServer):
     commands: Sequence[str | dict]
     """Each a command, or exec_command's whole arguments (``{"cmd": …, "sandbox_permissions": …}``)."""
-    requests: list[Recorded] = field(default_factory=list)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def __enter__(self) -> "FakeResponsesAPI":
-        api = self
-
-        class Handler(_Handler):
-            fake = api
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None, "the fake is not serving"
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def record(self, method: str, path: str, body: Any) -> None:
-        with self._lock:
-            self.requests.append(Recorded(method, path, body))
+    url_path: ClassVar[str] = "/v1"
 
     def model_requests(self) -> list[dict]:
-        with self._lock:
-            return [r.body for r in self.requests if r.path.endswith("/responses") and isinstance(r.body, dict)]
+        return self.bodies(lambda r: r.path.endswith("/responses") and isinstance(r.body, dict))
 
     def outputs(self) -> list[str]:
         """The text of every tool result Codex sent back (the last request holds them all)."""
@@ -123,44 +85,19 @@ def _output_text(output: Any) -> str:
     return json.dumps(output)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    fake: FakeResponsesAPI
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args) -> None:  # quiet: pytest shows the test's own output
-        pass
-
-    def _body(self) -> Any:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            return json.loads(raw) if raw else None
-        except ValueError:
-            return raw.decode("utf-8", "replace")
-
-    def _json(self, status: int, body: Any) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
+class _Handler(FakeHandler):
     def do_GET(self) -> None:
         self.fake.record("GET", self.path, None)
-        self._json(200, {"models": [], "data": []} if "/models" in self.path else {})
+        self.send_json(200, {"models": [], "data": []} if "/models" in self.path else {})
 
     def do_POST(self) -> None:
-        body = self._body()
+        body = self.read_body(empty=b"null")
         path = self.path.split("?", 1)[0]
         self.fake.record("POST", path, body)
         if not path.endswith("/responses") or not isinstance(body, dict):
-            self._json(200, {})
+            self.send_json(200, {})
             return
-        stream = b"".join(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
-                          for name, data in self.fake.answer(body))
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Content-Length", str(len(stream)))
-        self.end_headers()
-        self.wfile.write(stream)
+        self.send(200, "text/event-stream", named_events(self.fake.answer(body)))
+
+
+FakeResponsesAPI.handler = _Handler

@@ -17,90 +17,41 @@ Used as a context manager it serves on 127.0.0.1 on a free port, in a thread::
 from __future__ import annotations
 
 import json
-import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Sequence
+
+from fake_api_base import ChatHandler, FakeServer, chat_offered, chat_tool_messages, data_events
 
 MODEL = "fake-model"
 FINAL_TEXT = "All done."
 
 
 @dataclass
-class Recorded:
-    """One request the fake received."""
-
-    method: str
-    path: str
-    body: Any
-
-
-@dataclass
-class FakeChatAPI:
+class FakeChatAPI(FakeServer):
     script: Sequence[tuple[str, dict]]
-    requests: list[Recorded] = field(default_factory=list)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def __enter__(self) -> "FakeChatAPI":
-        api = self
-
-        class Handler(_Handler):
-            fake = api
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None, "enter the fake first"
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def record(self, method: str, path: str, body: Any) -> None:
-        with self._lock:
-            self.requests.append(Recorded(method, path, body))
+    url_path: ClassVar[str] = "/v1"
 
     def chat_requests(self) -> list[dict]:
         """The bodies of the main-loop requests (those that offered the script's tools)."""
         names = {name for name, _ in self.script}
-        with self._lock:
-            return [r.body for r in self.requests if r.path.split("?")[0].endswith("/chat/completions")
-                    and isinstance(r.body, dict) and names & offered(r.body)]
+        return self.bodies(lambda r: r.path.split("?")[0].endswith("/chat/completions")
+                           and isinstance(r.body, dict) and bool(names & chat_offered(r.body)))
 
     def tool_results(self) -> list[dict]:
         """Every ``role: "tool"`` message Copilot sent back, in order (the last request's view)."""
         bodies = self.chat_requests()
-        return _tool_messages(bodies[-1]) if bodies else []
+        return chat_tool_messages(bodies[-1]) if bodies else []
 
     def answer(self, body: dict) -> dict:
         """The assistant message (and finish reason) for one chat-completions request."""
-        index = len(_tool_messages(body))
-        if index < len(self.script) and self.script[index][0] in offered(body):
+        index = len(chat_tool_messages(body))
+        if index < len(self.script) and self.script[index][0] in chat_offered(body):
             name, arguments = self.script[index]
             call = {"id": f"call_fake{index:04d}", "type": "function",
                     "function": {"name": name, "arguments": json.dumps(arguments)}}
             return {"message": {"role": "assistant", "content": None, "tool_calls": [call]},
                     "finish_reason": "tool_calls"}
         return {"message": {"role": "assistant", "content": FINAL_TEXT}, "finish_reason": "stop"}
-
-
-def offered(body: dict) -> set[str]:
-    """The names of the function tools a request offers."""
-    return {(t.get("function") or {}).get("name") for t in body.get("tools") or () if isinstance(t, dict)}
-
-
-def _tool_messages(body: dict) -> list[dict]:
-    return [m for m in body.get("messages") or () if isinstance(m, dict) and m.get("role") == "tool"]
 
 
 def content_text(message: dict) -> str:
@@ -138,43 +89,23 @@ def sse_chunks(answer: dict) -> bytes:
         chunks.append(chunk({"content": message["content"]}))
     chunks.append(chunk({}, answer["finish_reason"]))
     chunks.append({**chunk({}), "choices": [], "usage": _USAGE})
-    return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks) + b"data: [DONE]\n\n"
+    return data_events(chunks, done=True)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    fake: FakeChatAPI
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args) -> None:  # keep test output clean
-        pass
-
-    def do_GET(self) -> None:
-        self.fake.record("GET", self.path, None)
-        if self.path.split("?")[0].endswith("/models"):
-            self._send(200, "application/json", json.dumps(
-                {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "fake"}]}).encode())
-        else:
-            self._send(404, "application/json", b'{"error": {"message": "fake: not found"}}')
+class _Handler(ChatHandler):
+    model = MODEL
 
     def do_POST(self) -> None:
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            body = raw.decode("utf-8", "replace")
+        body = self.read_body()
         self.fake.record("POST", self.path, body)
         if self.path.split("?")[0].endswith("/chat/completions") and isinstance(body, dict):
             answer = self.fake.answer(body)
             if body.get("stream"):
-                self._send(200, "text/event-stream", sse_chunks(answer))
+                self.send(200, "text/event-stream", sse_chunks(answer))
             else:
-                self._send(200, "application/json", json.dumps(completion(answer)).encode())
+                self.send(200, "application/json", json.dumps(completion(answer)).encode())
         else:
-            self._send(404, "application/json", b'{"error": {"message": "fake: not found"}}')
+            self.not_found()
 
-    def _send(self, status: int, content_type: str, data: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+
+FakeChatAPI.handler = _Handler

@@ -17,74 +17,23 @@ Used as a context manager it serves on 127.0.0.1 on a free port, in a thread::
 from __future__ import annotations
 
 import json
-import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Sequence
+
+from fake_api_base import FakeHandler, FakeServer, data_events
 
 MODEL = "gemini-2.5-flash"
 FINAL_TEXT = "All done."
 
 
 @dataclass
-class Recorded:
-    """One request the fake received."""
-
-    method: str
-    path: str
-    body: Any
-
-
-@dataclass
-class FakeGeminiAPI:
+class FakeGeminiAPI(FakeServer):
     script: Sequence[tuple[str, dict]]
-    requests: list[Recorded] = field(default_factory=list)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    # -- lifecycle -------------------------------------------------------------------------------
-
-    def __enter__(self) -> "FakeGeminiAPI":
-        self.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    def start(self) -> None:
-        api = self
-
-        class Handler(_Handler):
-            fake = api
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None, "start() the fake first"
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    # -- what it answers -------------------------------------------------------------------------
-
-    def record(self, method: str, path: str, body: Any) -> None:
-        with self._lock:
-            self.requests.append(Recorded(method, path, body))
 
     def main_requests(self) -> list[dict]:
         """The bodies of the main-loop requests (those that offered one of the script's tools)."""
         names = {name for name, _ in self.script}
-        with self._lock:
-            return [r.body for r in self.requests if isinstance(r.body, dict) and names & _offered(r.body)]
+        return self.bodies(lambda r: isinstance(r.body, dict) and bool(names & _offered(r.body)))
 
     def function_responses(self) -> list[dict]:
         """Every ``functionResponse`` the CLI sent back, in order (the last main request's view)."""
@@ -130,39 +79,23 @@ def _response(parts: list[dict]) -> dict:
             "modelVersion": MODEL}
 
 
-class _Handler(BaseHTTPRequestHandler):
-    fake: FakeGeminiAPI
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args) -> None:  # keep test output clean
-        pass
-
+class _Handler(FakeHandler):
     def do_GET(self) -> None:
         self.fake.record("GET", self.path, None)
-        self._send(404, "application/json", b'{"error": {"code": 404, "message": "fake", "status": "NOT_FOUND"}}')
+        self.send(404, "application/json", b'{"error": {"code": 404, "message": "fake", "status": "NOT_FOUND"}}')
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length)
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            body = raw.decode("utf-8", "replace")
+        body = self.read_body()
         self.fake.record("POST", self.path, body)
         path = self.path.split("?")[0]
         if path.endswith(":countTokens"):
-            self._send(200, "application/json", b'{"totalTokens": 10}')
+            self.send(200, "application/json", b'{"totalTokens": 10}')
         elif path.endswith(":streamGenerateContent") and isinstance(body, dict):
-            data = json.dumps(self.fake.answer(body))
-            self._send(200, "text/event-stream", f"data: {data}\n\n".encode())
+            self.send(200, "text/event-stream", data_events([self.fake.answer(body)]))
         elif path.endswith(":generateContent") and isinstance(body, dict):
-            self._send(200, "application/json", json.dumps(self.fake.answer(body)).encode())
+            self.send(200, "application/json", json.dumps(self.fake.answer(body)).encode())
         else:
-            self._send(404, "application/json", b'{"error": {"code": 404, "message": "fake", "status": "NOT_FOUND"}}')
+            self.send(404, "application/json", b'{"error": {"code": 404, "message": "fake", "status": "NOT_FOUND"}}')
 
-    def _send(self, status: int, content_type: str, data: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+
+FakeGeminiAPI.handler = _Handler

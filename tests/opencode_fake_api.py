@@ -16,10 +16,10 @@ Used as a context manager it serves on 127.0.0.1 on a free port, in a thread::
 from __future__ import annotations
 
 import json
-import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Sequence
+
+from fake_api_base import ChatHandler, FakeServer, chat_offered, chat_tool_messages, data_events
 
 MODEL = "fake-model"
 FINAL_TEXT = "All done."
@@ -27,63 +27,24 @@ TITLE_TEXT = "Fake session"
 
 
 @dataclass
-class Recorded:
-    method: str
-    path: str
-    body: Any
-
-
-@dataclass
-class FakeChatAPI:
+class FakeChatAPI(FakeServer):
     script: Sequence[tuple[str, dict]]
-    requests: list[Recorded] = field(default_factory=list)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def __enter__(self) -> "FakeChatAPI":
-        api = self
-
-        class Handler(_Handler):
-            fake = api
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None, "enter the fake first"
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    def record(self, method: str, path: str, body: Any) -> None:
-        with self._lock:
-            self.requests.append(Recorded(method, path, body))
 
     def chat_requests(self) -> list[dict]:
         """The bodies of the main-loop requests (those that offered the script's tools)."""
         names = {name for name, _ in self.script}
-        with self._lock:
-            return [r.body for r in self.requests if r.path.endswith("/chat/completions")
-                    and isinstance(r.body, dict) and names & _offered(r.body)]
+        return self.bodies(lambda r: r.path.endswith("/chat/completions") and isinstance(r.body, dict)
+                           and bool(names & chat_offered(r.body)))
 
     def tool_results(self) -> list[str]:
         """The content of every ``tool`` message OpenCode sent back, in order (the last request's view)."""
         bodies = self.chat_requests()
-        return [_content_text(m.get("content")) for m in _tool_messages(bodies[-1])] if bodies else []
+        return [_content_text(m.get("content")) for m in chat_tool_messages(bodies[-1])] if bodies else []
 
     def answer(self, body: dict) -> dict:
         """The assistant message for one request: ``{"content": …}`` or ``{"tool_calls": […]}``."""
-        index = len(_tool_messages(body))
-        offered = _offered(body)
+        index = len(chat_tool_messages(body))
+        offered = chat_offered(body)
         if not offered:
             return {"content": TITLE_TEXT}
         if index < len(self.script) and self.script[index][0] in offered:
@@ -91,14 +52,6 @@ class FakeChatAPI:
             return {"tool_calls": [{"id": f"call_fake{index:04d}", "type": "function",
                                     "function": {"name": name, "arguments": json.dumps(arguments)}}]}
         return {"content": FINAL_TEXT}
-
-
-def _offered(body: dict) -> set:
-    return {(t.get("function") or {}).get("name") for t in body.get("tools") or () if isinstance(t, dict)}
-
-
-def _tool_messages(body: dict) -> list[dict]:
-    return [m for m in body.get("messages") or () if isinstance(m, dict) and m.get("role") == "tool"]
 
 
 def _content_text(content: object) -> str:
@@ -124,46 +77,25 @@ def _chunks(message: dict) -> list[dict]:
     return [chunk({"role": "assistant", "content": message["content"]}), chunk({}, "stop", usage)]
 
 
-class _Handler(BaseHTTPRequestHandler):
-    fake: FakeChatAPI
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args) -> None:  # keep test output clean
-        pass
-
-    def do_GET(self) -> None:
-        self.fake.record("GET", self.path, None)
-        if self.path.split("?")[0].endswith("/models"):
-            self._send(200, "application/json", json.dumps(
-                {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "fake"}]}).encode())
-        else:
-            self._send(404, "application/json", b'{"error": {"message": "fake: not found"}}')
+class _Handler(ChatHandler):
+    model = MODEL
 
     def do_POST(self) -> None:
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            body = raw.decode("utf-8", "replace")
+        body = self.read_body()
         self.fake.record("POST", self.path, body)
         if not (self.path.split("?")[0].endswith("/chat/completions") and isinstance(body, dict)):
-            self._send(404, "application/json", b'{"error": {"message": "fake: not found"}}')
+            self.not_found()
             return
         message = self.fake.answer(body)
         if body.get("stream"):
-            data = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in _chunks(message))
-            self._send(200, "text/event-stream", data + b"data: [DONE]\n\n")
+            self.send(200, "text/event-stream", data_events(_chunks(message), done=True))
             return
         finish = "tool_calls" if "tool_calls" in message else "stop"
         reply = {"id": "chatcmpl-fake", "object": "chat.completion", "created": 1, "model": MODEL,
                  "choices": [{"index": 0, "message": {"role": "assistant", "content": None, **message},
                               "finish_reason": finish}],
                  "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
-        self._send(200, "application/json", json.dumps(reply).encode())
+        self.send_json(200, reply)
 
-    def _send(self, status: int, content_type: str, data: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+
+FakeChatAPI.handler = _Handler

@@ -22,14 +22,13 @@ import json
 import os
 import shlex
 import shutil
-import signal
 import subprocess
-import sys
 import time
 
 import pytest
 from claude_fake_api import FakeMessagesAPI
 from conftest import require
+from e2e_hosts import HostSession
 
 CACHE = os.environ.get("PHLEGYAS_TEST_CLAUDE_DIR") or os.path.join(
     os.path.expanduser("~"), ".cache", "phlegyas-tests")
@@ -82,15 +81,13 @@ def version_of(binary: str) -> tuple[int, ...]:
     return tuple(int(p) for p in name.removeprefix("claude-").split("."))
 
 
-class Session:
+class Session(HostSession):
     """A temporary home and project, the fake API, and ways to run phlegyas and Claude Code there."""
 
     def __init__(self, root, claude: str):
-        self.root = str(root)
+        super().__init__(root)
         self.claude = claude
-        self.home = os.path.join(self.root, "home")
         self.config_dir = os.path.join(self.home, ".claude")
-        self.project = os.path.join(self.root, "project")
         os.makedirs(self.config_dir)
         os.makedirs(self.project)
         self.env = {k: v for k, v in os.environ.items()
@@ -99,13 +96,7 @@ class Session:
         self.env.update(HOME=self.home, CLAUDE_CONFIG_DIR=self.config_dir, ANTHROPIC_API_KEY="sk-ant-fake",
                         DISABLE_AUTOUPDATER="1", DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
                         PHLEGYAS_HOOK_SERVER_IDLE="120")
-        self.audit_log = os.path.join(self.home, ".claude", "phlegyas", "audit.jsonl")
-
-    def phlegyas(self, *args: str) -> subprocess.CompletedProcess:
-        proc = subprocess.run([sys.executable, "-m", "phlegyas", *args], capture_output=True, text=True,
-                              env=self.env, cwd=self.project, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        return proc
+        self.data_dir = os.path.join(self.home, ".claude", "phlegyas")  # PHLEGYAS_HOME's default
 
     def run_claude(self, script: list[tuple[str, dict]], *args: str,
                    tool_answers: dict | None = None) -> tuple[dict, FakeMessagesAPI]:
@@ -118,24 +109,6 @@ class Session:
         assert proc.returncode == 0, (f"claude exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}\n"
                                       f"{_mcp_lines(debug)}")
         return json.loads(proc.stdout), api
-
-    def audit(self) -> list[dict]:
-        if not os.path.exists(self.audit_log):
-            return []
-        with open(self.audit_log, encoding="utf-8") as fh:
-            return [json.loads(line) for line in fh if line.strip()]
-
-    def stop_hook_servers(self) -> None:
-        hookd = os.path.join(self.home, ".claude", "phlegyas", "hookd")
-        if not os.path.isdir(hookd):
-            return
-        for name in os.listdir(hookd):
-            if name.endswith(".pid"):
-                try:
-                    with open(os.path.join(hookd, name)) as fh:
-                        os.kill(int(fh.read().strip()), signal.SIGTERM)
-                except (OSError, ValueError):
-                    pass
 
 
 def _mcp_lines(debug_log: str) -> str:

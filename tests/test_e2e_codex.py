@@ -21,12 +21,10 @@ commands itself under approval "never", which would make the control prove nothi
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -35,6 +33,7 @@ import pytest
 from claude_fake_api import FakeMessagesAPI
 from codex_fake_api import FakeResponsesAPI
 from conftest import require
+from e2e_hosts import HostSession, npm_install_once, reported_version, victim_dir
 
 VERSION = "0.171.0"
 PACKAGE = f"@openai/codex@{VERSION}"
@@ -47,42 +46,26 @@ def _codex_binary() -> str:
 
 
 def _works(binary: str) -> bool:
-    try:
-        proc = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return proc.returncode == 0 and proc.stdout.strip() == f"codex-cli {VERSION}"
+    return reported_version(binary) == f"codex-cli {VERSION}"
 
 
 @pytest.fixture(scope="session")
 def codex() -> str:
     """The path of a working ``codex`` of VERSION, installed from npm into the cache on first use."""
     binary = _codex_binary()
-    if _works(binary):
-        return binary
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not available: cannot install Codex for the end-to-end tests")
-    os.makedirs(CACHE, exist_ok=True)
-    with open(os.path.join(CACHE, ".install.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another test run may be installing it right now
-        if not _works(binary):
-            proc = subprocess.run([npm, "install", "--prefix", CACHE, "--no-audit", "--no-fund", PACKAGE],
-                                  capture_output=True, text=True, timeout=900)
-            assert proc.returncode == 0, f"npm install {PACKAGE} failed:\n{proc.stdout}\n{proc.stderr}"
-    assert _works(binary), f"{binary} does not run after npm install"
+    if not _works(binary):
+        npm_install_once(CACHE, "Codex", [(CACHE, PACKAGE, lambda: _works(binary))])
+        assert _works(binary), f"{binary} does not run after npm install"
     return binary
 
 
-class Session:
+class Session(HostSession):
     """A temporary home (with ``CODEX_HOME``) and project, and ways to run phlegyas and Codex there."""
 
     def __init__(self, root, codex: str):
-        self.root = str(root)
+        super().__init__(root)
         self.codex = codex
-        self.home = os.path.join(self.root, "home")
         self.codex_home = os.path.join(self.home, ".codex")
-        self.project = os.path.join(self.root, "project")
         self.data_dir = os.path.join(self.home, ".phlegyas")
         os.makedirs(self.codex_home)
         os.makedirs(self.project)
@@ -91,12 +74,6 @@ class Session:
                     and k not in ("AUDIT_LOG_FILE", "ENABLE_AUDIT_LOG", "APPROVAL_WAIT_SECONDS")}
         self.env.update(HOME=self.home, CODEX_HOME=self.codex_home, FAKE_KEY="fake-key",
                         PHLEGYAS_HOME=self.data_dir, PHLEGYAS_HOOK_SERVER_IDLE="120")
-
-    def phlegyas(self, *args: str) -> subprocess.CompletedProcess:
-        proc = subprocess.run([sys.executable, "-m", "phlegyas", *args], capture_output=True, text=True,
-                              env=self.env, cwd=self.project, timeout=120)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        return proc
 
     def run_codex(self, command: str) -> tuple[subprocess.CompletedProcess, FakeResponsesAPI]:
         """``codex exec go`` with the fake model asking for ``command`` once."""
@@ -127,25 +104,6 @@ class Session:
             assert time.monotonic() < deadline, "the hook server did not start"
             time.sleep(0.1)
 
-    def audit(self) -> list[dict]:
-        path = os.path.join(self.data_dir, "audit.jsonl")
-        if not os.path.exists(path):
-            return []
-        with open(path, encoding="utf-8") as fh:
-            return [json.loads(line) for line in fh if line.strip()]
-
-    def stop_hook_servers(self) -> None:
-        hookd = os.path.join(self.data_dir, "hookd")
-        if not os.path.isdir(hookd):
-            return
-        for name in os.listdir(hookd):
-            if name.endswith(".pid"):
-                try:
-                    with open(os.path.join(hookd, name)) as fh:
-                        os.kill(int(fh.read().strip()), signal.SIGTERM)
-                except (OSError, ValueError):
-                    pass
-
 
 @pytest.fixture
 def session(tmp_path, codex):
@@ -154,16 +112,8 @@ def session(tmp_path, codex):
     box.stop_hook_servers()
 
 
-def _victim(session: Session, name: str) -> str:
-    victim = os.path.join(session.root, "outside", name)
-    os.makedirs(victim)
-    with open(os.path.join(victim, "data.txt"), "w") as fh:
-        fh.write("keep me\n")
-    return victim
-
-
 def test_rm_outside_the_project_runs_without_phlegyas_and_is_denied_with_it(session):
-    control = _victim(session, "control")
+    control = victim_dir(session.root, "control")
     session.run_codex(f"rm -r {control}")
     assert not os.path.exists(control), "without phlegyas Codex must run the rm (the control failed)"
     assert session.audit() == []
@@ -171,7 +121,7 @@ def test_rm_outside_the_project_runs_without_phlegyas_and_is_denied_with_it(sess
     installed = session.phlegyas("install", "--agent", "codex", "--user")
     assert os.path.join(session.codex_home, "hooks.json") in installed.stdout + installed.stderr
     session.start_hook_server()
-    victim = _victim(session, "precious")
+    victim = victim_dir(session.root, "precious")
     proc, api = session.run_codex(f"rm -r {victim}")
     assert os.path.isfile(os.path.join(victim, "data.txt")), f"phlegyas let the rm run:\n{proc.stderr}"
     (told,) = api.outputs()

@@ -21,19 +21,17 @@ a temporary home; the tests skip only when npm itself is missing (a failure unde
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shlex
 import shutil
-import signal
 import subprocess
-import sys
 import time
 
 import pytest
 from conftest import require
 from copilot_fake_api import FakeChatAPI, content_text
+from e2e_hosts import HostSession, npm_install_once, reported_version, victim_dir
 
 VERSION = "1.0.102"
 PACKAGE = f"@github/copilot@{VERSION}"
@@ -46,41 +44,26 @@ def _binary() -> str:
 
 
 def _works(binary: str) -> bool:
-    try:
-        proc = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60,
-                              env={**os.environ, "COPILOT_AUTO_UPDATE": "false"})
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return proc.returncode == 0 and f"GitHub Copilot CLI {VERSION}" in proc.stdout
+    reported = reported_version(binary, {**os.environ, "COPILOT_AUTO_UPDATE": "false"})
+    return reported is not None and f"GitHub Copilot CLI {VERSION}" in reported
 
 
 @pytest.fixture(scope="session")
 def copilot() -> str:
     """The path of a working ``copilot`` of VERSION, installed from npm into the cache on first use."""
     binary = _binary()
-    if _works(binary):
-        return binary
-    npm = shutil.which("npm")
-    require("npm is not available: cannot install Copilot CLI for the end-to-end tests", npm is not None)
-    os.makedirs(CACHE, exist_ok=True)
-    with open(os.path.join(CACHE, ".install.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another test run may be installing it right now
-        if not _works(binary):
-            proc = subprocess.run([npm, "install", "--prefix", CACHE, "--no-audit", "--no-fund", PACKAGE],
-                                  capture_output=True, text=True, timeout=900)
-            assert proc.returncode == 0, f"npm install {PACKAGE} failed:\n{proc.stdout}\n{proc.stderr}"
-    assert _works(binary), f"{binary} does not run after npm install"
+    if not _works(binary):
+        npm_install_once(CACHE, "Copilot CLI", [(CACHE, PACKAGE, lambda: _works(binary))])
+        assert _works(binary), f"{binary} does not run after npm install"
     return binary
 
 
-class Session:
+class Session(HostSession):
     """A temporary home and project, and ways to run phlegyas and Copilot CLI there."""
 
     def __init__(self, root, copilot: str):
-        self.root = str(root)
+        super().__init__(root)
         self.copilot = copilot
-        self.home = os.path.join(self.root, "home")
-        self.project = os.path.join(self.root, "project")
         self.data_dir = os.path.join(self.home, ".claude", "phlegyas")  # PHLEGYAS_HOME's default
         os.makedirs(self.data_dir)
         os.makedirs(self.project)
@@ -93,21 +76,6 @@ class Session:
         self.env.update(HOME=self.home, COPILOT_OFFLINE="true", COPILOT_PROVIDER_TYPE="openai",
                         COPILOT_MODEL="fake-model", COPILOT_AUTO_UPDATE="false", NO_COLOR="1", TERM="dumb",
                         PHLEGYAS_HOOK_SERVER_IDLE="120")
-        self.audit_log = os.path.join(self.data_dir, "audit.jsonl")
-
-    def victim(self, name: str) -> str:
-        """A directory outside the project, with a file in it."""
-        path = os.path.join(self.root, "outside", name)
-        os.makedirs(path)
-        with open(os.path.join(path, "data.txt"), "w") as fh:
-            fh.write("keep me\n")
-        return path
-
-    def phlegyas(self, *args: str) -> subprocess.CompletedProcess:
-        proc = subprocess.run([sys.executable, "-m", "phlegyas", *args], capture_output=True, text=True,
-                              env=self.env, cwd=self.project, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        return proc
 
     def run_copilot(self, commands: list[str], *flags: str) -> tuple[subprocess.CompletedProcess, FakeChatAPI]:
         """``copilot -p go --allow-all-tools FLAGS`` with the fake model asking for each of ``commands``."""
@@ -120,24 +88,6 @@ class Session:
         assert len(api.tool_results()) == len(commands), (
             f"the model's calls did not all come back:\n{proc.stdout}\n{proc.stderr}")
         return proc, api
-
-    def audit(self) -> list[dict]:
-        if not os.path.exists(self.audit_log):
-            return []
-        with open(self.audit_log, encoding="utf-8") as fh:
-            return [json.loads(line) for line in fh if line.strip()]
-
-    def stop_hook_servers(self) -> None:
-        hookd = os.path.join(self.data_dir, "hookd")
-        if not os.path.isdir(hookd):
-            return
-        for name in os.listdir(hookd):
-            if name.endswith(".pid"):
-                try:
-                    with open(os.path.join(hookd, name)) as fh:
-                        os.kill(int(fh.read().strip()), signal.SIGTERM)
-                except (OSError, ValueError):
-                    pass
 
 
 @pytest.fixture
@@ -152,7 +102,7 @@ def results(api: FakeChatAPI) -> list[str]:
 
 
 def test_user_hook_denies_rm_outside_the_project_and_lets_ls_run(session):
-    control = session.victim("control")
+    control = victim_dir(session.root, "control")
     session.run_copilot([f"rm -rf {control}"])
     assert not os.path.exists(control), "without phlegyas Copilot must run the rm (the control failed)"
 
@@ -160,7 +110,7 @@ def test_user_hook_denies_rm_outside_the_project_and_lets_ls_run(session):
     assert "preToolUse" in installed.stdout
     with open(os.path.join(session.data_dir, "policy.toml"), "w") as fh:
         fh.write('[classes]\n"delete.temp_dir" = "deny"\n')  # the victim is under the test's temp dir
-    victim = session.victim("precious")
+    victim = victim_dir(session.root, "precious")
     proc, api = session.run_copilot([f"rm -rf {victim}", "ls"])
 
     assert os.path.isfile(os.path.join(victim, "data.txt")), f"phlegyas let the rm run:\n{proc.stdout}"
@@ -182,7 +132,7 @@ def test_user_hook_denies_rm_outside_the_project_and_lets_ls_run(session):
 def test_project_hook_ask_is_a_denial_in_prompt_mode(session):
     session.phlegyas("install", "--agent", "copilot", "--project", session.project)
     assert os.path.isfile(os.path.join(session.project, ".github", "hooks", "phlegyas.json"))
-    victim = session.victim("precious")
+    victim = victim_dir(session.root, "precious")
     proc, api = session.run_copilot([f"rm -rf {victim}"], "--trust-folder")
 
     assert os.path.isfile(os.path.join(victim, "data.txt")), f"phlegyas let the rm run:\n{proc.stdout}"
@@ -200,7 +150,7 @@ def test_interactive_ask_opens_copilots_dialog_with_the_reason(session):
     session.phlegyas("install", "--agent", "copilot", "--user")
     with open(os.path.join(session.home, ".copilot", "config.json"), "w") as fh:
         json.dump({"trustedFolders": [session.project], "banner": "never"}, fh)  # no folder-trust dialog
-    victim = session.victim("precious")
+    victim = victim_dir(session.root, "precious")
     socket = os.path.join(session.root, "tmux.sock")
     script = [("bash", {"command": f"rm -rf {victim}", "description": "Clean up"})]
     with FakeChatAPI(script) as api:

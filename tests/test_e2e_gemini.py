@@ -20,16 +20,12 @@ itself is missing (a failure under CI=true).
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import shutil
-import signal
 import subprocess
-import sys
 
 import pytest
-from conftest import require
+from e2e_hosts import HostSession, npm_install_once, reported_version
 from gemini_fake_api import FakeGeminiAPI
 
 VERSION = "0.61.0"
@@ -44,40 +40,25 @@ def _binary() -> str:
 
 
 def _works(binary: str) -> bool:
-    try:
-        proc = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return proc.returncode == 0 and proc.stdout.strip() == VERSION
+    return reported_version(binary) == VERSION
 
 
 @pytest.fixture(scope="session")
 def gemini_cli() -> str:
     """The path of a working ``gemini`` of VERSION, installed from npm into the cache on first use."""
     binary = _binary()
-    if _works(binary):
-        return binary
-    npm = shutil.which("npm")
-    require("npm is not available: cannot install Gemini CLI for the end-to-end tests", npm is not None)
-    os.makedirs(CACHE, exist_ok=True)
-    with open(os.path.join(CACHE, ".install.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another test run may be installing it right now
-        if not _works(binary):
-            proc = subprocess.run([npm, "install", "--prefix", CACHE, "--no-audit", "--no-fund", PACKAGE],
-                                  capture_output=True, text=True, timeout=900)
-            assert proc.returncode == 0, f"npm install {PACKAGE} failed:\n{proc.stdout}\n{proc.stderr}"
-    assert _works(binary), f"{binary} does not run after npm install"
+    if not _works(binary):
+        npm_install_once(CACHE, "Gemini CLI", [(CACHE, PACKAGE, lambda: _works(binary))])
+        assert _works(binary), f"{binary} does not run after npm install"
     return binary
 
 
-class Session:
+class Session(HostSession):
     """A temporary home and project, and ways to run phlegyas and Gemini CLI there."""
 
     def __init__(self, root, gemini: str):
-        self.root = str(root)
+        super().__init__(root)
         self.gemini = gemini
-        self.home = os.path.join(self.root, "home")
-        self.project = os.path.join(self.root, "project")
         self.data_dir = os.path.join(self.home, ".claude", "phlegyas")  # PHLEGYAS_HOME's default
         os.makedirs(self.data_dir)
         os.makedirs(os.path.join(self.home, ".gemini"))
@@ -95,7 +76,6 @@ class Session:
         self.env.update(HOME=self.home, GEMINI_API_KEY="fake", GEMINI_CLI_TRUST_WORKSPACE="true", NO_COLOR="1",
                         TERM="dumb",
                         PHLEGYAS_HOOK_SERVER_IDLE="120")
-        self.audit_log = os.path.join(self.data_dir, "audit.jsonl")
 
     def victim(self) -> str:
         """``~/.ssh`` with a key in it: deleting it is a deny in phlegyas's default policy."""
@@ -104,12 +84,6 @@ class Session:
         with open(os.path.join(path, "id_ed25519"), "w") as fh:
             fh.write("keep me\n")
         return path
-
-    def phlegyas(self, *args: str) -> subprocess.CompletedProcess:
-        proc = subprocess.run([sys.executable, "-m", "phlegyas", *args], capture_output=True, text=True,
-                              env=self.env, cwd=self.project, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        return proc
 
     def run_gemini(self, commands: list[str]) -> tuple[dict, FakeGeminiAPI]:
         """``gemini -p go --yolo --output-format json`` with the fake model asking for each of
@@ -124,24 +98,6 @@ class Session:
         assert [r.get("name") for r in responses] == [SHELL] * len(commands), (
             f"the model's calls did not all come back:\n{proc.stdout}\n{proc.stderr[-4000:]}")
         return json.loads(proc.stdout), api
-
-    def audit(self) -> list[dict]:
-        if not os.path.exists(self.audit_log):
-            return []
-        with open(self.audit_log, encoding="utf-8") as fh:
-            return [json.loads(line) for line in fh if line.strip()]
-
-    def stop_hook_servers(self) -> None:
-        hookd = os.path.join(self.data_dir, "hookd")
-        if not os.path.isdir(hookd):
-            return
-        for name in os.listdir(hookd):
-            if name.endswith(".pid"):
-                try:
-                    with open(os.path.join(hookd, name)) as fh:
-                        os.kill(int(fh.read().strip()), signal.SIGTERM)
-                except (OSError, ValueError):
-                    pass
 
 
 @pytest.fixture

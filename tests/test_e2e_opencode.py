@@ -21,16 +21,14 @@ OpenCode finds it done, as on a second start.
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 
 import pytest
-from conftest import require
+from e2e_hosts import HostSession, npm_install_once, reported_version, victim_dir
 from opencode_fake_api import FakeChatAPI
 
 VERSION = "1.18.33"
@@ -51,11 +49,7 @@ def _deps() -> str:
 
 
 def _works(binary: str) -> bool:
-    try:
-        proc = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return proc.returncode == 0 and proc.stdout.strip() == VERSION
+    return reported_version(binary) == VERSION
 
 
 def _deps_ready() -> bool:
@@ -67,42 +61,26 @@ def _deps_ready() -> bool:
         return False
 
 
-def _npm_install(npm: str, prefix: str, package: str) -> None:
-    proc = subprocess.run([npm, "install", "--prefix", prefix, "--no-audit", "--no-fund", "--save-exact", package],
-                          capture_output=True, text=True, timeout=900,
-                          env=dict(os.environ, npm_config_cache=os.path.join(CACHE, "npm-cache")))
-    assert proc.returncode == 0, f"npm install {package} failed:\n{proc.stdout}\n{proc.stderr}"
-
-
 @pytest.fixture(scope="session")
 def opencode() -> str:
     """The path of a working ``opencode`` of VERSION, installed from npm into the cache on first use."""
     binary = _binary()
-    if _works(binary) and _deps_ready():
-        return binary
-    npm = shutil.which("npm")
-    require("npm is not available: cannot install OpenCode for the end-to-end tests", npm is not None)
-    os.makedirs(CACHE, exist_ok=True)
-    with open(os.path.join(CACHE, ".install.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another test run may be installing it right now
-        if not _works(binary):
-            _npm_install(npm, CACHE, PACKAGE)
-        if not _deps_ready():
-            os.makedirs(_deps(), exist_ok=True)
-            _npm_install(npm, _deps(), PLUGIN_PACKAGE)
-    assert _works(binary), f"{binary} does not run after npm install"
-    assert _deps_ready(), f"{PLUGIN_PACKAGE} is not in {_deps()} after npm install"
+    if not (_works(binary) and _deps_ready()):
+        npm_install_once(CACHE, "OpenCode", [(CACHE, PACKAGE, lambda: _works(binary)),
+                                             (_deps(), PLUGIN_PACKAGE, _deps_ready)],
+                         npm_args=["--save-exact"],
+                         env=dict(os.environ, npm_config_cache=os.path.join(CACHE, "npm-cache")))
+        assert _works(binary), f"{binary} does not run after npm install"
+        assert _deps_ready(), f"{PLUGIN_PACKAGE} is not in {_deps()} after npm install"
     return binary
 
 
-class Session:
+class Session(HostSession):
     """A temporary home and project, and ways to run phlegyas and OpenCode there."""
 
     def __init__(self, root, binary: str):
-        self.root = str(root)
+        super().__init__(root)
         self.binary = binary
-        self.home = os.path.join(self.root, "home")
-        self.project = os.path.join(self.root, "project")
         self.config_dir = os.path.join(self.home, ".config", "opencode")
         for directory in (self.config_dir, os.path.join(self.project, ".opencode")):
             _give_plugin_deps(directory)
@@ -118,14 +96,7 @@ class Session:
             npm_config_cache=os.path.join(CACHE, "npm-cache"),
             OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_LSP_DOWNLOAD="1",
             OPENCODE_DISABLE_CLAUDE_CODE="1", PHLEGYAS_HOOK_SERVER_IDLE="120")
-        self.phlegyas_home = os.path.join(self.home, ".claude", "phlegyas")  # the default, under HOME
-        self.audit_log = os.path.join(self.phlegyas_home, "audit.jsonl")
-
-    def phlegyas(self, *args: str) -> subprocess.CompletedProcess:
-        proc = subprocess.run([sys.executable, "-m", "phlegyas", *args], capture_output=True, text=True,
-                              env=self.env, cwd=self.project, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        return proc
+        self.data_dir = os.path.join(self.home, ".claude", "phlegyas")  # the default, under HOME
 
     def run(self, script: list[tuple[str, dict]]) -> tuple[str, FakeChatAPI]:
         """``opencode run go`` with the fake model playing ``script``; returns OpenCode's output."""
@@ -150,24 +121,6 @@ class Session:
         assert api.chat_requests(), f"OpenCode never asked the fake model:\n{output[-6000:]}"
         return output, api
 
-    def audit(self) -> list[dict]:
-        if not os.path.exists(self.audit_log):
-            return []
-        with open(self.audit_log, encoding="utf-8") as fh:
-            return [json.loads(line) for line in fh if line.strip()]
-
-    def stop_hook_servers(self) -> None:
-        hookd = os.path.join(self.phlegyas_home, "hookd")
-        if not os.path.isdir(hookd):
-            return
-        for name in os.listdir(hookd):
-            if name.endswith(".pid"):
-                try:
-                    with open(os.path.join(hookd, name)) as fh:
-                        os.kill(int(fh.read().strip()), signal.SIGTERM)
-                except (OSError, ValueError):
-                    pass
-
 
 def _give_plugin_deps(directory: str) -> None:
     """``directory`` as OpenCode leaves it after installing ``@opencode-ai/plugin`` there (from the cache)."""
@@ -188,14 +141,6 @@ def session(tmp_path, opencode):
     box.stop_hook_servers()
 
 
-def _victim(session: Session, name: str) -> str:
-    victim = os.path.join(session.root, "outside", name)
-    os.makedirs(victim)
-    with open(os.path.join(victim, "data.txt"), "w") as fh:
-        fh.write("keep me\n")
-    return victim
-
-
 def _bash(command: str) -> tuple[str, dict]:
     return ("bash", {"command": command, "description": "Run it"})
 
@@ -203,7 +148,7 @@ def _bash(command: str) -> tuple[str, dict]:
 # -- (a) the control --------------------------------------------------------------------------------
 
 def test_without_phlegyas_opencode_runs_the_rm(session):
-    victim = _victim(session, "precious-control")
+    victim = victim_dir(session.root, "precious-control")
     output, api = session.run([_bash(f"rm -rf {victim}")])
     assert not os.path.exists(victim), f"without phlegyas the rm must run (the control failed):\n{output[-4000:]}"
     assert len(api.tool_results()) == 1
@@ -213,12 +158,12 @@ def test_without_phlegyas_opencode_runs_the_rm(session):
 # -- (b) the plugin ------------------------------------------------------------------------------
 
 def test_the_plugin_blocks_rm_and_lets_ls_run(session):
-    asked = _victim(session, "precious")
-    denied = _victim(session, "precious-denied")
+    asked = victim_dir(session.root, "precious")
+    denied = victim_dir(session.root, "precious-denied")
     with open(os.path.join(session.project, "marker-file.txt"), "w") as fh:
         fh.write("x\n")
-    os.makedirs(session.phlegyas_home, exist_ok=True)
-    with open(os.path.join(session.phlegyas_home, "policy.toml"), "w") as fh:
+    os.makedirs(session.data_dir, exist_ok=True)
+    with open(os.path.join(session.data_dir, "policy.toml"), "w") as fh:
         fh.write(f'[permissions]\ndeny = ["Bash(rm -rf {denied})"]\n')
 
     installed = session.phlegyas("install", "--agent", "opencode", "--project", session.project)
@@ -249,7 +194,7 @@ def test_the_plugin_blocks_rm_and_lets_ls_run(session):
 # -- (c) failing closed ------------------------------------------------------------------------------
 
 def test_a_plugin_whose_hook_cannot_start_blocks(session):
-    victim = _victim(session, "precious-broken")
+    victim = victim_dir(session.root, "precious-broken")
     session.phlegyas("install", "--agent", "opencode", "--project", session.project)
     plugin = os.path.join(session.project, ".opencode", "plugin", "phlegyas.js")
     with open(plugin, encoding="utf-8") as fh:

@@ -24,6 +24,10 @@ class InstallError(Exception):
     """A settings file cannot be read, parsed or written; the message names the file (and line)."""
 
 
+def check_timeout(timeout: object) -> None:
+    """An ``InstallError`` unless the hook timeout is a positive whole number of seconds."""
+    if not isinstance(timeout, int) or timeout <= 0:
+        raise InstallError(f"the hook timeout must be a positive number of seconds, got {timeout!r}")
 
 
 class ShapeError(ValueError):

@@ -42,6 +42,7 @@ from phlegyas.hosts.config_files import (  # noqa: F401 - the cli and the tests 
 )
 from phlegyas.hosts.hook.command import HOOK_LAUNCHER, HOOK_MODULE, HOOK_MODULES, is_phlegyas_command  # noqa: F401 - as above
 from phlegyas.hosts.hook.command import hook_command as shared_hook_command
+from phlegyas.hosts.hook_entries import place_grouped, remove_grouped
 
 SERVER_NAME = "phlegyas"
 HOOK_EVENTS = ("PreToolUse", "PermissionRequest", "PermissionDenied")
@@ -97,66 +98,14 @@ def is_phlegyas_hook(entry: object) -> bool:
 
 def add_hooks(settings: dict, command: str, timeouts: Mapping[str, int] | None = None) -> dict:
     """``settings`` with one phlegyas hook (matcher ``*``) per event, each with its timeout (``timeouts``,
-    default ``HOOK_TIMEOUT_SECONDS``); other hooks are kept."""
-    out = copy.deepcopy(settings)
-    hooks = object_at(out, "hooks", ())
-    for event in HOOK_EVENTS:
-        groups = list_at(hooks, event, ("hooks",))
-        _place_hook(groups, hook_entry(command, (timeouts or {}).get(event, HOOK_TIMEOUT_SECONDS)),
-                    ("hooks", event))
-    return out
-
-
-def _place_hook(groups: list, wanted: dict, path: tuple) -> None:
-    """Update the first phlegyas hook of a ``*`` group in place, drop any other, or add a group."""
-    kept = False
-    emptied = set()
-    for index, group in enumerate(groups):
-        if not isinstance(group, dict):
-            raise ShapeError((*path, index), "an object with 'matcher' and 'hooks'")
-        entries = group.get("hooks", [])
-        if not isinstance(entries, list):
-            raise ShapeError((*path, index, "hooks"), "a list")
-        star = group.get("matcher", "*") in ("*", "")
-        updated = []
-        for entry in entries:
-            if not is_phlegyas_hook(entry):
-                updated.append(entry)
-            elif star and not kept:
-                updated.append(wanted)
-                kept = True
-        if entries and not updated:
-            emptied.add(index)
-        entries[:] = updated
-    groups[:] = [g for i, g in enumerate(groups) if i not in emptied]
-    if not kept:
-        groups.append({"matcher": "*", "hooks": [wanted]})
+    default ``HOOK_TIMEOUT_SECONDS``); other hooks are kept (``hook_entries.place_grouped``)."""
+    wanted = {event: hook_entry(command, (timeouts or {}).get(event, HOOK_TIMEOUT_SECONDS)) for event in HOOK_EVENTS}
+    return place_grouped(settings, wanted, is_ours=is_phlegyas_hook)
 
 
 def remove_hooks(settings: dict) -> dict:
     """``settings`` without any phlegyas hook; containers emptied by the removal are dropped."""
-    out = copy.deepcopy(settings)
-    hooks = out.get("hooks")
-    if not isinstance(hooks, dict):
-        return out
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue
-        changed = False
-        for group in list(groups):
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(entries, list) or not any(is_phlegyas_hook(e) for e in entries):
-                continue
-            changed = True
-            entries[:] = [e for e in entries if not is_phlegyas_hook(e)]
-            if not entries:
-                groups.remove(group)
-        if changed and not groups:
-            del hooks[event]
-    if not hooks and settings.get("hooks"):
-        del out["hooks"]
-    return out
+    return remove_grouped(settings, is_ours=is_phlegyas_hook)
 
 
 def add_server(config: dict, server: dict) -> dict:

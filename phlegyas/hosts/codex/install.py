@@ -24,12 +24,12 @@ removes exactly phlegyas's entries (the file too when nothing else is left in it
 """
 from __future__ import annotations
 
-import copy
 import os
 from typing import Mapping
 
-from phlegyas.hosts.config_files import FileChange, InstallError, ShapeError, list_at, object_at, plan, read_json
+from phlegyas.hosts.config_files import FileChange, InstallError, plan, read_json
 from phlegyas.hosts.hook.command import hook_command, is_phlegyas_command
+from phlegyas.hosts.hook_entries import holds_grouped, place_grouped, remove_grouped
 
 HOST = "Codex"
 NAME = "codex"
@@ -60,63 +60,14 @@ def is_phlegyas_hook(entry: object) -> bool:
 
 
 def add_hooks(doc: dict, command: str, timeouts: Mapping[str, int]) -> dict:
-    """``doc`` with one phlegyas hook per event in a ``*`` group: the first phlegyas entry of such a group
-    updated in place, any other phlegyas entry dropped (with its group when that empties it), else a new
-    group appended; everything else kept."""
-    out = copy.deepcopy(doc)
-    hooks = object_at(out, "hooks", ())
-    for event in HOOK_EVENTS:
-        groups = list_at(hooks, event, ("hooks",))
-        wanted = hook_entry(command, timeouts[event])
-        placed, kept_groups = False, []
-        for index, group in enumerate(groups):
-            if not isinstance(group, dict):
-                raise ShapeError(("hooks", event, index), "an object with 'matcher' and 'hooks'")
-            entries = group.get("hooks", [])
-            if not isinstance(entries, list):
-                raise ShapeError(("hooks", event, index, "hooks"), "a list")
-            star = group.get("matcher", "*") in ("*", "")
-            updated = []
-            for entry in entries:
-                if not is_phlegyas_hook(entry):
-                    updated.append(entry)
-                elif star and not placed:
-                    updated.append(wanted)
-                    placed = True
-            if updated or not entries:
-                kept_groups.append({**group, "hooks": updated})
-        if not placed:
-            kept_groups.append({"matcher": "*", "hooks": [wanted]})
-        groups[:] = kept_groups
-    return out
+    """``doc`` with one phlegyas hook per event in a ``*`` group (``hook_entries.place_grouped``)."""
+    wanted = {event: hook_entry(command, timeouts[event]) for event in HOOK_EVENTS}
+    return place_grouped(doc, wanted, is_ours=is_phlegyas_hook)
 
 
 def remove_hooks(doc: dict) -> dict:
     """``doc`` without phlegyas's hooks; groups, events and ``hooks`` emptied by the removal are dropped."""
-    out = copy.deepcopy(doc)
-    hooks = out.get("hooks")
-    if not isinstance(hooks, dict):
-        return out
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue
-        kept, changed = [], False
-        for group in groups:
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(entries, list) or not any(is_phlegyas_hook(e) for e in entries):
-                kept.append(group)
-                continue
-            changed = True
-            rest = [e for e in entries if not is_phlegyas_hook(e)]
-            if rest:
-                kept.append({**group, "hooks": rest})
-        groups[:] = kept
-        if changed and not groups:
-            del hooks[event]
-    if not hooks and doc.get("hooks"):
-        del out["hooks"]
-    return out
+    return remove_grouped(doc, is_ours=is_phlegyas_hook)
 
 
 def install_changes(*, user: bool, project: str, environ: Mapping[str, str], python: str,
@@ -158,10 +109,4 @@ def wired(*, user: bool, project: str, environ: Mapping[str, str]) -> str | None
         doc, _ = read_json(path)
     except InstallError:
         return None
-    hooks = doc.get("hooks") if isinstance(doc, dict) else None
-    groups = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
-    for group in groups if isinstance(groups, list) else ():
-        entries = group.get("hooks") if isinstance(group, dict) else None
-        if isinstance(entries, list) and any(is_phlegyas_hook(e) for e in entries):
-            return path
-    return None
+    return path if holds_grouped(doc, "PreToolUse", is_ours=is_phlegyas_hook) else None

@@ -16,12 +16,12 @@ left in it). Copilot lets the tool run when a hook outlives ``timeoutSec``, so t
 """
 from __future__ import annotations
 
-import copy
 import os
 from typing import Mapping
 
-from phlegyas.hosts.config_files import FileChange, InstallError, ShapeError, list_at, object_at, plan, read_json
+from phlegyas.hosts.config_files import FileChange, InstallError, check_timeout, plan, read_json
 from phlegyas.hosts.hook.command import hook_command, is_phlegyas_command
+from phlegyas.hosts.hook_entries import holds_flat, place_flat, remove_flat
 
 HOST = "Copilot CLI"
 NAME = "copilot"
@@ -55,47 +55,20 @@ def is_phlegyas_hook(entry: object) -> bool:
 
 def add_hook(doc: dict, entry: dict) -> dict:
     """``doc`` with one phlegyas ``preToolUse`` entry: the first one there updated in place, any other
-    dropped, or the entry appended; everything else kept."""
-    out = copy.deepcopy(doc)
-    out.setdefault("version", VERSION)
-    entries = list_at(object_at(out, "hooks", ()), EVENT, ("hooks",))
-    placed, kept = False, []
-    for index, current in enumerate(entries):
-        if not isinstance(current, dict):
-            raise ShapeError(("hooks", EVENT, index), "an object with 'type' and 'bash'")
-        if not is_phlegyas_hook(current):
-            kept.append(current)
-        elif not placed:
-            kept.append(entry)
-            placed = True
-    entries[:] = kept if placed else [*kept, entry]
-    return out
+    dropped, or the entry appended; everything else kept (``hook_entries.place_flat``)."""
+    return place_flat(doc, {EVENT: entry}, is_ours=is_phlegyas_hook, version=VERSION,
+                      shape="an object with 'type' and 'bash'")
 
 
 def remove_hook(doc: dict) -> dict:
-    """``doc`` without phlegyas's entries; emptied containers are dropped, and a document left with
-    nothing but its ``version`` becomes empty (the file is removed)."""
-    out = copy.deepcopy(doc)
-    hooks = out.get("hooks")
-    if not isinstance(hooks, dict) or not isinstance(hooks.get(EVENT), list):
-        return out
-    entries = hooks[EVENT]
-    if not any(is_phlegyas_hook(e) for e in entries):
-        return out
-    entries[:] = [e for e in entries if not is_phlegyas_hook(e)]
-    if not entries:
-        del hooks[EVENT]
-    if not hooks:
-        del out["hooks"]
-    if set(out) <= {"version"}:
-        return {}
-    return out
+    """``doc`` without phlegyas's ``preToolUse`` entries; emptied containers are dropped, and a document
+    left with nothing but its ``version`` becomes empty (the file is removed)."""
+    return remove_flat(doc, is_ours=is_phlegyas_hook, events=(EVENT,))
 
 
 def install_changes(*, user: bool, project: str, environ: Mapping[str, str], python: str,
                     timeout: int) -> list[FileChange]:
-    if not isinstance(timeout, int) or timeout <= 0:
-        raise InstallError(f"the hook timeout must be a positive number of seconds, got {timeout!r}")
+    check_timeout(timeout)
     path = hooks_path(user=user, project=project, environ=environ)
     command = hook_command(python, NAME)
     return [plan(path, [(lambda d: add_hook(d, hook_entry(command, timeout)),
@@ -127,8 +100,4 @@ def wired(*, user: bool, project: str, environ: Mapping[str, str]) -> str | None
         doc, _ = read_json(path)
     except InstallError:
         return None
-    hooks = (doc or {}).get("hooks")
-    entries = hooks.get(EVENT) if isinstance(hooks, dict) else None
-    if isinstance(entries, list) and any(is_phlegyas_hook(e) for e in entries):
-        return path
-    return None
+    return path if holds_flat(doc, EVENT, is_ours=is_phlegyas_hook) else None

@@ -17,12 +17,12 @@ phlegyas's entries (the file too when nothing else is left in it).
 """
 from __future__ import annotations
 
-import copy
 import os
 from typing import Mapping
 
-from phlegyas.hosts.config_files import FileChange, InstallError, ShapeError, list_at, object_at, plan, read_json
+from phlegyas.hosts.config_files import FileChange, InstallError, check_timeout, plan, read_json
 from phlegyas.hosts.hook.command import hook_command, is_phlegyas_command
+from phlegyas.hosts.hook_entries import holds_flat, place_flat, remove_flat
 
 HOST = "Cursor"
 NAME = "cursor"
@@ -49,52 +49,20 @@ def is_phlegyas_hook(entry: object) -> bool:
 
 def add_hooks(doc: dict, entry: dict) -> dict:
     """``doc`` with one phlegyas entry per event: the first one there updated in place, any other dropped,
-    or the entry appended; everything else kept."""
-    out = copy.deepcopy(doc)
-    out.setdefault("version", VERSION)
-    hooks = object_at(out, "hooks", ())
-    for event in EVENTS:
-        entries = list_at(hooks, event, ("hooks",))
-        placed, kept = False, []
-        for index, current in enumerate(entries):
-            if not isinstance(current, dict):
-                raise ShapeError(("hooks", event, index), "an object with 'command'")
-            if not is_phlegyas_hook(current):
-                kept.append(current)
-            elif not placed:
-                kept.append(entry)
-                placed = True
-        entries[:] = kept if placed else [*kept, entry]
-    return out
+    or the entry appended; everything else kept (``hook_entries.place_flat``)."""
+    return place_flat(doc, dict.fromkeys(EVENTS, entry), is_ours=is_phlegyas_hook, version=VERSION,
+                      shape="an object with 'command'")
 
 
 def remove_hooks(doc: dict) -> dict:
-    """``doc`` without phlegyas's entries; emptied containers are dropped, and a document left with
-    nothing but its ``version`` becomes empty (the file is removed)."""
-    out = copy.deepcopy(doc)
-    hooks = out.get("hooks")
-    if not isinstance(hooks, dict):
-        return out
-    changed = False
-    for event in list(hooks):
-        entries = hooks[event]
-        if not isinstance(entries, list) or not any(is_phlegyas_hook(e) for e in entries):
-            continue
-        changed = True
-        entries[:] = [e for e in entries if not is_phlegyas_hook(e)]
-        if not entries:
-            del hooks[event]
-    if not changed:
-        return out
-    if not hooks:
-        del out["hooks"]
-    return {} if set(out) <= {"version"} else out
+    """``doc`` without phlegyas's entries (under any event); emptied containers are dropped, and a document
+    left with nothing but its ``version`` becomes empty (the file is removed)."""
+    return remove_flat(doc, is_ours=is_phlegyas_hook)
 
 
 def install_changes(*, user: bool, project: str, environ: Mapping[str, str], python: str,
                     timeout: int) -> list[FileChange]:
-    if not isinstance(timeout, int) or timeout <= 0:
-        raise InstallError(f"the hook timeout must be a positive number of seconds, got {timeout!r}")
+    check_timeout(timeout)
     path = hooks_path(user=user, project=project, environ=environ)
     command = hook_command(python, NAME)
     return [plan(path, [(lambda d: add_hooks(d, hook_entry(command, timeout)),
@@ -118,8 +86,4 @@ def wired(*, user: bool, project: str, environ: Mapping[str, str]) -> str | None
         doc, _ = read_json(path)
     except InstallError:
         return None
-    hooks = (doc or {}).get("hooks")
-    entries = hooks.get(EVENTS[0]) if isinstance(hooks, dict) else None
-    if isinstance(entries, list) and any(is_phlegyas_hook(e) for e in entries):
-        return path
-    return None
+    return path if holds_flat(doc, EVENTS[0], is_ours=is_phlegyas_hook) else None

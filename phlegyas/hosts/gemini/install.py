@@ -24,12 +24,12 @@ also accepts comments in its settings; such a file is reported (file:line) and l
 """
 from __future__ import annotations
 
-import copy
 import os
 from typing import Mapping
 
-from phlegyas.hosts.config_files import FileChange, InstallError, ShapeError, list_at, object_at, plan, read_json
+from phlegyas.hosts.config_files import FileChange, InstallError, plan, read_json
 from phlegyas.hosts.hook.command import hook_command, is_phlegyas_command
+from phlegyas.hosts.hook_entries import holds_grouped, place_grouped, remove_grouped
 
 HOST = "Gemini CLI"
 NAME = "gemini"
@@ -58,66 +58,21 @@ def is_phlegyas_hook(entry: object) -> bool:
     return isinstance(entry, dict) and is_phlegyas_command(entry.get("command"))
 
 
-def _groups(doc: dict) -> list:
-    return list_at(object_at(doc, "hooks", ()), EVENT, ("hooks",))
+def every_tool(matcher: object) -> bool:
+    return str(matcher).strip() in EVERY_TOOL
 
 
 def add_hook(doc: dict, command: str, timeout_ms: int) -> dict:
-    """``doc`` with one phlegyas hook in an every-tool ``BeforeTool`` group: the first phlegyas entry of such
-    a group updated in place, any other phlegyas entry dropped (with its group when that empties it), else
-    a new group appended; everything else kept."""
-    out = copy.deepcopy(doc)
-    groups = _groups(out)
-    wanted, placed, kept = hook_entry(command, timeout_ms), False, []
-    for index, group in enumerate(groups):
-        if not isinstance(group, dict):
-            raise ShapeError(("hooks", EVENT, index), "an object with 'matcher' and 'hooks'")
-        entries = group.get("hooks", [])
-        if not isinstance(entries, list):
-            raise ShapeError(("hooks", EVENT, index, "hooks"), "a list")
-        every = str(group.get("matcher", "")).strip() in EVERY_TOOL
-        updated = []
-        for entry in entries:
-            if not is_phlegyas_hook(entry):
-                updated.append(entry)
-            elif every and not placed:
-                updated.append({**entry, **wanted})
-                placed = True
-        if updated or not entries:
-            kept.append({**group, "hooks": updated})
-    if not placed:
-        kept.append({"matcher": MATCHER, "hooks": [wanted]})
-    groups[:] = kept
-    return out
+    """``doc`` with one phlegyas hook in an every-tool ``BeforeTool`` group, laid over the keys of the
+    phlegyas entry already there (``hook_entries.place_grouped``); everything else kept."""
+    return place_grouped(doc, {EVENT: hook_entry(command, timeout_ms)}, is_ours=is_phlegyas_hook,
+                         matcher=MATCHER, every_tool=every_tool, merge=True)
 
 
 def remove_hook(doc: dict) -> dict:
     """``doc`` without phlegyas's hooks (under any event); groups, events and ``hooks`` emptied by the
     removal are dropped."""
-    out = copy.deepcopy(doc)
-    hooks = out.get("hooks")
-    if not isinstance(hooks, dict):
-        return out
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue
-        kept, changed = [], False
-        for group in groups:
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(entries, list) or not any(is_phlegyas_hook(e) for e in entries):
-                kept.append(group)
-                continue
-            changed = True
-            rest = [e for e in entries if not is_phlegyas_hook(e)]
-            if rest:
-                kept.append({**group, "hooks": rest})
-        groups[:] = kept
-        if changed and not groups:
-            del hooks[event]
-    if not hooks and doc.get("hooks"):
-        del out["hooks"]
-    return out
+    return remove_grouped(doc, is_ours=is_phlegyas_hook)
 
 
 def install_changes(*, user: bool, project: str, environ: Mapping[str, str], python: str,
@@ -166,10 +121,4 @@ def wired(*, user: bool, project: str, environ: Mapping[str, str]) -> str | None
         disabled = config.get("disabled")
         if config.get("enabled") is False or (isinstance(disabled, list) and HOOK_NAME in disabled):
             return None
-    hooks = doc.get("hooks") if isinstance(doc, dict) else None
-    groups = hooks.get(EVENT) if isinstance(hooks, dict) else None
-    for group in groups if isinstance(groups, list) else ():
-        entries = group.get("hooks") if isinstance(group, dict) else None
-        if isinstance(entries, list) and any(is_phlegyas_hook(e) for e in entries):
-            return path
-    return None
+    return path if holds_grouped(doc, EVENT, is_ours=is_phlegyas_hook) else None

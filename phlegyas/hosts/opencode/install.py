@@ -22,7 +22,7 @@ import shlex
 from importlib import resources
 from typing import Mapping
 
-from phlegyas.hosts.config_files import FileChange, InstallError, plan_text
+from phlegyas.hosts.config_files import FileChange, InstallError, check_timeout, plan_text
 from phlegyas.hosts.hook.command import hook_command
 
 HOST = "OpenCode"
@@ -46,8 +46,7 @@ def plugin_path(*, user: bool, project: str, environ: Mapping[str, str]) -> str:
 
 def plugin_text(python: str, timeout: int) -> str:
     """The plugin's source: ``plugin.js`` with the hook's argv and the timeout (milliseconds) filled in."""
-    if not isinstance(timeout, int) or timeout <= 0:
-        raise InstallError(f"the hook timeout must be a positive number of seconds, got {timeout!r}")
+    check_timeout(timeout)
     template = resources.files(__package__).joinpath("plugin.js").read_text(encoding="utf-8")
     argv = shlex.split(hook_command(python, NAME))
     text = template.replace("__PHLEGYAS_ARGV__", json.dumps(argv)).replace("__PHLEGYAS_TIMEOUT_MS__",
