@@ -162,9 +162,12 @@ approvals store: no store or host module is compiled."""
 SERVER_LIFECYCLE = ("test_hook_server.py",)
 """The hook server stopped, replaced and displaced: process and socket handling, none of it compiled (the
 decisions it serves are the hook tests', which do run again)."""
-WIRING = ("test_doctor.py", "test_install.py", "test_architecture.py", "test_hook_agents.py")
-"""Settings files, doctor's report, the import contracts, the hook's --agent handling: no compiled code of
-their own, and the decisions they make on the way are the other tests'."""
+WIRING = ("test_doctor.py", "test_install.py", "test_architecture.py", "test_hook_agents.py", "test_build.py",
+          "test_build_options.py", "test_ci.py", "test_approvals_cli.py", "test_audit.py", "test_trust_cli.py",
+          "test_llm_backends.py", "test_slack_message.py")
+"""Settings files, doctor's report, the import contracts, the hook's --agent handling, the build, CI's
+script, the approvals and trust commands, the audit log, the model clients, Slack's messages: no compiled
+code of their own, and the decisions they make on the way are the other tests'."""
 
 
 def _not_again() -> tuple[str, ...]:
