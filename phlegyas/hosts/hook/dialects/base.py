@@ -124,3 +124,18 @@ def answer(body: dict | None, note: str | None = None, code: int = 0) -> HookRes
 def blocked(reason: str) -> HookResult:
     """Exit 2 with the reason on stderr: every host here reads that as "do not run the tool"."""
     return HookResult(2, b"", one_line(reason).encode("utf-8", "backslashreplace") + b"\n")
+
+
+# -- Claude Code's answer shape (Codex answers in it too) ------------------------------------------
+
+def no_decision(note: str | None) -> HookResult:
+    """No decision (the host's own flow goes on), but the warning shown (``systemMessage``) when there is one."""
+    return HookResult(0) if note is None else answer({"systemMessage": note}, note)
+
+
+def hook_specific(event: str, note: str | None = None, **fields) -> HookResult:
+    """``{"hookSpecificOutput": {"hookEventName": event, **fields}}``, with the warning as ``systemMessage``."""
+    body: dict = {"hookSpecificOutput": {"hookEventName": event, **fields}}
+    if note is not None:
+        body["systemMessage"] = note
+    return answer(body, note)

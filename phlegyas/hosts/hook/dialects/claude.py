@@ -21,9 +21,10 @@ from phlegyas.hosts.hook.dialects.base import (
     BadEvent,
     Event,
     HookResult,
-    answer,
     blocked,
     checked_call,
+    hook_specific,
+    no_decision,
     one_line,
     reason_of,
     warning_of,
@@ -60,33 +61,21 @@ def parse(data: dict) -> Event:
 def render(event: Event, decision: Decision, undecided_ask: bool = False) -> HookResult:
     note = warning_of(decision)
     if event.kind == NOTICE:
-        return _only(note)
+        return no_decision(note)
     if event.kind == PERMISSION:
         if decision.verdict is Verdict.ALLOW:
-            return _json(PERMISSION_REQUEST, note, decision={"behavior": "allow",
+            return hook_specific(PERMISSION_REQUEST, note, decision={"behavior": "allow",
                                                              "updatedInput": event.call.tool_input})
         if decision.verdict is Verdict.DENY:
-            return _json(PERMISSION_REQUEST, note, decision={"behavior": "deny", "message": reason_of(decision)})
-        return _only(note)  # ask: the user's dialog decides
+            return hook_specific(PERMISSION_REQUEST, note, decision={"behavior": "deny", "message": reason_of(decision)})
+        return no_decision(note)  # ask: the user's dialog decides
     if decision.verdict is Verdict.ASK and decision.tier == "fallback" and not undecided_ask:
-        return _only(note)  # undecided: Claude Code's own permission flow goes on
-    return _json(PRE_TOOL_USE, note, permissionDecision=str(decision.verdict),
+        return no_decision(note)  # undecided: Claude Code's own permission flow goes on
+    return hook_specific(PRE_TOOL_USE, note, permissionDecision=str(decision.verdict),
                  permissionDecisionReason=reason_of(decision))
 
 
 def failure(kind: str | None, reason: str) -> HookResult:
     if kind == PERMISSION:
-        return _json(PERMISSION_REQUEST, decision={"behavior": "deny", "message": one_line(reason)})
+        return hook_specific(PERMISSION_REQUEST, decision={"behavior": "deny", "message": one_line(reason)})
     return blocked(reason)
-
-
-def _only(note: str | None) -> HookResult:
-    """No decision (Claude Code's flow goes on), but the warning shown when there is one."""
-    return HookResult(0) if note is None else answer({"systemMessage": note}, note)
-
-
-def _json(event: str, note: str | None = None, **fields) -> HookResult:
-    body: dict = {"hookSpecificOutput": {"hookEventName": event, **fields}}
-    if note is not None:
-        body["systemMessage"] = note
-    return answer(body, note)

@@ -28,9 +28,10 @@ from phlegyas.hosts.hook.dialects.base import (
     BadEvent,
     Event,
     HookResult,
-    answer,
     blocked,
+    hook_specific,
     make_call,
+    no_decision,
     one_line,
     reason_of,
     text,
@@ -114,32 +115,21 @@ def render(event: Event, decision: Decision, undecided_ask: bool = False) -> Hoo
     note = warning_of(decision)
     if event.kind == PERMISSION:
         if decision.verdict is Verdict.ALLOW:
-            return _json(PERMISSION_REQUEST, note, decision={"behavior": "allow"})
+            return hook_specific(PERMISSION_REQUEST, note, decision={"behavior": "allow"})
         if decision.verdict is Verdict.DENY:
-            return _json(PERMISSION_REQUEST, note, decision={"behavior": "deny", "message": reason_of(decision)})
-        return _only(note)  # ask: the user's approval prompt decides
+            return hook_specific(PERMISSION_REQUEST, note, decision={"behavior": "deny", "message": reason_of(decision)})
+        return no_decision(note)  # ask: the user's approval prompt decides
     reason = reason_of(decision)
     if decision.verdict is Verdict.ASK:
         if decision.tier == "fallback" and not undecided_ask:
-            return _only(note)  # undecided: Codex's own flow goes on
+            return no_decision(note)  # undecided: Codex's own flow goes on
         reason += ASK_DENIED
     elif decision.verdict is Verdict.ALLOW:
-        return _only(note)
-    return _json(PRE_TOOL_USE, note, permissionDecision="deny", permissionDecisionReason=reason)
+        return no_decision(note)
+    return hook_specific(PRE_TOOL_USE, note, permissionDecision="deny", permissionDecisionReason=reason)
 
 
 def failure(kind: str | None, reason: str) -> HookResult:
     if kind == PERMISSION:
-        return _json(PERMISSION_REQUEST, decision={"behavior": "deny", "message": one_line(reason)})
+        return hook_specific(PERMISSION_REQUEST, decision={"behavior": "deny", "message": one_line(reason)})
     return blocked(reason)
-
-
-def _only(note: str | None) -> HookResult:
-    return HookResult(0) if note is None else answer({"systemMessage": note}, note)
-
-
-def _json(event: str, note: str | None = None, **fields) -> HookResult:
-    body: dict = {"hookSpecificOutput": {"hookEventName": event, **fields}}
-    if note is not None:
-        body["systemMessage"] = note
-    return answer(body, note)
