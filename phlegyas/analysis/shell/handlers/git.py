@@ -169,15 +169,27 @@ def git_switch(c: Call) -> None:
             c.eff.blockers.append(f"switches to {t.text}, a branch only known when it runs")
 
 
-_BRANCH_MUTATE = frozenset({"-d", "-D", "--delete", "-m", "-M", "--move", "-f", "--force", "--edit-description"})
+_BRANCH_MUTATE = frozenset({"-D", "-M", "-f", "--force", "--edit-description", "-C"})
+"""Options that throw work away or overwrite: ``-D`` deletes unmerged commits' only branch, ``-M``/``-C``
+and ``-f`` overwrite an existing branch."""
+_BRANCH_SAFE_CHANGE = frozenset({"-d", "--delete", "-m", "--move"})
+"""``-d`` deletes only a branch merged into HEAD or its upstream (git refuses the rest: nothing is lost),
+``-m`` renames (git refuses to overwrite an existing branch)."""
 _BRANCH_LIST = frozenset({"-l", "--list", "-a", "--all", "-r", "--remotes", "--contains", "--no-contains", "--merged",
                           "--no-merged", "--points-at", "--show-current", "-v", "-vv", "--verbose"})
 
 
 def git_branch(c: Call) -> None:
-    if c.parsed.has(_BRANCH_MUTATE):
+    if c.parsed.has(_BRANCH_MUTATE) or c.parsed.has(("-d", "--delete")) and c.parsed.has(("-r", "--remotes")):
         mutate(c, "deletes, renames or overwrites branches")
-    elif c.parsed.has(("-u", "--set-upstream-to", "--unset-upstream", "-c", "-C", "--copy", "-t",
+    elif c.parsed.has(_BRANCH_SAFE_CHANGE):
+        ops = c.parsed.operands
+        if any(o.dynamic for o in ops) or any(_is_main(o.text) for o in ops):
+            mutate(c, "deletes or renames a branch only known when it runs, or the main branch")
+        else:
+            c.eff.changes.append("deletes a merged branch or renames one (git refuses to lose commits or overwrite)")
+            c.eff.category = P.GIT_LOCAL
+    elif c.parsed.has(("-u", "--set-upstream-to", "--unset-upstream", "-c", "--copy", "-t",
                                  "--track")):
         c.eff.changes.append("changes branches")
         c.eff.category = P.GIT_LOCAL
@@ -188,12 +200,22 @@ def git_branch(c: Call) -> None:
             c.eff.blockers.append("creates a main/master branch")
 
 
+_TAG_LIST = ("-l", "--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-v",
+             "--verify")
+
+
 def git_tag(c: Call) -> None:
-    listing = c.parsed.has(("-l", "--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged",
-                                      "--points-at", "-v", "--verify"))
-    if c.parsed.operands and not listing or c.parsed.has(("-d", "--delete", "-f", "--force", "-a", "-s",
-                                                                    "-m", "-F")):
+    """Listing is a read; creating a tag (lightweight, or annotated with its message given) is a local
+    change git refuses when the tag exists; deleting, forcing over, or a message from a file asks."""
+    if c.parsed.has(_TAG_LIST) or not c.parsed.operands:
+        return
+    if c.parsed.has(("-d", "--delete", "-f", "--force", "-F", "--file", "-e", "--edit")) \
+            or c.parsed.has(("-a", "--annotate", "-s", "--sign")) and not c.parsed.has(("-m", "--message")) \
+            or any(o.dynamic for o in c.parsed.operands):
         mutate(c, "creates or deletes tags")
+        return
+    c.eff.changes.append(f"creates the tag {c.parsed.operands[0].text} (git refuses to move an existing one)")
+    c.eff.category = P.GIT_LOCAL
 
 
 _URL_SCHEMES = ("https://", "http://", "ssh://", "git://")
