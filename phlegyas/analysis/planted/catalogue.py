@@ -8,12 +8,21 @@ start-up, ``pip install .`` runs ``setup.py``, ``cargo build`` compiles and runs
 commands are auto-allowed, so whatever the write puts there runs with no one asked. Each kind names the
 ``language`` the judge reads its content in (see ``planted.extract``).
 
+Two more families are judged by their content with a lighter hand. ``SOURCE_KINDS``: ordinary source
+files (a test module, a package ``__init__.py``, ``jest.config.js``, ``CMakeLists.txt``, ``main.rs``, a Go
+test) are run too — by ``pytest``, ``npx jest``, ``cmake``, ``cargo run``, ``go test`` — but agents write
+them all day, so only a Tier 1 deny in their content counts (``planted.sources``). ``PACKAGE_KINDS``:
+files that say where packages come from (``.npmrc``, ``pip.conf``, ``requirements.txt`` …) ask when
+their content points installs at another source (``planted.package_sources``); ``package.json`` and
+``pyproject.toml`` are read for that as well as for what they run.
+
 ``go generate`` directives are left out on purpose: ``go generate`` itself is never auto-allowed (it
 runs arbitrary programs), so a directive waits for a person anyway.
 """
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 
 
@@ -60,6 +69,42 @@ _KINDS = (
 )
 KINDS: dict[str, PlantedKind] = {k.id: k for k in _KINDS}
 
+_SOURCE_KINDS = (  # ordinary source files: only a Tier 1 deny in their content counts (``planted.sources``)
+    PlantedKind("python_source", "a Python source file", "pytest, python or an import of it", "src:py",
+                ("tests/test_a.py", "tests/__init__.py", "src/pkg/__init__.py", "manage.py", "docs/conf.py")),
+    PlantedKind("js_source", "a JavaScript or TypeScript file", "node, npm test, jest, vitest or a bundler", "src:js",
+                ("jest.config.js", "vitest.config.ts", ".eslintrc.js", "src/index.test.ts", "lib/a.mjs", "b.cjs",
+                 "src/App.jsx", "src/App.tsx", "x.mts", "x.cts")),
+    PlantedKind("ruby_source", "a Ruby source file", "ruby, rspec or rails", "src:ruby",
+                ("spec/a_spec.rb", "config/application.rb")),
+    PlantedKind("shell_script", "a shell script", "the project's scripts", "src:sh",
+                ("scripts/setup.sh", "bin/x.bash")),
+    PlantedKind("cmake", "a CMake file", "cmake (configure and build)", "src:cmake",
+                ("CMakeLists.txt", "cmake/deps.cmake")),
+    PlantedKind("rust_source", "a Rust source file", "cargo run, test or build", "src:rust",
+                ("src/main.rs", "tests/it.rs")),
+    PlantedKind("go_source", "a Go source file", "go test, go run or go build", "src:go",
+                ("x_test.go", "cmd/app/main.go")),
+    PlantedKind("gradle", "a Gradle build script", "gradle or ./gradlew", "src:gradle",
+                ("build.gradle", "app/build.gradle.kts", "settings.gradle")),
+)
+SOURCE_KINDS: dict[str, PlantedKind] = {k.id: k for k in _SOURCE_KINDS}
+
+_PACKAGE_KINDS = (  # where packages come from: a registry, an index, a requirement (``planted.package_sources``)
+    PlantedKind("npm_config", "the npm/yarn/bun configuration", "npm, yarn, pnpm or bun install", "pkg:npmrc",
+                (".npmrc", "web/.npmrc")),
+    PlantedKind("yarn_config", "the yarn configuration", "yarn install", "pkg:yarnrc", (".yarnrc", ".yarnrc.yml")),
+    PlantedKind("bun_config", "the bun configuration", "bun install", "pkg:bunfig", ("bunfig.toml",)),
+    PlantedKind("pip_config", "the pip configuration", "pip install", "pkg:pip", ("pip.conf", "pip.ini")),
+    PlantedKind("uv_config", "the uv configuration", "uv sync, uv pip install or uv run", "pkg:uv", ("uv.toml",)),
+    PlantedKind("requirements", "a requirements file", "pip install -r", "pkg:req",
+                ("requirements.txt", "requirements-dev.txt", "constraints.txt", "requirements/base.txt",
+                 "requirements.in")),
+    PlantedKind("pipfile", "the Pipfile", "pipenv install", "pkg:pipfile", ("Pipfile",)),
+)
+PACKAGE_KINDS: dict[str, PlantedKind] = {k.id: k for k in _PACKAGE_KINDS}
+_ALL: dict[str, PlantedKind] = {**KINDS, **SOURCE_KINDS, **PACKAGE_KINDS}
+
 _BY_NAME = {
     ".pre-commit-config.yaml": "pre_commit", ".pre-commit-hooks.yaml": "pre_commit",
     "lefthook.yml": "lefthook", "lefthook.yaml": "lefthook", ".lefthook.yml": "lefthook", ".lefthook.yaml": "lefthook",
@@ -75,7 +120,17 @@ _BY_NAME = {
     ".bashrc": "shell_startup", ".zshrc": "shell_startup", ".profile": "shell_startup",
     ".bash_profile": "shell_startup", ".bash_login": "shell_startup", ".zprofile": "shell_startup",
     ".zshenv": "shell_startup", ".zlogin": "shell_startup", ".kshrc": "shell_startup", ".mkshrc": "shell_startup",
+    "CMakeLists.txt": "cmake", ".npmrc": "npm_config", ".yarnrc": "yarn_config", ".yarnrc.yml": "yarn_config",
+    ".yarnrc.yaml": "yarn_config", "bunfig.toml": "bun_config", "pip.conf": "pip_config", "pip.ini": "pip_config",
+    "uv.toml": "uv_config", "Pipfile": "pipfile",
 }
+_BY_SUFFIX = (
+    (".py", "python_source"), (".js", "js_source"), (".mjs", "js_source"), (".cjs", "js_source"),
+    (".ts", "js_source"), (".mts", "js_source"), (".cts", "js_source"), (".jsx", "js_source"), (".tsx", "js_source"),
+    (".rb", "ruby_source"), (".sh", "shell_script"), (".bash", "shell_script"), (".cmake", "cmake"),
+    (".rs", "rust_source"), (".go", "go_source"), (".gradle", "gradle"), (".gradle.kts", "gradle"),
+)
+_REQUIREMENTS = re.compile(r"(?:requirements|constraints)[\w.-]*\.(?:txt|in)")
 _HOOK_DIRS = frozenset({".husky", ".githooks"})
 _VENDORED = frozenset({"node_modules", ".venv", "venv", "target", "dist", "build", "__pycache__"})
 """Directories whose files no command of the project runs as its own: a package.json or conftest.py in
@@ -106,11 +161,16 @@ def planted_kind(path: str) -> PlantedKind | None:
         return KINDS["cargo_config"]
     kind = _BY_NAME.get(name)
     if kind is not None:
-        return KINDS[kind]
+        return _ALL[kind]
     if name.endswith(".mk"):
         return KINDS["makefile"]
     if name.endswith(".rake"):
         return KINDS["ruby_build"]
+    if _REQUIREMENTS.fullmatch(name) or len(parts) >= 2 and parts[-2] == "requirements" and name.endswith(".txt"):
+        return _ALL["requirements"]
+    for suffix, source in _BY_SUFFIX:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return _ALL[source]
     return None
 
 
@@ -124,4 +184,4 @@ def run_dir(path: str) -> str:
     return posixpath.dirname(path) or "/"
 
 
-__all__ = ["KINDS", "PlantedKind", "planted_kind", "run_dir"]
+__all__ = ["KINDS", "PACKAGE_KINDS", "SOURCE_KINDS", "PlantedKind", "planted_kind", "run_dir"]

@@ -18,22 +18,24 @@ judges redirections with this module, so this module cannot import it back.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 import textwrap
-from dataclasses import dataclass, replace
-from typing import Callable
+from dataclasses import replace
 
 from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.planted.catalogue import PlantedKind, run_dir
 from phlegyas.analysis.planted.extract import LOOSE, extract
+from phlegyas.analysis.planted.package_sources import PACKAGE_SOURCE, package_sources
+from phlegyas.analysis.planted.sources import source_deny
+from phlegyas.analysis.planted.tools import ShellTools, short
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.effect_types import Effects
 from phlegyas.analysis.shell.interpreters import analyze_python
-from phlegyas.core.analysis import Analysis, AnalysisEnv
+from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding, Verdict
-from phlegyas.core.redact import redact
 
 DENY, ASK = Verdict.DENY, Verdict.ASK
 PLANTS_CODE = "write.plants_code"
@@ -42,32 +44,57 @@ _MAX_SNIPPETS = 300
 _MAX_CHARS = 200_000
 
 
-@dataclass(frozen=True)
-class ShellTools:
-    """The caller's shell analysis: a command line → ``Analysis``, and one run → its ``Effects``."""
-
-    analyze: Callable[[str, AnalysisEnv], Analysis]
-    effects: Callable[[Run], Effects]
-
-
 Judgement = tuple[Verdict, str]
 
 
 def content_findings(path: str, kind: PlantedKind, content: str | None, whole: bool, env: AnalysisEnv,
                      tools: ShellTools, actor: str, shown: str) -> list[Finding]:
     """The findings of writing ``content`` into ``path`` (of ``kind``); ``content`` None when the
-    command line does not show it (``cp x .husky/pre-commit``, ``gen > Makefile``)."""
+    command line does not show it (``cp x .husky/pre-commit``, ``gen > Makefile``). Source files and
+    package configuration (``src:``/``pkg:`` kinds) are ordinary edits unless their content is read
+    and found denied or redirecting installs: unseen content (a generator's output) stays one."""
     where = f"{shown} ({kind.what}, run by {kind.runs_it})"
+    language = kind.language
+    if language.startswith(("src:", "pkg:")):
+        if content is None:
+            return []
+        if language.startswith("pkg:"):
+            return _sources_finding(language[4:], path, kind.what, kind.runs_it, content, whole, env, actor, shown)
+        root = replace(env, cwd=env.project_root if env.project_root != "/" else env.cwd)
+        why = source_deny(language[4:], content, root, tools)
+        return [] if why is None else [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}")]
     if content is None:
         return [Finding(PLANTS_UNCHECKED, ASK, shown,
                         f"{actor} writes {where} with content phlegyas cannot see")]
+    out: list[Finding] = []
+    if kind.id == "npm_scripts":
+        out = _sources_finding("npm", path, "package.json", "npm install", content, whole, env, actor, shown)
+    elif posixpath.basename(path) == "pyproject.toml":
+        out = _sources_finding("pyproject", path, "pyproject.toml", "pip install . or uv sync", content, whole, env,
+                               actor, shown)
     verdict = judge_content(kind, content, whole, replace(env, cwd=run_dir(path)), tools)
     if verdict is None:
-        return []
+        return out
     level, why = verdict
     if level >= DENY:
-        return [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}")]
-    return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} puts code in {where} that phlegyas cannot vouch for: {why}")]
+        return [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}"), *out]
+    return [Finding(PLANTS_UNCHECKED, ASK, shown,
+                    f"{actor} puts code in {where} that phlegyas cannot vouch for: {why}"), *out]
+
+
+def _sources_finding(language: str, path: str, what: str, read_by: str, content: str, whole: bool,
+                     env: AnalysisEnv, actor: str, shown: str) -> list[Finding]:
+    """``write.package_source`` when ``content`` points package installs somewhere else
+    (``planted.package_sources``)."""
+    if len(content) > _MAX_CHARS:
+        content = content[:_MAX_CHARS]
+    found = package_sources(language, content, whole, path, env)
+    if not found:
+        return []
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return [Finding(PACKAGE_SOURCE, ASK, shown,
+                    f"{actor} writes {shown} ({what}, read by {read_by}) that points package installs at "
+                    f"{found[0]}{more}")]
 
 
 def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv,
@@ -117,17 +144,17 @@ def judge_shell(text: str, env: AnalysisEnv, tools: ShellTools, npm: bool = Fals
     if findings:
         top = max(findings, key=lambda f: f.severity)
         if top.severity >= DENY:
-            return DENY, f"would run {_short(text)}: {top.message}"
+            return DENY, f"would run {short(text)}: {top.message}"
         if top.severity >= ASK:
-            return ASK, f"{_short(text)}: {top.message}"
+            return ASK, f"{short(text)}: {top.message}"
     if not analysis.understood:
-        return ASK, f"{_short(text)} is not understood ({'; '.join(analysis.problems)[:80]})"
+        return ASK, f"{short(text)} is not understood ({'; '.join(analysis.problems)[:80]})"
     if analysis.safe is not None or analysis.script is None:
         return None
     for run in expand(analysis.script).runs:  # type: ignore[arg-type]
         why = _run_doubt(run, tools.effects(run), env, npm, names)
         if why is not None:
-            return ASK, f"{_short(text)}: {why}"
+            return ASK, f"{short(text)}: {why}"
     return None
 
 
@@ -176,13 +203,6 @@ def _inside(target: str, env: AnalysisEnv) -> bool:
         return False
     path = paths.normalize(target, env.cwd, env.home)
     return env.project_root != "/" and paths.is_within(path, env.project_root)
-
-
-def _short(text: str) -> str:
-    """The snippet as a person reads it in a reason: one line, cut short, secrets blanked (the reason
-    is shown and logged; a token in the content must not be)."""
-    line = redact(" ".join(text.split()))
-    return repr(line if len(line) <= 60 else line[:57] + "...")
 
 
 def _unparsed(problems: list[str]) -> bool:
@@ -237,5 +257,5 @@ def judge_python(code: str, env: AnalysisEnv, tools: ShellTools, whole: bool) ->
     return None
 
 
-__all__ = ["PLANTS_CODE", "PLANTS_UNCHECKED", "ShellTools", "content_findings", "judge_content", "judge_python",
-           "judge_shell"]
+__all__ = ["PACKAGE_SOURCE", "PLANTS_CODE", "PLANTS_UNCHECKED", "ShellTools", "content_findings", "judge_content",
+           "judge_python", "judge_shell"]

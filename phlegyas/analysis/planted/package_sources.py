@@ -1,0 +1,339 @@
+"""Package sources redirected through project files: a write that makes the next auto-allowed
+``npm ci``, ``pip install -r requirements.txt``, ``uv sync`` or ``bun install`` fetch code from somewhere
+else than the default registry.
+
+On the command line the same sources ask (``shell.handlers.package_specs``): ``npm i --registry …``,
+``pip install -i …``, ``pip install git+https://…``, an ``npm:`` alias, a path outside the project. A file
+that says so is the same install one step later, so writing it asks (``write.package_source``):
+
+- the registry and index configuration files (``.npmrc``, ``.yarnrc``/``.yarnrc.yml``, ``bunfig.toml``,
+  ``pip.conf``/``pip.ini``, ``uv.toml``, ``[tool.uv]`` and its friends in ``pyproject.toml``, a
+  ``Pipfile``'s ``[[source]]``) whenever they set a registry, an index, a proxy or turn TLS checks off;
+  naming the default registry itself (``https://registry.npmjs.org/``, ``https://pypi.org/simple``)
+  changes nothing and stays a plain edit;
+- requirement files with index options (``-i``, ``--extra-index-url``, ``-f``, ``--trusted-host``) or a
+  requirement from a URL, a VCS, an archive or a path outside the project;
+- ``package.json`` dependencies (and ``overrides``/``resolutions``) from a URL, git, a GitHub shorthand,
+  an ``npm:`` alias or a ``file:``/``link:`` path outside the project; and the same in ``pyproject.toml``
+  (``x @ https://…``, ``{ git = … }``, ``{ path = "../.." }``).
+
+Ordinary content — ``requests==2.31``, ``-r base.txt``, ``-e .``, ``"lodash": "^4.17.21"``,
+``"workspace:*"``, ``"file:../shared"`` inside the project — stays a project edit. Every reader is
+line-based or tolerant of fragments, so Write, Edit, MultiEdit and Bash redirects read the same.
+"""
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+
+from phlegyas.analysis import paths
+from phlegyas.analysis.shell.handlers.package_specs import npm_spec, pip_spec
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.redact import redact
+
+PACKAGE_SOURCE = "write.package_source"
+_OFFICIAL_HOSTS = frozenset({"registry.npmjs.org", "registry.npmjs.com", "registry.yarnpkg.com", "pypi.org",
+                             "pypi.python.org", "files.pythonhosted.org"})
+_URL = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*)://(?P<userinfo>[^/@\s]*@)?(?P<host>[^/:\s'\"?#]*)", re.I)
+_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s]*@", re.I)
+
+
+def show(source: str) -> str:
+    """A source as a reason shows it: no credentials (``https://user:token@host`` → ``https://…@host``),
+    secrets blanked, cut short."""
+    text = redact(_USERINFO.sub(lambda m: m.group("scheme") + "…@", source.strip()))
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _official(url: str) -> bool:
+    """The default registry or index itself, over https and without credentials."""
+    m = _URL.match(url.strip().strip("'\""))
+    return (m is not None and m.group("scheme").lower() == "https" and not m.group("userinfo")
+            and m.group("host").lower() in _OFFICIAL_HOSTS)
+
+
+def package_sources(language: str, content: str, whole: bool, path: str, env: AnalysisEnv) -> list[str]:
+    """Each place ``content`` (of ``path``, read as ``language``) points package installs at, as
+    ``"<source> (<what it is>)"``."""
+    base = posixpath.dirname(path) or "/"
+    if language == "npmrc" or language == "yarnrc":
+        return _npmrc(language, content)
+    if language in ("pip", "uv", "bunfig", "pipfile", "pyproject"):
+        return _toml_like(language, content, whole, base, env)
+    if language == "req":
+        return _requirements(content, base, env)
+    if language == "npm":
+        return _package_json(content, whole, base, env)
+    return []
+
+
+def _outside(target: str, base: str, env: AnalysisEnv) -> bool:
+    """A local path a requirement or dependency names, outside the project (``../../elsewhere``, ``/opt/x``)."""
+    if target.startswith("file://"):
+        target = target[len("file://"):]
+    if "$" in target:
+        return True
+    where = paths.normalize(target, base, env.home)
+    return env.project_root == "/" or not paths.is_within(where, env.project_root)
+
+
+# -- .npmrc, .yarnrc, .yarnrc.yml -------------------------------------------------------------------------
+
+_RC_LINES = {
+    "npmrc": (re.compile(r"^\s*(?P<key>[^=\s]+)\s*=\s*(?P<value>.*?)\s*$"),),
+    "yarnrc": (re.compile(r"""^\s*(?:-\s+)?["']?(?P<key>[\w@:/.-]+?)["']?\s*:(?:\s+(?P<value>.*?))?\s*$"""),
+               re.compile(r"""^\s*"?(?P<key>[^"\s]+)"?\s+(?P<value>.+?)\s*$""")),
+}
+_RC_REGISTRY = re.compile(r"(?:^|:)registry$|^npmRegistryServer$|^replace-registry-host$|^npmScopes$", re.I)
+_RC_PROXY = frozenset({"proxy", "https-proxy", "http-proxy", "httpproxy", "httpsproxy"})
+_RC_TLS = frozenset({"strict-ssl", "enablestrictssl"})
+
+
+def _value(text: str) -> str:
+    text = re.sub(r"\s+[#;].*$", "", text.strip())
+    return text.strip().strip("'\"")
+
+
+def _npmrc(language: str, content: str) -> list[str]:
+    """``registry=…``, ``@scope:registry=…``, ``npmRegistryServer: …``, a proxy, ``strict-ssl=false`` and
+    ``unsafeHttpWhitelist``; ``//host/:_authToken=…`` lines are credentials for a registry, not one."""
+    out: list[str] = []
+    for line in content.splitlines():
+        if not line.strip() or line.lstrip().startswith(("#", ";")):
+            continue
+        m = next((got for got in (p.match(line) for p in _RC_LINES[language]) if got is not None), None)
+        if m is None:
+            continue
+        key, value = m.group("key"), _value(m.group("value") or "")
+        low = key.lower()
+        if _RC_REGISTRY.search(key) and value and not _official(value):
+            out.append(f"{show(value)} (a package registry other than the default)")
+        elif low in _RC_PROXY and value:
+            out.append(f"{show(value)} (a proxy every package download goes through)")
+        elif low in _RC_TLS and value.lower() == "false":
+            out.append(f"any registry ({key} false turns off TLS certificate checks)")
+        elif low == "unsafehttpwhitelist":
+            out.append(f"{show(value) or 'the hosts listed'} (hosts allowed over plain http)")
+    return out
+
+
+# -- pip.conf, uv.toml, bunfig.toml, Pipfile, pyproject.toml ----------------------------------------------
+
+_HEADER = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_ENTRY = re.compile(r"^\s*(?P<key>[\"']?[\w.-]+[\"']?)\s*(?:=|:(?!//))\s*(?P<value>.*)$")
+_INDEX_KEYS = frozenset({"index-url", "index_url", "index", "extra-index-url", "extra_index_url", "find-links",
+                         "find_links", "python-install-mirror", "pypy-install-mirror", "registry", "url"})
+_TRUST_KEYS = frozenset({"trusted-host", "trusted_host", "allow-insecure-host", "allow_insecure_host"})
+_STRING = re.compile(r""""((?:[^"\\]|\\.)*)"|'([^']*)'""")
+_DIRECT_REF = re.compile(r"^\s*[A-Za-z0-9][\w.-]*\s*(?:\[[^\]]*\])?\s*@\s*(?P<ref>[a-z][a-z0-9+.-]*://\S+|git\+\S+|"
+                         r"file:\S+)", re.I)
+_INLINE_SOURCE = re.compile(r"""\b(?P<key>git|url|path)\s*=\s*(?:"(?P<d>[^"]*)"|'(?P<s>[^']*)')""")
+
+
+def _entries(content: str) -> list[tuple[str, str, str]]:
+    """(table, key, value) of INI/TOML ``key = value`` lines; continuation lines (indented, or inside an
+    open array) join the value before them."""
+    out: list[list[str]] = []
+    table = ""
+    for line in content.splitlines():
+        body = line.strip()
+        if not body or body.startswith(("#", ";")):
+            continue
+        header = _HEADER.match(line)
+        if header is not None and not (out and out[-1][2].count("[") > out[-1][2].count("]")):
+            table = header.group("name").strip().strip("\"'")
+            continue
+        entry = _ENTRY.match(line)
+        if out and (line[0] in " \t" and entry is None or out[-1][2].count("[") > out[-1][2].count("]")
+                    or out[-1][2].count("{") > out[-1][2].count("}")):
+            out[-1][2] += "\n" + body
+            continue
+        if entry is not None:
+            out.append([table, entry.group("key").strip("\"'"), entry.group("value").strip()])
+    return [(t, k, v) for t, k, v in out]
+
+
+def _strings(value: str) -> list[str]:
+    found = [a if a or not b else b for a, b in _STRING.findall(value)]
+    if found:
+        return found
+    return [w for w in re.split(r"[\s,]+", re.sub(r"\s[#;].*$", "", value)) if w]  # INI: bare, one per line
+
+
+def _index_table(language: str, table: str, whole: bool) -> bool:
+    """Whether the index keys of ``table`` configure where installs come from."""
+    if language in ("pip", "uv"):
+        return True
+    if language == "bunfig":
+        return table.startswith("install")
+    if language == "pipfile":
+        return table == "source"
+    return (table.startswith(("tool.uv", "tool.poetry.source", "tool.pdm.source", "tool.pixi", "tool.rye.sources"))
+            or not table and not whole)
+
+
+def _toml_like(language: str, content: str, whole: bool, base: str, env: AnalysisEnv) -> list[str]:
+    out: list[str] = []
+    for table, key, value in _entries(content):
+        low = key.lower()
+        index_table = _index_table(language, table, whole)
+        if index_table and low in _TRUST_KEYS:
+            out.extend(f"{show(h)} ({key}: trusted without TLS checks)" for h in _strings(value))
+        elif index_table and (low in _INDEX_KEYS or language == "bunfig" and table.startswith("install.scopes")):
+            if low in ("url", "index", "registry") and language == "pyproject" and not table:
+                continue  # a fragment's `url = …` without its table: not known to be an index
+            found = _strings(value)
+            urls = [s for s in found if "://" in s or s.startswith(("/", "./", "../", "~"))]
+            urls = urls or [s for s in found[:1] if len(found) == 1 and s.startswith("$")]  # computed: `${INDEX}`
+            out.extend(f"{show(u)} (a package index other than the default, {key})" for u in urls if not _official(u))
+        elif low in ("verify_ssl", "verify-ssl", "cert-verify") and value.strip().lower() == "false":
+            out.append(f"the index ({key} = false turns off TLS certificate checks)")
+        elif low == "proxy" and language in ("pip", "uv"):
+            out.append(f"{show(_value(value))} (a proxy every package download goes through)")
+        if language in ("pyproject", "pipfile", "uv"):
+            out.extend(_python_refs(table, key, value, base, env))
+    return out
+
+
+_DEP_TABLE = re.compile(r"depend|sources|packages|group")
+
+
+def _python_refs(table: str, key: str, value: str, base: str, env: AnalysisEnv) -> list[str]:
+    """Requirements from a URL, a VCS or a path outside the project: ``"x @ https://…"`` strings,
+    ``{ git = … }``/``{ url = … }``/``{ path = "../.." }`` tables, and ``git``/``url``/``path`` keys of a
+    dependency's own table."""
+    out = [f"{show(m.group('ref'))} (a requirement from a direct reference, not the index)"
+           for s in _STRING.findall(value) for m in [_DIRECT_REF.match(s[0] or s[1])] if m is not None]
+    if table and not _DEP_TABLE.search(table):
+        return out
+    pairs = [(m.group("key"), m.group("d") if m.group("d") is not None else m.group("s") or "")
+             for m in _INLINE_SOURCE.finditer(value)] if "{" in value else []
+    if table and key in ("git", "url", "path"):
+        pairs.append((key, _value(value)))
+    for kind, target in pairs:
+        if kind in ("git", "url"):
+            out.append(f"{show(target)} (a requirement from {'a git repository' if kind == 'git' else 'a URL'}, "
+                       "not the index)")
+        elif _outside(target, base, env):
+            out.append(f"{show(target)} (a requirement from a path outside the project)")
+    return out
+
+
+# -- requirements files -------------------------------------------------------------------------------
+
+_REQ_INDEX = frozenset({"-i", "--index-url", "--extra-index-url", "-f", "--find-links"})
+_REQ_FILES = frozenset({"-r", "--requirement", "-c", "--constraint"})
+_REQ_EDITABLE = frozenset({"-e", "--editable"})
+
+
+def _requirements(content: str, base: str, env: AnalysisEnv) -> list[str]:
+    """``pip install -r``'s options and requirement lines (``#`` comments, ``\\`` continuations, ``;``
+    markers and ``--hash`` options allowed)."""
+    out: list[str] = []
+    for raw in content.replace("\\\n", " ").splitlines():
+        line = re.sub(r"(?:^|\s)#.*$", "", raw).strip()
+        if not line:
+            continue
+        if line.startswith("-"):
+            m = re.match(r"(?P<opt>--?[\w-]+)(?:=|\s+|(?<=^-[a-z]))(?P<value>\S*)", line)
+            if m is None:
+                continue
+            opt, value = m.group("opt"), m.group("value")
+            if opt in _REQ_INDEX and value and not _official(value):
+                out.append(f"{show(value)} (a package index other than the default, {opt})")
+            elif opt == "--trusted-host":
+                out.append(f"{show(value)} (--trusted-host: trusted without TLS checks)")
+            elif opt in _REQ_FILES and value and ("://" in value or _outside(value, base, env)):
+                out.append(f"{show(value)} (requirements read from outside the project, {opt})")
+            elif opt in _REQ_EDITABLE and value:
+                out.extend(_requirement(value, base, env))
+            continue
+        spec = re.split(r"\s+--?[a-z]", line.split(";", 1)[0], maxsplit=1)[0].strip()
+        out.extend(_requirement(spec, base, env))
+    return out
+
+
+def _requirement(spec: str, base: str, env: AnalysisEnv) -> list[str]:
+    verdict = pip_spec(spec)
+    if verdict.kind == "other" and verdict.why.startswith("installs"):
+        why = verdict.why[verdict.why.rindex(" from ") + 1:] if " from " in verdict.why else verdict.why
+        return [f"{show(spec)} ({why})"]
+    if verdict.kind == "path" and _outside(verdict.path, base, env):
+        return [f"{show(spec)} (a requirement from a path outside the project)"]
+    return []
+
+
+# -- package.json -------------------------------------------------------------------------------------
+
+_DEP_SECTIONS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "overrides",
+                 "resolutions")
+_PROTOCOL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|git\+|git@|github:|gitlab:|bitbucket:|gist:|npm:|file:|link:|portal:|"
+                       r"\.\.?/|/|~/)", re.I)
+_NOT_DEPS = frozenset({"url", "homepage", "repository", "bugs", "$schema", "funding", "registry", "directory",
+                       "main", "module", "types", "typings", "browser", "bin", "exports", "files", "source", "style",
+                       "unpkg", "jsdelivr", "email", "author", "icon", "license", "workspaces", "man", "imports",
+                       "default", "import", "require", "node", "publishConfig", "config"})
+_PAIR = re.compile(r'"(?P<key>(?:[^"\\]|\\.)*)"\s*:\s*"(?P<value>(?:[^"\\]|\\.)*)"')
+_PROJECT_PROTOCOLS = ("workspace:", "catalog:", "patch:")
+
+
+def _package_json(content: str, whole: bool, base: str, env: AnalysisEnv) -> list[str]:
+    """Dependency specs of ``package.json`` (the sections above, ``pnpm.overrides`` too); in a fragment
+    the dependency sections it shows, and elsewhere only specs that name another source outright."""
+    data: object = None
+    for text in ([content] if whole else ["{" + content.strip().strip(",") + "}", content]):
+        try:
+            data = json.loads(text)
+            break
+        except ValueError:
+            data = None
+    out: list[str] = []
+    if isinstance(data, dict):
+        sections = [data.get(s) for s in _DEP_SECTIONS]
+        pnpm = data.get("pnpm")
+        if isinstance(pnpm, dict):
+            sections.append(pnpm.get("overrides"))
+        for section in sections:
+            if isinstance(section, dict):
+                _walk_deps(section, base, env, out, 0)
+        if not whole:
+            for key, value in data.items():
+                if isinstance(value, str) and key not in _NOT_DEPS and key not in _DEP_SECTIONS:
+                    out.extend(_dep(key, value, base, env, strict=False))
+        return out
+    for m in _PAIR.finditer(content):
+        key, value = m.group("key"), m.group("value")
+        if key not in _NOT_DEPS:
+            out.extend(_dep(key, value, base, env, strict=False))
+    return out
+
+
+def _walk_deps(section: dict[str, object], base: str, env: AnalysisEnv, out: list[str], depth: int) -> None:
+    for key, value in section.items():
+        if isinstance(value, str):
+            out.extend(_dep(key, value, base, env, strict=True))
+        elif isinstance(value, dict) and depth < 8:
+            _walk_deps(value, base, env, out, depth + 1)  # npm overrides nest: {"foo": {"bar": "1.0.0"}}
+
+
+def _dep(name: str, spec: str, base: str, env: AnalysisEnv, strict: bool) -> list[str]:
+    """One dependency: ``strict`` when it is known to be one (all of npm's spec forms are read), else
+    only a spec that names another source outright counts."""
+    spec = spec.strip()
+    if spec.startswith(_PROJECT_PROTOCOLS) and "://" not in spec or not spec:
+        return []
+    if not strict and not _PROTOCOL.match(spec) or spec.startswith("$"):
+        return []  # `"$lodash"` in overrides: the version of the project's own dependency
+    local = re.match(r"(?:file:|link:|portal:)?(?=\.\.?/|/|~/|\.\.?$)", spec)
+    verdict = npm_spec(spec[local.end():] if local is not None else "dependency@" + spec)
+    if verdict.kind == "other":
+        what = ("an alias that installs another package under this name" if spec.startswith("npm:")
+                else "a source other than the registry")
+        return [f"{show(spec)} ({name}: {what})"]
+    if verdict.kind == "path" and _outside(verdict.path, base, env):
+        return [f"{show(spec)} ({name}: a path outside the project)"]
+    return []
+
+
+__all__ = ["PACKAGE_SOURCE", "package_sources", "show"]
