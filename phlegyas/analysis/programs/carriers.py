@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from phlegyas.analysis.programs.git import GIT
-from phlegyas.analysis.programs.network import RSYNC_VALUES
+from phlegyas.analysis.programs.network import RSYNC_VALUES, SCP_VALUES
 from phlegyas.analysis.programs.spec import EMPTY, E
 
 
@@ -36,6 +36,9 @@ class Carrier:
     remote: bool = False  # the command runs in a container or on another machine
     mounts: frozenset[str] = EMPTY  # options that bind a host path into the container (``-v SRC:DST``)
     assignments: bool = False  # NAME=value words may come before the argv (``cmake -E env A=1 CMD``)
+    whole: frozenset[str] = EMPTY  # single-dash long options without a value (``gdb -nx``), not letter clusters
+    argv_opts: frozenset[str] = EMPTY  # after this option the rest of the words are an argv (``nix develop -c``)
+    remote_opts: frozenset[str] = EMPTY  # options whose value is shell code run on the other machine
     examples: tuple[tuple[str, str], ...] = ()
 
 
@@ -77,7 +80,7 @@ _carry("tar gtar bsdtar",
                          ("tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='rm -rf /' src", "deny"),
                          ("tar -I 'sh -c \"rm -rf ~\"' -xf a.tar", "deny"), ("tar -xf a.tar --to-command=cat", "ask"))))
 _carry("rsync",
-       Carrier(values=RSYNC_VALUES, shell_opts=E("-e --rsh"),
+       Carrier(values=RSYNC_VALUES, shell_opts=E("-e --rsh"), remote_opts=E("--rsync-path"),
                examples=(("rsync -e 'sh -c \"rm -rf ~\"' a host:b", "deny"), ("rsync -e 'ssh -p 2222' a host:b", "ask"))))
 _TMUX_GLOBAL = E("-L -S -f -T")
 _TMUX_VALUES = E("-s -n -c -t -x -y -e -F -l -f -w -h -B")
@@ -107,6 +110,8 @@ _carry("emacs emacsclient",
 _carry("gdb",
        Carrier(values=E("-ex --ex -iex --init-eval-command -eval-command --eval-command -x --command -ix "
                         "--init-command -p --pid -cd --directory -d -s --symbols -e --exec -c --core"),
+               whole=E("-nx -nh -n -q -quiet -silent -batch -batch-silent -tui -readnow -readnever -write -args "
+                       "-statistics -version -help -return-child-result -nw -nowindows -w -windows"),
                language="gdb", examples=(("gdb -ex 'shell rm -rf /' -batch", "deny"), ("gdb -batch -ex '!rm -rf ~'", "deny"),
                                          ("gdb -batch -ex run --args rm -rf /", "deny"), ("gdb -batch -ex bt ./a.out", "ask"))))
 _DOCKER_GLOBAL = E("-H --host -c --context --config -l --log-level --tlscacert --tlscert --tlskey")
@@ -144,3 +149,110 @@ _carry("cmake",
        Carrier(("-E", "env"), argv_from=0, assignments=True, examples=(("cmake -E env FOO=1 rm -rf ~", "deny"),)),
        Carrier(("-E", "time"), argv_from=0, examples=(("cmake -E time rm -rf ~", "deny"),)),
        Carrier(("-E", "chdir"), argv_from=1, examples=(("cmake -E chdir /tmp rm -rf ~", "deny"),)))
+
+# -- git subcommands whose option names the program the other end runs (``--upload-pack CMD``): for a local
+# path or an ``ext::`` URL that is here, through a shell
+_GIT_PACK_EXAMPLES = {"fetch": (("git fetch --upload-pack='rm -rf ~' origin", "deny"),),
+                      "clone": (("git clone -u 'rm -rf ~' x y", "deny"),),
+                      "push": (("git push --receive-pack='rm -rf ~' origin", "deny"),
+                               ("git push --exec='rm -rf ~' origin", "deny")),
+                      "ls-remote": (("git ls-remote --upload-pack='rm -rf ~' origin", "deny"),),
+                      "archive": (("git archive --remote=x --exec='rm -rf ~' HEAD", "deny"),)}
+for _sub in ("fetch", "clone", "push", "ls-remote", "pull", "archive"):
+    _spec = (GIT.subcommands or {})[_sub]
+    _pack = _spec.exec_flags - {"--remote"} | (E("-u") if _sub == "ls-remote" else E(""))
+    _carry("git", Carrier((_sub,), _GIT_GLOBAL, _spec.value_opts | E("--remote"), shell_opts=_pack,
+                          examples=_GIT_PACK_EXAMPLES.get(_sub, ())))
+_carry("git", Carrier(("grep",), _GIT_GLOBAL, shell_opts=E("--open-files-in-pager"),
+                      examples=(("git grep -O'rm -rf ~' x", "deny"), ("git grep -O'vim' x", "ask"))))
+
+# -- programs that run a command in an environment they set up ----------------------------------------
+_carry("direnv", Carrier(("exec",), argv_from=1, examples=(("direnv exec . rm -rf ~", "deny"),
+                                                            ("direnv exec . make test", "ask"))))
+_carry("dotenvx", Carrier(("run",), values=E("-f --env-file -e --env -fk --env-keys-file --convention --log-level"),
+                          after_dashdash=True, argv_from=0,
+                          examples=(("dotenvx run -- rm -rf ~", "deny"), ("dotenvx run -f .env -- npm test", "ask"))))
+_carry("op", Carrier(("run",), values=E("--env-file --account --cache --config --encoding --session"),
+                     after_dashdash=True, argv_from=0,
+                     examples=(("op run --env-file .env -- rm -rf ~", "deny"), ("op run -- npm test", "ask"))))
+_carry("doppler", Carrier(("run",), values=E("-p --project -c --config -t --token --scope --fallback --mount "
+                                             "--mount-format --mount-template --name-transformer"),
+                          shell_opts=E("--command"), after_dashdash=True, argv_from=0,
+                          examples=(("doppler run -- rm -rf ~", "deny"), ("doppler run --command 'rm -rf ~'", "deny"),
+                                    ("doppler run -- npm test", "ask"))))
+_carry("aws-vault", Carrier(("exec",), values=E("-d --duration -r --region -t --mfa-token -p --prompt"),
+                            after_dashdash=True, argv_from=1,
+                            examples=(("aws-vault exec prod -- rm -rf ~", "deny"),
+                                      ("aws-vault exec prod -- aws s3 ls", "ask"))))
+_carry("mise rtx",
+       *(Carrier((sub,), values=E("-C --cd -j --jobs -E --env"), shell_opts=E("-c --command"), after_dashdash=True,
+                 examples=((f"mise {sub} -- rm -rf ~", "deny"), (f"mise {sub} node@20 -- node -v", "ask")))
+         for sub in ("exec", "x")))
+_carry("asdf rbenv pyenv nodenv goenv jenv plenv phpenv",
+       Carrier(("exec",), argv_from=0, examples=(("rbenv exec rm -rf ~", "deny"), ("rbenv exec ruby -v", "ask"))))
+_carry("devbox", Carrier(("run",), values=E("-c --config -e --env --env-file"), argv_from=0,
+                         examples=(("devbox run rm -rf ~", "deny"), ("devbox run test", "ask"))))
+_carry("ccache sccache distcc icecc",
+       Carrier(values=E("-M --max-size -F --max-files -k --get-config -o --set-config"), argv_from=0,
+               examples=(("ccache rm -rf ~", "deny"), ("ccache gcc -c a.c", "ask"))))
+_carry("nix-shell", Carrier(values=E("-p --packages -A --attr -I --include --argstr --arg -j --max-jobs --option "
+                                     "-E --expr"),
+                            shell_opts=E("--run --command"),
+                            examples=(("nix-shell --run 'rm -rf ~'", "deny"), ("nix-shell -p jq --run 'jq --version'", "ask"))))
+_carry("vagrant", Carrier(("ssh",), values=E("-p --plain"), shell_opts=E("-c --command"), remote=True,
+                          examples=(("vagrant ssh -c 'rm -rf ~'", "deny"), ("vagrant ssh -c uptime", "ask"))))
+_carry("lxc incus", Carrier(("exec",), values=E("--env --user --group --cwd --mode --project"), after_dashdash=True,
+                            argv_from=1, remote=True,
+                            examples=(("lxc exec web -- rm -rf /", "deny"), ("lxc exec web -- ls /", "ask"))))
+_carry("man", Carrier(values=E("-M --manpath -S -s --sections -L --locale -m --systems -E --encoding -R --recode "
+                               "-e --extension -p --preprocessor -T --troff-device -C --config-file"),
+                      shell_opts=E("-P --pager"),
+                      examples=(("man -P 'rm -rf ~' ls", "deny"), ("man -P cat ls", "ask"))))
+_SFTP_VALUES = E("-B -b -c -D -F -i -J -l -o -P -R -S -s -X")
+_carry("scp", Carrier(values=SCP_VALUES, shell_opts=E("-S -D"), language="ssh",
+                      examples=(("scp -S 'rm -rf ~' a x:b", "deny"), ("scp -o ProxyCommand='rm -rf ~' a b:", "deny"),
+                                ("scp -o ProxyJump=bastion a b:", "ask"))))
+_carry("sftp", Carrier(values=_SFTP_VALUES, shell_opts=E("-S -D"), language="ssh",
+                       examples=(("sftp -S 'rm -rf ~' h", "deny"), ("sftp -o ProxyCommand='rm -rf ~' h", "deny"),
+                                 ("sftp -b batch.txt h", "ask"))))
+_carry("zip", Carrier(values=E("-b -n -t -tt -x -i -P --password -Z -s --split-size -O --output-file"),
+                      shell_opts=E("-TT --unzip-command"),
+                      examples=(("zip x.zip a -T -TT 'rm -rf ~ #'", "deny"),
+                                ("zip x.zip a -T --unzip-command 'rm -rf ~ #'", "deny"),
+                                ("zip x.zip a -T -TT 'unzip -tqq'", "ask"))))
+
+# -- programs whose own syntax carries a command: a pager's ``+cmd``, make's ``SHELL=``/``--eval``, ed's
+# ``!cmd`` lines, nix's ``-c CMD ARG…``. Read by ``shell.carriers`` like the others; kept apart because
+# their command is in no option or operand position of ``Carrier``'s own (``language`` says where).
+LANGUAGE_CARRIERS: dict[str, tuple[Carrier, ...]] = {}
+
+
+def _language(names: str, *carriers: Carrier) -> None:
+    for name in names.split():
+        LANGUAGE_CARRIERS[name] = LANGUAGE_CARRIERS.get(name, ()) + carriers
+
+
+_language("more less most pg",
+          Carrier(values=E("-b -h -j -k -o -O -p -P -t -T -x -y -z -# --log-file --tag --tag-file --pattern "
+                           "--prompt --shift --tabs --window --lines -n"),
+                  language="pager",
+                  examples=(("more +'!rm -rf ~' README.md", "deny"), ("less '+!rm -rf ~' x", "deny"),
+                            ("less '+G|a rm -rf ~' x", "deny"), ("more +G README.md", "allow"),
+                            ("less +F app.log", "allow"), ("less +/pattern README.md", "allow"))))
+_language("make gmake",
+          Carrier(values=E("-C --directory -f --file --makefile -I --include-dir -j --jobs -l --load-average "
+                           "-o --old-file --assume-old -W --what-if --new-file --assume-new -O --output-sync "
+                           "--eval -E --debug --jobserver-style"),
+                  language="make",
+                  examples=(("make SHELL='rm -rf ~'", "deny"), ("make --eval='all:; rm -rf ~'", "deny"),
+                            ("make -E 'all:; rm -rf ~'", "deny"), ("make --eval='X := 1' test", "ask"),
+                            ("make CFLAGS=-O2 test", "allow"))))
+_language("ed red", Carrier(values=E("-p --prompt"), language="ed",
+                            examples=(("ed notes.txt <<< '!rm -rf ~'", "deny"), ("ed '!rm -rf ~'", "deny"),
+                                      ("ed -s notes.txt <<< ',p'", "ask"))))
+_language("nix", *(Carrier((sub,), values=E("-I --include --option --override-input --arg --argstr --profile "
+                                            "--impure --expr -f --file"),
+                           argv_opts=E("-c --command"), language="argv",
+                           examples=((f"nix {sub} nixpkgs#hello -c rm -rf ~", "deny"),
+                                     (f"nix {sub} -c make test", "ask")))
+                   for sub in ("develop", "shell")))

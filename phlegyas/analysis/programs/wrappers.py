@@ -17,11 +17,19 @@ def _wrap(names: str, w: Wrapper) -> None:
 
 _wrap("sudo", Wrapper(value_opts=E("-u --user -g --group -h --host -p --prompt -C --close-from -D --chdir -r --role "
                                    "-t --type -U --other-user -T --command-timeout -R --chroot"),
-                      query_opts=E("-l --list -v --validate -k --reset-timestamp -K --remove-timestamp -V --version "
-                                   "-h --help"),
+                      flags=E("-E --preserve-env -n --non-interactive -b --background -H --set-home -P "
+                              "--preserve-groups -S --stdin -B --bell -N --no-update -k --reset-timestamp"),
+                      query_opts=E("-l --list"),
                       shell_opts=E("-i --login -s --shell"), exec_opts=E("-A --askpass"), privileged=True,
                       alone="readonly", examples=(("sudo ls /root", "notsafe"), ("sudo -u bob -- rm -rf /x", "deletes notsafe"),
-                                                  ("sudo -i", "executes notsafe"), ("sudo -l", "notsafe"))))
+                                                  ("sudo -i", "executes notsafe"), ("sudo -l", "notsafe"),
+                                                  ("sudo -k rm -rf /x", "deletes notsafe"),
+                                                  ("sudo -V rm -rf /x", "deletes notsafe"),
+                                                  ("sudo -h localhost rm -rf /x", "deletes notsafe"))))
+QUERY_ALONE: dict[str, frozenset[str]] = {"sudo": E("-v --validate -K --remove-timestamp -V --version --help -h")}
+"""Options that make a wrapper run nothing only when no command follows (``sudo -v``); with a command the
+command is judged (``sudo -V rm -rf /``: the stricter reading)."""
+
 _wrap("doas pkexec run0 ksu", Wrapper(value_opts=E("-u -C --user"), shell_opts=E("-s"), privileged=True, alone="shell",
                                   examples=(("doas rm -rf /", "deletes notsafe"),)))
 _wrap("env", Wrapper(value_opts=E("-u --unset -C --chdir -S --split-string"), split_opts=E("-S --split-string"),
@@ -36,14 +44,94 @@ _wrap("timeout", Wrapper(value_opts=E("-s --signal -k --kill-after"), leading=1,
                                    ("timeout --preserve-status 5 ls", "readonly safe"),
                                    ("timeout --frobnicate 5 ls", "notsafe"))))
 _wrap("nice", Wrapper(value_opts=E("-n --adjustment"), flags=E("--help --version"), examples=(("nice -n 10 make test", "safe"),)))
-_wrap("nohup setsid unbuffer chronic catchsegv eatmydata fakeroot nocache tini dumb-init torify torsocks tsocks "
-      "proxychains proxychains4 firejail rlwrap aoss padsp pasuspender xvfb-run dbus-launch dbus-run-session "
-      "linux32 linux64 setarch sem winpty caffeinate grc runcon cgexec run-one",
-      Wrapper(value_opts=E("-n --server-num -s --server-args -f --auth-file -e --error-file -p --xauth-protocol -w "
-                           "--wait -g --profile -q"),
-              flags=E("-a --auto-servernum -l --listen-tcp -c -f --fork -w --wait --help --version --quiet"),
-              alone="none",
-              examples=(("nohup ls &", "readonly safe"),)))
+_wrap("nohup", Wrapper(flags=E("--help --version"), alone="none", examples=(("nohup ls &", "readonly safe"),)))
+_wrap("setsid", Wrapper(flags=E("-c --ctty -f --fork -w --wait -h --help -V --version"), alone="none",
+                        examples=(("setsid -f ls", "readonly safe"), ("setsid -w rm -rf /x", "deletes notsafe"),
+                                  ("setsid -cw rm -rf /x", "deletes notsafe"),
+                                  ("setsid -f sh -c 'rm -rf /x'", "deletes notsafe"))))
+_wrap("unbuffer", Wrapper(flags=E("-p"), alone="none",
+                          examples=(("unbuffer -p ls", "readonly safe"), ("unbuffer -p rm -rf /x", "deletes notsafe"))))
+_wrap("chronic", Wrapper(flags=E("-e -v"), alone="none",
+                         examples=(("chronic -v ls", "readonly safe"), ("chronic -e rm -rf /x", "deletes notsafe"))))
+_wrap("xvfb-run", Wrapper(value_opts=E("-n --server-num -s --server-args -f --auth-file -e --error-file -p "
+                                       "--xauth-protocol -w --wait"),
+                          write_opts=E("-e --error-file -f --auth-file"),
+                          flags=E("-a --auto-servernum -l --listen-tcp -h --help"), alone="none",
+                          examples=(("xvfb-run -a ls", "readonly safe"), ("xvfb-run -w 1 rm -rf /x", "deletes notsafe"))))
+_wrap("proxychains proxychains4", Wrapper(value_opts=E("-f"), flags=E("-q"), read_opts=E("-f"), network=True,
+                                          alone="none",
+                                          examples=(("proxychains4 -q curl https://x.example", "network notsafe"),
+                                                    ("proxychains4 -q rm -rf /x", "deletes notsafe"))))
+_wrap("torify torsocks tsocks", Wrapper(value_opts=E("-u --user -p --pass -a --address -P --port"),
+                                        flags=E("-i --isolate -d --debug -q --quiet"), shell_opts=E("--shell"),
+                                        network=True, alone="shell",
+                                        examples=(("torsocks -i rm -rf /x", "deletes notsafe"),)))
+_wrap("tini", Wrapper(value_opts=E("-p -e"), flags=E("-s -v -vv -vvv -w -g -l -h --version"), alone="none",
+                      examples=(("tini -s -- ls", "readonly safe"), ("tini -g rm -rf /x", "deletes notsafe"))))
+_wrap("dumb-init", Wrapper(value_opts=E("-r --rewrite"), flags=E("-c --single-child -v --verbose -V --version -h "
+                                                                "--help"), alone="none",
+                           examples=(("dumb-init -c rm -rf /x", "deletes notsafe"),)))
+_wrap("fakeroot", Wrapper(value_opts=E("-l --lib --faked -s -i -b"), flags=E("-u --unknown-is-real -h -v --version"),
+                          write_opts=E("-s"), read_opts=E("-i"), alone="shell",
+                          examples=(("fakeroot -u rm -rf /x", "deletes notsafe"),)))
+_wrap("linux32 linux64", Wrapper(flags=E("-R --addr-no-randomize -F --fdpic-funcptrs -Z --mmap-page-zero -L "
+                                         "--addr-compat-layout -X --read-implies-exec -B --32bit -I --short-inode "
+                                         "-S --whole-seconds -T --sticky-timeouts -3 --3gb --4gb --uname-2.6 -v "
+                                         "--verbose"), alone="shell",
+                                 examples=(("linux32 -R rm -rf /x", "deletes notsafe"),)))
+_wrap("setarch", Wrapper(flags=E("-R --addr-no-randomize -F --fdpic-funcptrs -Z --mmap-page-zero -L "
+                                 "--addr-compat-layout -X --read-implies-exec -B --32bit -I --short-inode -S "
+                                 "--whole-seconds -T --sticky-timeouts -3 --3gb --4gb --uname-2.6 -v --verbose "
+                                 "--list --help --version"), leading=1, alone="shell",
+                         examples=(("setarch x86_64 -R rm -rf /x", "deletes notsafe"),)))
+_wrap("caffeinate", Wrapper(value_opts=E("-t -w"), flags=E("-d -i -m -s -u"), alone="none",
+                            examples=(("caffeinate -i make test", "safe"), ("caffeinate -d rm -rf /x", "deletes notsafe"))))
+_wrap("catchsegv eatmydata nocache aoss padsp pasuspender dbus-launch dbus-run-session winpty grc runcon cgexec "
+      "run-one firejail rlwrap",
+      Wrapper(flags=E("--help --version"), alone="none",
+              examples=(("eatmydata ls", "readonly safe"), ("eatmydata rm -rf /x", "deletes notsafe"),
+                        ("firejail --noprofile rm -rf /x", "deletes notsafe"))))
+_wrap("sem", Wrapper(value_opts=E("-j --jobs --id --timeout"), flags=E("--fg --bg -u --ungroup --wait --semaphore"),
+                     rest_is_code=True, alone="none", examples=(("sem --id x rm -rf /x", "deletes notsafe"),)))
+_wrap("gosu su-exec", Wrapper(flags=E("--help --version"), leading=1, privileged=True, alone="none",
+                              examples=(("gosu bob ls", "notsafe"), ("gosu bob rm -rf /x", "deletes notsafe"),
+                                        ("su-exec bob:bob rm -rf /x", "deletes notsafe"))))
+_wrap("setpriv", Wrapper(value_opts=E("--reuid --regid --ruid --rgid --euid --egid --groups --inh-caps "
+                                      "--ambient-caps --bounding-set --securebits --selinux-label "
+                                      "--apparmor-profile --landlock-access --landlock-rule --pdeathsig --rlimit"),
+                         flags=E("--clear-groups --keep-groups --init-groups --nnp --no-new-privs --reset-env "
+                                 "-h --help -V --version"),
+                         query_opts=E("-d --dump"), privileged=True, alone="none",
+                         examples=(("setpriv --nnp ls", "notsafe"), ("setpriv --reuid=1000 rm -rf /x", "deletes notsafe"),
+                                   ("setpriv -d", "notsafe"))))
+_wrap("chpst", Wrapper(value_opts=E("-u -U -b -e -/ -n -l -L -m -d -o -p -f -c -r -t"), flags=E("-P -0 -1 -2 -v"),
+                       privileged=True, alone="none",
+                       examples=(("chpst -u bob ls", "notsafe"), ("chpst -P -n 1 rm -rf /x", "deletes notsafe"))))
+_wrap("trickle", Wrapper(value_opts=E("-u -d -w -t -l -n"), flags=E("-h -v -V -s"), alone="none",
+                         examples=(("trickle -d 100 ls", "readonly"), ("trickle -s -u 10 rm -rf /x", "deletes notsafe"))))
+_wrap("chrt", Wrapper(value_opts=E("-T --sched-runtime -P --sched-period -D --sched-deadline"),
+                      flags=E("-a --all-tasks -b --batch -d --deadline -f --fifo -i --idle -o --other -r --rr "
+                              "-R --reset-on-fork -v --verbose -h --help -V --version"),
+                      query_opts=E("-m --max"), leading=1, alone="none",
+                      examples=(("chrt -i 0 ls", "readonly safe"), ("chrt --idle 0 rm -rf /x", "deletes notsafe"),
+                                ("chrt -p 99 1", "notsafe"))))
+_wrap("faketime", Wrapper(value_opts=E("-p --date-prog"), flags=E("-m -f --exclude-monotonic -h --help"), leading=1,
+                          alone="none",
+                          examples=(("faketime '2020-01-01' date", "readonly safe"),
+                                    ("faketime '2020-01-01' rm -rf /x", "deletes notsafe"))))
+_wrap("ssh-agent", Wrapper(value_opts=E("-a -E -O -P -t"), flags=E("-c -s -D -d"), alone="none",
+                           examples=(("ssh-agent ls", "readonly safe"), ("ssh-agent -s rm -rf /x", "deletes notsafe"),
+                                     ("ssh-agent -s", "notsafe"))))
+_wrap("daemonize", Wrapper(value_opts=E("-c -e -E -o -p -l -u"), write_opts=E("-e -o -p -l"), flags=E("-a -v"),
+                           alone="none", examples=(("daemonize /bin/rm -rf /x", "deletes notsafe"),)))
+_wrap("capsh", Wrapper(alone="none", privileged=True,
+                       examples=(("capsh --caps=cap_net_raw+eip -- -c 'rm -rf /x'", "deletes notsafe"),
+                                 ("capsh --print", "notsafe"), ("capsh -- -c ls", "notsafe"))))
+_wrap("bwrap", Wrapper(alone="none", examples=(("bwrap --bind / / rm -rf /x", "deletes notsafe"),
+                                                ("bwrap --ro-bind /usr /usr --dev /dev ls", "notsafe"))))
+_wrap("start-stop-daemon", Wrapper(privileged=True, alone="none",
+                                   examples=(("start-stop-daemon --start --exec /bin/rm -- -rf /x", "deletes notsafe"),
+                                             ("start-stop-daemon --stop --name web", "notsafe"))))
 _wrap("time", Wrapper(value_opts=E("-f --format -o --output"), write_opts=E("-o --output"),
                       flags=E("-p --portability -v --verbose -a --append -q --quiet --help --version"),
                       examples=(("time make test", "safe"), ("time -o /etc/x ls", "notsafe"))))
@@ -81,20 +169,29 @@ _wrap("systemd-run", Wrapper(value_opts=E("-u --unit -p --property -E --setenv -
 _wrap("su", Wrapper(value_opts=E("-s --shell -g --group -G --supp-group -w --whitelist-environment"),
                     code_opts=E("-c --command --session-command"), shell_opts=E("-s --shell"), privileged=True,
                     alone="shell", leading=0,
-                    examples=(("su -c 'rm -rf x' bob", "deletes notsafe"), ("su", "executes notsafe"))))
+                    flags=E("- -l --login -m -p --preserve-environment -f --fast -P --pty -h --help -V --version"),
+                    examples=(("su -c 'rm -rf x' bob", "deletes notsafe"), ("su", "executes notsafe"),
+                              ("su - -c 'rm -rf /x'", "deletes notsafe"), ("su - bob -c 'rm -rf /x'", "deletes notsafe"),
+                              ("su bob -- -c 'rm -rf /x'", "deletes notsafe"))))
 _wrap("runuser", Wrapper(value_opts=E("-u --user -g --group -G --supp-group -s --shell -w"),
                          code_opts=E("-c --command"), privileged=True, alone="shell",
                          examples=(("runuser -u bob -- ls", "notsafe"),)))
-_wrap("sg newgrp", Wrapper(code_opts=E("-c"), leading=1, privileged=True, alone="shell",
-                           examples=(("sg docker -c id", "notsafe"),)))
+_wrap("sg", Wrapper(code_opts=E("-c"), leading=1, privileged=True, alone="shell", rest_is_code=True,
+                     examples=(("sg docker -c id", "notsafe"), ("sg docker 'rm -rf /x'", "deletes notsafe"))))
+_wrap("newgrp", Wrapper(flags=E("-"), leading=1, privileged=True, alone="shell",
+                        examples=(("newgrp docker", "executes notsafe"),)))
 _wrap("script", Wrapper(value_opts=E("-T --log-timing -I --log-in -O --log-out -B --log-io -E --echo -m "
                                      "--logging-format"),
-                        code_opts=E("-c --command"), alone="shell",
-                        examples=(("script -q -c 'id' /dev/null", "notsafe"),)))
+                        code_opts=E("-c --command"), write_opts=E("-T --log-timing -I --log-in -O --log-out -B --log-io"),
+                        flags=E("-a --append -e --return -f --flush -q --quiet -h --help -V --version"),
+                        alone="shell",
+                        examples=(("script -q -c 'id' /dev/null", "notsafe"),
+                                  ("script -q /dev/null -c 'rm -rf /x'", "deletes notsafe"),
+                                  ("script -q /dev/null rm -rf /x", "deletes notsafe"))))
 _wrap("taskset", Wrapper(value_opts=E("-p --pid"), flags=E("-c --cpu-list -a --all-tasks --help --version"),
                          leading=1,
                          examples=(("taskset 0x1 ls", "readonly safe"),)))
-_wrap("numactl prlimit cpulimit choom chrt unshare softlimit setlock pexec aa-exec capsh genie logsave openvt",
+_wrap("numactl prlimit cpulimit choom unshare softlimit setlock pexec aa-exec genie logsave openvt",
       Wrapper(value_opts=E("-N -m -C -p --cpunodebind --membind --physcpubind --pid -l -n --limit"),
               privileged=False, alone="shell",
               examples=(("unshare -r sh", "executes notsafe"),)))
@@ -141,7 +238,6 @@ _wrap("hyperfine", Wrapper(value_opts=E("-w --warmup -r --runs -m --min-runs -M 
                                         "--cleanup --export-json --export-markdown -s --setup -n --command-name"),
                            code_opts=E("-p --prepare -c --cleanup -s --setup"), rest_is_code=True, alone="none",
                            examples=(("hyperfine 'sleep 0.1'", "readonly"),)))
-_wrap("trickle chpst", Wrapper(value_opts=E("-u -d -s"), alone="none", examples=(("trickle -d 100 ls", "readonly"),)))
 
 
 # -- package runners -------------------------------------------------------------------------------
@@ -192,6 +288,6 @@ _runner("conda run, mamba run, micromamba run",
         Runner(flags=E("--no-capture-output --live-stream -v --verbose -q --quiet --debug-wrapper-scripts "
                        "--dev --no-banner"),
                value_opts=E("-n --name"), load_opts=E("-p --prefix --cwd")))
-_runner("direnv exec, dotenv, nix-shell-run", Runner(value_opts=E("-e --env -f --file")))
+_runner("dotenv", Runner(value_opts=E("-e --env -f --file")))
 _runner("coverage run", Runner(value_opts=E("--rcfile --source --include --omit --data-file --concurrency "
                                             "--context"), as_python=True))

@@ -13,17 +13,25 @@ from __future__ import annotations
 
 import re
 
-from phlegyas.analysis.programs.carriers import CARRIERS, Carrier
-from phlegyas.analysis.shell.expansion import Run, Walk, text_of
+from phlegyas.analysis.programs.carriers import CARRIERS as PROGRAM_CARRIERS
+from phlegyas.analysis.programs.carriers import LANGUAGE_CARRIERS, Carrier
+from phlegyas.analysis.shell.carrier_languages import language
+from phlegyas.analysis.shell.expansion import Run, Walk, literal, quote, text_of
+from phlegyas.analysis.shell.git_carried import git_carried
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 
 __all__ = ["CARRIERS", "carry"]
 
+CARRIERS: frozenset[str] = frozenset(PROGRAM_CARRIERS) | frozenset(LANGUAGE_CARRIERS)
+"""Every program ``carry`` reads."""
+
 
 def carry(ex: Walk, cmd: SimpleCommand, run: Run, key: str, args: list[Word], via: tuple[str, ...], depth: int,
           remote: bool) -> None:
     """Expand what ``run`` (of program ``key``, one of ``CARRIERS``) carries."""
+    if key == "git" and git_carried(ex, cmd, args, via, depth, remote):
+        run.notes.append(("executes", "git runs a command given in a setting, URL or option (judged on its own)"))
     for carrier in _by_path_length(key):
         start = _after_path(args, carrier)
         if start is None:
@@ -41,7 +49,8 @@ def _by_path_length(key: str) -> tuple[Carrier, ...]:
     """The program's carriers, longest subcommand path first (``tmux new-session`` before ``tmux -c``)."""
     got = _ORDERED.get(key)
     if got is None:
-        got = _ORDERED[key] = tuple(sorted(CARRIERS[key], key=lambda c: -len(c.path)))
+        every = PROGRAM_CARRIERS.get(key, ()) + LANGUAGE_CARRIERS.get(key, ())
+        got = _ORDERED[key] = tuple(sorted(every, key=lambda c: -len(c.path)))
     return got
 
 
@@ -73,13 +82,19 @@ def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word],
     inner_via = via + (label,)
     stop = c.argv_from >= 0 or c.shell_from >= 0
     prefixed = frozenset(name for name, _ in c.prefixed)
-    parsed = parse_options(sub, c.values | c.shell_opts | prefixed, stop_at_operand=stop)
+    opt_argv: list[Word] = []
+    if c.argv_opts:  # `nix develop -c CMD ARG…`: the words after the option are an argv
+        cut = next((i for i, w in enumerate(sub) if w.text in c.argv_opts), -1)
+        if cut >= 0:
+            sub, opt_argv = sub[:cut], sub[cut + 1:]
+    parsed = parse_options(sub, c.values | c.shell_opts | c.remote_opts | prefixed, c.whole, stop_at_operand=stop)
     mounts: list[tuple[str, str]] = []
     for opt, value in parsed.opts:
         if value is None:
             continue
-        if opt in c.shell_opts:
-            found = _code(ex, value, f"{label} {opt}", via + (f"{label} {opt}",), depth, remote) or found
+        if opt in c.shell_opts or opt in c.remote_opts:
+            found = _code(ex, value, f"{label} {opt}", via + (f"{label} {opt}",), depth,
+                          remote or c.remote or opt in c.remote_opts) or found
         for name, prefix in c.prefixed:
             if opt == name and value.text.startswith(prefix):
                 code = Word(value.text[len(prefix):], value.dynamic, value.glob, value.quoted)
@@ -87,13 +102,16 @@ def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word],
         if opt in c.mounts:
             mounts.extend(_mount(value.text))
     operands = sub[parsed.rest:] if stop and parsed.rest >= 0 else ([] if stop else parsed.operands)
-    if c.language:
+    if c.language in ("vim", "gdb", "emacs"):
         found = _language(ex, cmd, run, c.language, parsed.opts, operands, sub, inner_via, depth, remote) or found
-    argv: list[Word] = []
-    if c.after_dashdash:
-        texts = [w.text for w in sub]
-        if "--" in texts:
-            argv = sub[texts.index("--") + 1:]
+    elif c.language:
+        found = language(ex, cmd, c.language, parsed.opts, operands, inner_via, depth, remote) or found
+    argv: list[Word] = opt_argv
+    texts = [w.text for w in sub]
+    if argv:
+        pass
+    elif c.after_dashdash and "--" in texts:
+        argv = sub[texts.index("--") + 1:]
     elif c.argv_from >= 0:
         argv = operands[c.argv_from:]
     if c.assignments:
@@ -161,6 +179,12 @@ _VIM_SYSTEM = re.compile(r"""\bsystem(?:list)?\s*\(\s*(['"])((?:(?!\1).)*)\1""")
 _VIM_BANG = re.compile(r"^(?:(?:silent!?|sil!?|exe(?:cute)?|keepalt|noautocmd)\s+)*(?:\d*,?\d*\s*)?"
                        r"(?:r(?:ead)?\s*|w(?:rite)?!?\s*|\.?\s*)?!(?P<code>.*)$", re.S)
 _GDB_SHELL = re.compile(r"^\s*(?:shell\s+|!)(?P<code>.*)$", re.S)
+_GDB_PYTHON = re.compile(r"^\s*(?:python|py|python-interactive|pi)(?:\s+(?P<code>.*))?$", re.S)
+_EMACS_DELETE = re.compile(r"\((delete-directory|delete-file)\s+(?:\(expand-file-name\s+)?"
+                           r"\"((?:[^\"\\]|\\.)*)\"\)?(\s+[^\s()]+)?")
+_EMACS_PROCESS = re.compile(r"\(call-process\s+\"((?:[^\"\\]|\\.)*)\"\s+[^\s()]+\s+[^\s()]+\s+[^\s()]+"
+                            r"((?:\s+\"(?:[^\"\\]|\\.)*\")*)")
+_PLAIN_PATH = re.compile(r"[~A-Za-z0-9_./@+-]+")
 _EMACS_SHELL = re.compile(r"\((?:async-)?shell-command(?:-to-string)?\s+\"((?:[^\"\\]|\\.)*)\"|"
                           r"\((?:call|start)-process-shell-command\s+(?:\"(?:[^\"\\]|\\.)*\"\s+\S+\s+)?"
                           r"\"((?:[^\"\\]|\\.)*)\"")
@@ -190,6 +214,10 @@ def _language(ex: Walk, cmd: SimpleCommand, run: Run, language: str, opts: list[
             m = _GDB_SHELL.match(c.text)
             if m:
                 _code(ex, Word(m.group("code"), c.dynamic), "gdb shell", via, depth, remote)
+            py = _GDB_PYTHON.match(c.text)
+            if py:  # `-ex 'python import os; os.system(…)'`: Python code, read as `python3 -c`
+                _code(ex, Word("python3 -c " + quote(py.group("code") or "import code; code.interact()"),
+                               c.dynamic), "gdb python", via, depth, remote)
         if "--args" in texts:
             argv = sub[texts.index("--args") + 1:]
             if argv:
@@ -202,5 +230,14 @@ def _language(ex: Walk, cmd: SimpleCommand, run: Run, language: str, opts: list[
             for a, b in _EMACS_SHELL.findall(c.text):
                 code = (a or b).encode("utf-8", "backslashreplace").decode("unicode_escape", "replace")
                 _code(ex, Word(code, c.dynamic), "emacs shell-command", via, depth, remote)
+            for fn, path, recursive in _EMACS_DELETE.findall(c.text):
+                # `(delete-directory "~" t)`: Emacs expands `~` in file names, as a shell would unquoted
+                target = path if _PLAIN_PATH.fullmatch(path) else quote(path)
+                verb = "rm --" if fn == "delete-file" else ("rm -r --" if recursive.strip() not in ("", "nil")
+                                                              else "rmdir --")
+                _code(ex, Word(f"{verb} {target}", c.dynamic), f"emacs {fn}", via, depth, remote)
+            for program, rest in _EMACS_PROCESS.findall(c.text):
+                words = [program, *re.findall(r'"((?:[^"\\]|\\.)*)"', rest)]
+                ex.invoke(cmd, [literal(a) for a in words], via + ("emacs call-process",), depth, remote)
         return bool(commands) or any(o in ("-l", "--load", "-f", "--funcall") for o, _ in opts)
     return False

@@ -8,9 +8,11 @@ hands its operands to a shell.
 from __future__ import annotations
 
 from phlegyas.analysis import programs as P
+from phlegyas.analysis.programs.wrappers import QUERY_ALONE
 from phlegyas.analysis.shell.env_vars import carried_commands
 from phlegyas.analysis.shell.expansion import Walk, literal, quote, runs_code, text_of
 from phlegyas.analysis.shell.handlers.package_specs import npm_spec, package_name, pip_spec
+from phlegyas.analysis.shell.launchers import LAUNCHERS
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 
@@ -25,22 +27,54 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
     if key == "parallel":
         _parallel(ex, cmd, args, via, depth, remote)
         return
+    if key in LAUNCHERS:
+        LAUNCHERS[key](ex, cmd, name, key, args, via, depth, remote, written)
+        return
+    odd = _peel(ex, cmd, name, key, w, args, via, depth, remote, written)
+    if odd is not None:
+        _other_reading(ex, cmd, name, w, odd, args, via, depth, remote)
+
+
+def _other_reading(ex: Walk, cmd: SimpleCommand, name: str, w: P.Wrapper, odd: str, args: list[Word],
+                   via: tuple[str, ...], depth: int, remote: bool) -> None:
+    """``nohup --odd X rm -rf ~``: an option phlegyas does not know was read as taking no value; what the
+    wrapper runs if it takes one is judged too, so that a wrong guess never hides a deny (the call already
+    asks for the unknown option)."""
+    values = w.value_opts | w.code_opts | w.split_opts | w.write_opts
+    first = parse_options(args, values, stop_at_operand=True)
+    other = parse_options(args, values | {odd}, stop_at_operand=True)
+    if other.rest < 0 or other.rest == first.rest:
+        return
+    rest = args[other.rest:][w.leading:]
+    if not rest:
+        return
+    if w.rest_is_code:
+        ex.nested(text_of(rest), via + (name,), depth, remote or w.remote)
+    else:
+        ex.invoke(cmd, rest, via + (name,), depth, remote or w.remote)
+
+
+def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args: list[Word], via: tuple[str, ...],
+          depth: int, remote: bool, written: str) -> str | None:
+    """The wrapper's own run when it does something itself, then what it wraps; the first option it does not
+    know, or None."""
     parsed = parse_options(args, w.value_opts | w.code_opts | w.split_opts | w.write_opts, stop_at_operand=True)
+    soft = QUERY_ALONE.get(key, frozenset())
     notes: list[tuple[str, str]] = []
     code: list[str] = []
     local_code: list[str] = []  # code the wrapper runs here even when what it wraps runs elsewhere
     interactive = False
-    odd = _unknown_option(w, parsed.opts)
+    odd = _unknown_option(w, parsed.opts, soft)
     if odd is not None:
         notes.append(("blocks", f"{name} {odd} is an option phlegyas does not know for {name}"))
     for opt, value in parsed.opts:
         if opt in w.read_opts and value is not None:
             notes.append(("reads", value.text))
-        if opt in w.query_opts:
+        if opt in w.query_opts or (opt in soft and parsed.rest < 0):
             run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, "query"))
             if run is not None and w.privileged:
                 run.notes.append(("privileged", name))
-            return
+            return odd
         if opt in w.code_opts and value is not None:
             code.append(value.text) if not value.dynamic else ex.problem(f"{name} {opt} with computed code")
         elif opt in w.split_opts and value is not None:
@@ -62,10 +96,6 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
                 code.append(command)
     rest = args[parsed.rest:] if parsed.rest >= 0 else []
     lead = w.leading
-    if key in ("su", "runuser"):
-        if rest and rest[0].text == "-":  # `su - bob`: a login shell
-            rest = rest[1:]
-        lead = 0 if parsed.has(("-u", "--user")) else 1  # `su bob -c CMD`: the user, then the shell's options
     leading = rest[:lead]
     rest = rest[lead:]
     if w.leading_writes:
@@ -97,7 +127,7 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
         kind = "builtin" if (rest or code) else ("query" if w.alone == "readonly" and not interactive else "builtin")
         run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, kind))
         if run is None:
-            return
+            return odd
         run.notes.extend(notes)
         if w.privileged:
             run.notes.append(("privileged", name))
@@ -106,21 +136,26 @@ def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word],
                 run.notes.append(("executes", f"starts an interactive shell ({name})"))
             elif w.alone == "none":
                 run.notes.append(("unknown", f"{name} without a command"))
-            return
+            return odd
     remote_inner = remote or w.remote
     for text in code:
         ex.nested(text if not rest or key not in ("env",) else text + " " + text_of(rest), inner_via, depth,
                   remote_inner)
     if code and key == "env":
-        return
+        return odd
     if not rest:
-        return
+        return odd
     if w.rest_is_code:
         if any(r.dynamic for r in rest):
             ex.problem(f"{name} runs a computed command")
         ex.nested(text_of(rest), inner_via, depth, remote_inner)
     else:
         ex.invoke(cmd, rest, inner_via, depth, remote_inner)
+    if w.privileged and not need_carrier:  # after the command, which takes the pipe's input (`curl … | sudo sh`)
+        run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, "builtin"))
+        if run is not None:
+            run.notes.append(("privileged", name))
+    return odd
 
 
 _SSH_LIKE = frozenset({"ssh", "mosh", "autossh"})
@@ -137,10 +172,11 @@ def _ssh_setting(text: str) -> tuple[str, str]:
     return text.lower(), ""
 
 
-def _unknown_option(w: P.Wrapper, opts: list[tuple[str, Word | None]]) -> str | None:
+def _unknown_option(w: P.Wrapper, opts: list[tuple[str, Word | None]],
+                    soft: frozenset[str] = frozenset()) -> str | None:
     """The first of a wrapper's own options that its entry does not list (issue 11: not understood)."""
     for opt, _ in opts:
-        if not (opt in w.flags or opt in w.value_opts or opt in w.code_opts or opt in w.split_opts
+        if not (opt in w.flags or opt in soft or opt in w.value_opts or opt in w.code_opts or opt in w.split_opts
                 or opt in w.write_opts or opt in w.query_opts or opt in w.shell_opts or opt in w.exec_opts):
             return opt
     return None
@@ -242,7 +278,10 @@ def _parallel(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ..
         run = ex.add(ex.new_run(cmd, "parallel", args, via, depth, remote))
         if run is not None:  # None past MAX_RUNS, which is already a problem
             run.notes.append(("executes", "runs commands read from its input"))
-        lines = _literal_lines(ex, cmd)
+        if any(i.dynamic for i in inputs):
+            ex.problem("parallel runs computed commands")
+        # `parallel ::: 'rm -rf ~'`: with no command, each item is a command; else each input line is one
+        lines = [i.text for i in inputs] if inputs else _literal_lines(ex, cmd)
         for line in lines[:8]:  # `echo 'rm -rf ~' | parallel`: each input line is a command
             ex.nested(line, via + ("parallel",), depth, remote)
         return

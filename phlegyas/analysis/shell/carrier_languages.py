@@ -1,0 +1,105 @@
+"""The command languages of some carriers (``programs.carriers``' ``language``), beyond the editors and
+debuggers ``shell.carriers`` reads itself: only the parts that start a shell are shell code.
+
+- ``ssh``: an ``-o`` setting of ``scp``/``sftp`` that runs a command here (``ProxyCommand``, ``LocalCommand``,
+  ``KnownHostsCommand``).
+- ``pager``: ``more``/``less``/``most``/``pg``'s ``+cmd`` operand is typed into the pager as keystrokes; ``!``
+  runs the rest of the line through a shell, ``|X`` pipes to one (``X`` is a mark). A search (``+/pattern``)
+  runs to the end of its line; ``+G``, ``+F``, ``+42`` run nothing.
+- ``make``: ``SHELL=PROG`` (or ``MAKESHELL``) on the command line is the program every recipe line runs in;
+  ``--eval``/``-E`` text is makefile syntax: a recipe (after ``target:;`` or a tab) and ``$(shell …)`` are
+  shell code, anything else is make code the gate does not read (the call asks).
+- ``ed``: a line ``!cmd`` (also ``r !cmd``, ``w !cmd``, ``e !cmd``) of its literal input, or a file operand
+  ``!cmd``, runs cmd.
+"""
+from __future__ import annotations
+
+import re
+
+from phlegyas.analysis.shell.expansion import Walk
+from phlegyas.analysis.shell.parse import SimpleCommand, Word
+from phlegyas.analysis.shell.stdin import stdin_text
+
+_SSH_LOCAL = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
+_MAKE_SHELL_FN = re.compile(r"\$[({]shell\s+([^)}]*)[)}]")
+_MAKE_RULE = re.compile(r"^([^=:#;\t][^=:#;]*)::?(?!=)([^=;#]*);(.*)$")
+_MAKE_SHELL_VARS = frozenset({"SHELL", "MAKESHELL"})
+_ED_BANG = re.compile(r"^[^A-Za-z!]*(?:[erwWE]\s*)?!(.*)$")
+
+
+def language(ex: Walk, cmd: SimpleCommand, name: str, opts: list[tuple[str, Word | None]], operands: list[Word],
+             via: tuple[str, ...], depth: int, remote: bool) -> bool:
+    """Expand the shell code in a carrier's own language; whether any command was found."""
+    codes: list[tuple[str, Word]] = []
+    found = False
+    if name == "ssh":
+        for opt, value in opts:
+            if opt == "-o" and value is not None:
+                setting, command = ssh_setting(value.text)
+                if setting in _SSH_LOCAL and command:
+                    codes.append((f"-o {setting}", Word(command, value.dynamic)))
+    elif name == "pager":
+        for w in operands:
+            if w.text.startswith("+"):
+                codes.extend(("+cmd", Word(code, w.dynamic)) for code in pager_commands(w.text))
+    elif name == "make":
+        for w in operands:
+            var, eq, assigned = w.text.partition("=")
+            var = var.rstrip(":?+!")
+            if eq and var in _MAKE_SHELL_VARS:
+                codes.append((var, Word(assigned, w.dynamic)))
+            elif eq and var.isidentifier():
+                codes.extend((f"{var}=$(shell)", Word(c, w.dynamic)) for c in _MAKE_SHELL_FN.findall(assigned))
+        for opt, value in opts:
+            if opt in ("--eval", "-E") and value is not None:
+                found = True  # make code: never automatic
+                codes.extend((opt, Word(c, value.dynamic)) for c in make_commands(value.text))
+    elif name == "ed":
+        text, _ = stdin_text(cmd, ex.ups_of)
+        lines = text.splitlines() if text is not None else []
+        codes.extend(("!", Word(m.group(1))) for m in map(_ED_BANG.match, lines) if m)
+        codes.extend(("file !", Word(w.text[1:], w.dynamic)) for w in operands if w.text.startswith("!"))
+    for what, code in codes:
+        if code.dynamic:
+            ex.problem(f"{name} {what} with a computed command")
+        ex.nested(code.text, via + (f"{name} {what}",), depth, remote)
+    return found or bool(codes)
+
+
+def ssh_setting(text: str) -> tuple[str, str]:
+    """``ProxyCommand=curl … | sh`` or ``ProxyCommand curl …`` → (``proxycommand``, the value)."""
+    text = text.strip()
+    for i, ch in enumerate(text):
+        if ch == "=" or ch.isspace():
+            return text[:i].lower(), text[i + 1:].lstrip("= \t")
+    return text.lower(), ""
+
+
+def pager_commands(text: str) -> list[str]:
+    """The shell commands a pager's ``+keys`` operand runs: ``+!rm -rf ~`` → ``["rm -rf ~"]``."""
+    body = text[2:] if text.startswith("++") else text[1:]
+    out: list[str] = []
+    for line in body.splitlines():
+        if line[:1] in ("/", "?"):  # a search pattern runs to the end of its line
+            continue
+        m = re.search(r"[!|]", line)
+        if m is None:
+            continue
+        code = line[m.end():] if m.group() == "!" else line[m.end() + 1:]
+        if code.strip():
+            out.append(code.strip())
+    return out
+
+
+def make_commands(text: str) -> list[str]:
+    """The shell code of makefile text: recipe lines (after ``target:;`` or a tab) and ``$(shell …)``;
+    ``$$`` is a dollar sign."""
+    out = list(_MAKE_SHELL_FN.findall(text))
+    for line in text.splitlines():
+        if line.startswith("\t"):
+            out.append(line[1:].lstrip("@+-"))
+            continue
+        m = _MAKE_RULE.match(line)
+        if m:
+            out.append(m.group(3).lstrip().lstrip("@+-"))
+    return [c.replace("$$", "$") for c in out if c.strip()]
