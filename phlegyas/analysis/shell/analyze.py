@@ -22,11 +22,21 @@ from phlegyas.analysis.shell.embedded import EMBEDDING, embedded
 from phlegyas.analysis.shell.expansion import MAX_DEPTH, MAX_RUNS, Expansion, Run, Walk, literal, quote
 from phlegyas.analysis.shell.interpreter_calls import interpreter
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.shell.nested import builtin_code, shell, stdin_shell
+from phlegyas.analysis.shell.nested import builtin_code, shell, source_code, stdin_shell
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
-from phlegyas.analysis.shell.stdin import literal_output
-from phlegyas.analysis.shell.variables import learn, positionals, substitute, substitute_command
+from phlegyas.analysis.shell.readvars import ASSIGNING_BUILTINS, learn_builtin
+from phlegyas.analysis.shell.stdin import literal_output, stdin_text
+from phlegyas.analysis.shell.variables import (
+    has_operators,
+    head_readings,
+    learn,
+    needs_evaluation,
+    positionals,
+    substitute,
+    substitute_command,
+)
 from phlegyas.analysis.shell.wrappers import carried, runner, wrapper
+from phlegyas.analysis.shell.xargs_code import xargs_code
 
 STDIN_SHELLS = frozenset({"at", "batch"})
 
@@ -61,11 +71,17 @@ class _Expander(Walk):
         out: list[Run] = []
         seen: list[SimpleCommand] | None = None  # the commands with values substituted, once any are
         runs = self.out.runs
+        outer = self.values
+        self.values = values
         for cmd in script.commands:
-            if values:
+            if values or needs_evaluation(cmd):
                 if seen is None:
                     seen = script.commands[:len(carriers)]
+                given = cmd.words[0] if cmd.words else None
                 cmd = substitute_command(cmd, values)
+                if given is not None and given.dynamic and cmd.words and not cmd.words[0].dynamic \
+                        and has_operators(given.text):  # judged as what it evaluates to, but never understood
+                    self.problem(f"computed program name {given.text[:40]} (read as {cmd.words[0].text[:40]})")
             if seen is not None:
                 seen.append(cmd)
             if cmd.upstream:
@@ -86,8 +102,11 @@ class _Expander(Walk):
             carriers.append(carrier)
             if cmd.assignments or cmd.words and cmd.words[0].text == "set":
                 learn(cmd, values, conflicting)
+            if cmd.words and cmd.words[0].text in ASSIGNING_BUILTINS:
+                learn_builtin(cmd, values, conflicting)  # read x <<< rm, printf -v c …
             if cmd.words and cmd.words[0].text == "alias" and not cmd.words[0].quoted:
                 self._learn_aliases(cmd.words[1:])
+        self.values = outer
         if seen is not None:
             script = Script(script.source, seen, script.problems, script.functions)
         self.out.scripts.append((script, out))
@@ -105,6 +124,8 @@ class _Expander(Walk):
             self.ups_of[id(cmd)] = ups
         if cmd.redirects:
             self._remember_written(cmd)
+        if cmd.words[0].text == "tee" and not cmd.words[0].dynamic:
+            self._remember_tee(cmd)
         words = expand_words(cmd.words)  # bash expands braces first: {rm,-fr,/} is rm -fr /
         if words is None:
             self.problem(f"a brace expansion of more than {MAX_BRACE_WORDS} words")
@@ -125,6 +146,11 @@ class _Expander(Walk):
         if head.dynamic:
             self.problem(f"computed program name {head.text[:40]}")
             self.add(self.new_run(cmd, "", args, via, depth, remote, head.text, "dynamic"))
+            for reading in head_readings(head, self.values):  # `${X:-rm} -rf ~` may run rm
+                words = [Word(t, False, False, True) for t in reading if t] + args
+                if words and len(via) < 4:
+                    self.invoke(cmd, words, via + (f"{head.text[:40]} read as {quote(' '.join(reading))[:40]}",),
+                                depth, remote)
             return
         written = head.text
         alias = self.aliases.get(written) if self.aliases and not head.quoted else None
@@ -155,6 +181,8 @@ class _Expander(Walk):
         if key not in _ROUTED:
             self.program(cmd, name, key, args, via, depth, remote, written)
         elif key in P.WRAPPERS and not (key == "busybox" and not args):
+            if key == "xargs" and xargs_code(self, cmd, args, via, depth, remote):
+                return  # literal input handed to a shell: the commands it runs, expanded
             wrapper(self, cmd, name, key, args, via, depth, remote, written)
         elif key in P.SHELLS:
             shell(self, cmd, name, args, via, depth, remote, written)
@@ -169,6 +197,8 @@ class _Expander(Walk):
             builtin_code(self, cmd, name, args, via, depth, remote)
         elif key in STDIN_SHELLS:
             stdin_shell(self, cmd, name, args, via, depth, remote, written)
+        elif key in _SOURCE:
+            source_code(self, cmd, name, args, via, depth, remote, written)
         else:
             self.program(cmd, name, key, args, via, depth, remote, written)
 
@@ -186,6 +216,18 @@ class _Expander(Walk):
                 self.written.pop(key, None)
             else:
                 self.written[key] = (self.written.get(key, "") + "\n" + text) if r.op == ">>" else text
+
+    def _remember_tee(self, cmd: SimpleCommand) -> None:
+        """``tee x.sh <<< 'rm -rf ~'``: tee writes its literal input to each file it names."""
+        text, _ = stdin_text(cmd, self.ups_of)
+        files = [w for w in cmd.words[1:] if not w.text.startswith("-") or w.text == "-"]
+        append = any(w.text in ("-a", "--append") for w in cmd.words[1:])
+        for w in files:
+            key = _file_key(w.text)
+            if text is None or w.dynamic:
+                self.written.pop(key, None)
+            else:
+                self.written[key] = (self.written.get(key, "") + "\n" + text) if append else text
 
     def _learn_aliases(self, words: list[Word]) -> None:
         """``alias ll='ls -la'``: later commands named ``ll`` run ``ls -la`` (taken as expanded even where
@@ -211,8 +253,9 @@ def _file_key(path: str) -> str:
     return path[2:] if path.startswith("./") else path
 
 
+_SOURCE = frozenset({"source", "."})
 _ROUTED = frozenset({*P.WRAPPERS, *P.SHELLS, *(k.split()[0] for k in P.RUNNERS), *P.INTERPRETERS, "eval", "trap",
-                     *STDIN_SHELLS})
+                     *STDIN_SHELLS, *_SOURCE})
 """Every program key ``invoke`` treats specially; any other is a plain program run (one set lookup)."""
 
 __all__ = ["MAX_DEPTH", "MAX_RUNS", "STDIN_SHELLS", "Expansion", "Run", "expand", "expand_command", "substitute"]

@@ -67,6 +67,7 @@ class Walk:
         self.functions: dict[str, str] = {}  # shell functions the line defines: name → body
         self.aliases: dict[str, str] = {}  # aliases the line defines: name → what it stands for
         self.written: dict[str, str] = {}  # files the line writes with literal content: path as written → text
+        self.values: dict[str, str] = {}  # the literal variables of the script being walked (shell.variables)
 
     # -- helpers ---------------------------------------------------------------------------------
     def problem(self, message: str) -> None:

@@ -74,11 +74,47 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
         run.notes.append(("reads", operands[0].text))
         return
     if operands and not reads_stdin:
-        run.notes.append(("runs", operands[0].text))
-        if not operands[0].dynamic:
-            ex.run_written(operands[0].text, via + (name,), depth, remote)
+        script = operands[0]
+        if script.text in STDIN_FILES:  # `bash /dev/stdin`: the program is what comes in on stdin
+            stdin_code(ex, run, name, cmd, via, depth, remote, "shell")
+            return
+        run.notes.append(("runs", script.text))
+        if not script.dynamic:
+            ex.run_written(script.text, via + (name,), depth, remote)
+        elif (produced := process_output(script.text)) is not None:  # `bash <(echo 'rm -rf ~')`
+            ex.nested(produced, via + (f"{name} {script.text[:40]}",), depth, remote, positionals(operands) or None)
         return
     stdin_code(ex, run, name, cmd, via, depth, remote, "shell")
+
+
+STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+"""Paths that name the shell's own stdin: a script read from one is the piped text."""
+
+
+def process_output(text: str) -> str | None:
+    """What a process substitution ``<(CMD)`` produces when CMD only prints literals (``<(echo rm -rf ~)``)."""
+    if not text.startswith("<(") or not text.endswith(")"):
+        return None
+    return substitution_output("$(" + text[2:])
+
+
+def source_code(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[str, ...], depth: int,
+                remote: bool, written: str) -> None:
+    """``source FILE`` / ``. FILE``: the file's code runs in this shell. A file written earlier in the line,
+    a ``<(…)`` of literal output and stdin (``… | source /dev/stdin``) are analysed like ``sh FILE`` and
+    ``| sh``; any other file is a run of the table's ``source`` entry (``source .venv/bin/activate``)."""
+    operands = [a for a in args if a.text != "--"]
+    if operands and operands[0].text in STDIN_FILES and not operands[0].dynamic:
+        ex.invoke(cmd, [literal("sh")], via + (f"{name} {operands[0].text}",), depth, remote)
+        return
+    run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written))
+    if run is None or not operands:
+        return
+    script = operands[0]
+    if not script.dynamic:
+        ex.run_written(script.text, via + (name,), depth, remote)
+    elif (produced := process_output(script.text)) is not None:
+        ex.nested(produced, via + (f"{name} {script.text[:40]}",), depth, remote)
 
 
 def stdin_code(ex: Walk, run: Run, name: str, cmd: SimpleCommand, via: tuple[str, ...], depth: int, remote: bool,
@@ -92,6 +128,9 @@ def stdin_code(ex: Walk, run: Run, name: str, cmd: SimpleCommand, via: tuple[str
                      and (r.fd in (None, "0"))), None)
     if redirect is not None and redirect.target is not None:
         run.notes.append(("runs", redirect.target.text))
+        produced = process_output(redirect.target.text) if redirect.target.dynamic else None
+        if produced is not None:  # `sh < <(echo 'rm -rf ~')`: as a pipe from echo
+            run_code(ex, run, lang, produced, via + (f"{name} < {redirect.target.text[:40]}",), depth, remote)
         return
     if cmd.upstream or (cmd.stdin_dynamic and cmd.stdin_text is not None):
         run.notes.append(("executes", f"code read from stdin ({name})"))

@@ -13,6 +13,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
+from phlegyas.analysis.shell import lexfix as _lexfix
 from phlegyas.analysis.shell import plain as _plain
 from phlegyas.analysis.shell.syntax import (
     Redirect,
@@ -75,10 +76,11 @@ nothing (``env if true; then rm -rf /; fi``): such a line is not understood."""
 
 
 class _Walker:
-    def __init__(self, source: bytes, script: Script, errors: bool = True):
+    def __init__(self, source: bytes, script: Script, errors: bool = True, read_write: frozenset[int] = frozenset()):
         self.src = source
         self.script = script
         self.errors = errors  # the tree has error or missing nodes somewhere
+        self.read_write = read_write  # byte offsets of `<>` the parser was given as `< ` (shell.lexfix)
 
     # -- helpers -------------------------------------------------------------------------------
     def text(self, node) -> str:
@@ -365,6 +367,8 @@ class _Walker:
                 fd = self.text(child)
             elif not child.is_named:
                 op = self.text(child)
+                if op == "<" and child.start_byte in self.read_write:
+                    op = "<>"
             elif target is None:
                 target = self.word(child, depth, origin)
             else:
@@ -522,6 +526,11 @@ def parse(source: str) -> Script:
         plain = _plain.parse_plain(source)
         if plain is not None:
             return plain
+        if "\\\n" in source:  # `r\<newline>m`: bash joins the word before it splits the line
+            source = _lexfix.join_continuations(source)
+            plain = _plain.parse_plain(source)
+            if plain is not None:
+                return plain
     script = Script(source=source)
     if "\x00" in source:
         script.problems.append("NUL byte in the command")
@@ -538,7 +547,12 @@ def parse(source: str) -> Script:
         retry = _brace_words(source)
         if retry is not None:
             return retry
-    walker = _Walker(data, script, root.has_error)
+    read_write: frozenset[int] = frozenset()
+    if root.has_error and not cut and (b"<>" in data or b"<<<" in data):
+        repaired = _lexfix.repair(data, root, lambda d: _parser().parse(d).root_node)
+        if repaired is not None:
+            data, root, read_write = repaired
+    walker = _Walker(data, script, root.has_error, read_write)
     if root.has_error:
         script.problems.append("syntax error")
     try:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 
 from phlegyas.analysis.shell.expansion import literal
+from phlegyas.analysis.shell.params import EXPANDED, UNKNOWN, expand_text, split_fields
 from phlegyas.analysis.shell.parse import ARRAY_SEPARATOR, Redirect, SimpleCommand, Word
+from phlegyas.analysis.shell.syntax import is_glob
 
 _ARRAY_ALL = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")  # "${a[@]}", ${a[*]}: every element
 _ARRAY_ONE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[([0-9]+)\]\}")  # ${a[1]}
@@ -20,7 +22,7 @@ def substitute(word: Word, values: dict[str, str]) -> Word:
     """Replace ``$name``/``${name}`` of known literal variables; the word stays dynamic if anything
     computed is left."""
     text = word.text
-    if "$" not in text:
+    if "$" not in text and "`" not in text:
         return word
     changed = False
 
@@ -43,11 +45,76 @@ def substitute(word: Word, values: dict[str, str]) -> Word:
         return items[k] if k < len(items) else ""
 
     new = _ARRAY_ONE.sub(element, text) if "[" in text else text
+    if has_operators(new):  # ${x/a/b}, ${X:-rm}, $(echo rm): shell.params evaluates them
+        segments = expand_text(new, values)
+        if not any(kind == EXPANDED for _, kind in segments) and not changed:
+            return word
+        new = "".join(t for t, _ in segments)
+        return Word(new, any(kind == UNKNOWN for _, kind in segments), word.glob, word.quoted)
     new = _VAR.sub(lambda m: _first(repl(m)), new)
     if not changed:
         return word
     dynamic = "$" in new or "`" in new
     return Word(new, dynamic, word.glob, word.quoted)
+
+
+def has_operators(text: str) -> bool:
+    """Whether ``text`` holds an expansion other than ``$name``, ``${name}`` and array elements: an operator
+    (``${x/a/b}``, ``${X:-rm}``) or a command substitution."""
+    if "$(" in text or "`" in text:
+        return True
+    if "${" not in text:
+        return False
+    rest = _VAR.sub("", _ARRAY_ALL.sub("", _ARRAY_ONE.sub("", text) if "[" in text else text))
+    return "${" in rest
+
+
+def needs_evaluation(cmd: SimpleCommand) -> bool:
+    """Whether ``cmd`` holds expansions ``shell.params`` may evaluate without any value of the line
+    (``$(echo rm)``, ``${X:-rm}``)."""
+    for w in cmd.words:
+        if w.dynamic and has_operators(w.text):
+            return True
+    return any(v.dynamic and has_operators(v.text) for _, v in cmd.assignments)
+
+
+def fields(word: Word, values: dict[str, str]) -> list[Word]:
+    """``word`` with the known values substituted, as the words bash makes of it: an unquoted word whose
+    expansions are all known splits on ``IFS`` (``x="rm -rf"; $x ~``); quoted, it stays one word."""
+    if word.quoted or not word.dynamic:
+        return [substitute(word, values)]
+    text = _ARRAY_ONE.sub(lambda m: _element(m, values), word.text) if "[" in word.text else word.text
+    segments = expand_text(text, values)
+    if any(kind == UNKNOWN for _, kind in segments) or not any(kind == EXPANDED for _, kind in segments):
+        return [substitute(word, values)]
+    ifs = values.get("IFS", " \t\n")
+    return [Word(f, False, word.glob or is_glob(f), False) for f in split_fields(segments, ifs)]
+
+
+def _element(m: re.Match, values: dict[str, str]) -> str:
+    got = values.get(m.group(1))
+    if got is None:
+        return m.group(0)
+    items = got.split(ARRAY_SEPARATOR)
+    k = int(m.group(2))
+    return items[k] if k < len(items) else ""
+
+
+def head_readings(word: Word, values: dict[str, str]) -> list[list[str]]:
+    """The literal words a computed program name may be, read with every name the line does not assign
+    unset (``${X:-rm}`` → ``rm``) and set to some value (``${HOME:+rm}`` → ``rm``)."""
+    out: list[list[str]] = []
+    for mode in ("unset", "set"):
+        segments = expand_text(word.text, values, mode)
+        if any(kind == UNKNOWN for _, kind in segments):
+            continue
+        if word.quoted:
+            got = ["".join(t for t, _ in segments)]
+        else:
+            got = split_fields(segments, values.get("IFS", " \t\n"))
+        if got not in out:
+            out.append(got)
+    return out
 
 
 def _first(value: str) -> str:
@@ -72,11 +139,19 @@ def substitute_command(cmd: SimpleCommand, values: dict[str, str]) -> SimpleComm
             words.extend(literal(a) for a in values["@"].split("\x00") if a)
         elif w.dynamic and (elements := _all_elements(w, values)) is not None:
             words.extend(elements)
+        elif w.dynamic:
+            words.extend(fields(w, values))
         else:
-            words.append(substitute(w, values) if w.dynamic else w)
+            words.append(w)
+    assignments = [(k, substitute(v, values)) if v.dynamic else (k, v) for k, v in cmd.assignments]
     redirects = [Redirect(r.op, substitute(r.target, values), r.fd) if r.target is not None and r.target.dynamic
                  else r for r in cmd.redirects]
-    return SimpleCommand(words, cmd.assignments, redirects, cmd.stdin_text, cmd.stdin_dynamic, cmd.upstream,
+    stdin = cmd.stdin_text
+    stdin_dynamic = cmd.stdin_dynamic
+    if stdin is not None and stdin_dynamic and any(r.op == "<<<" for r in cmd.redirects):
+        got = substitute(Word(stdin, True), values)  # `read x <<< "$y"`, `sh <<< "$c"`
+        stdin, stdin_dynamic = got.text, got.dynamic
+    return SimpleCommand(words, assignments, redirects, stdin, stdin_dynamic, cmd.upstream,
                          cmd.origin, cmd.text)
 
 

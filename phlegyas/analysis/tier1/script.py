@@ -2,12 +2,14 @@
 then run, and a switch to a production context followed by a mutating command."""
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from phlegyas.analysis.paths import is_system_path
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script
-from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, is_prod
+from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, env_for, is_prod
+from phlegyas.analysis.tier1.delete import detect_rm
 from phlegyas.analysis.tier1.prod import KUBECTL_MUTATING
 from phlegyas.analysis.tier1.words import path_of
 from phlegyas.analysis.tier1.writes import program_writes, redirect_writes
@@ -41,7 +43,7 @@ def _remote_names(inv: Invocation) -> list[str]:
     """The files a download names after its URL: ``curl -O URL``, ``wget URL`` (without ``-O``),
     ``aria2c URL`` — the URL's last path segment, in the cwd (or ``wget -P DIR``)."""
     texts = [w.text for w in inv.args]
-    urls = [t for t in texts if "://" in t]
+    urls = [t for t in texts if "://" in t or _BARE_URL.match(t)]  # curl and wget take `x.io/i.sh` as http://
     if not urls:
         return []
     if inv.program == "curl":
@@ -62,6 +64,39 @@ def _remote_names(inv: Invocation) -> list[str]:
         if name and "://" not in name:
             names.append(prefix + name)
     return names
+
+
+_BARE_URL = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?::[0-9]+)?/[^\s]*[^/\s]$")
+_CLONE_VALUES = frozenset({"-b", "--branch", "--depth", "-o", "--origin", "-c", "--config", "--reference", "-j",
+                           "--jobs", "--filter", "--template", "--separate-git-dir", "-u", "--upload-pack",
+                           "--shallow-since", "--shallow-exclude", "--server-option", "--bundle-uri"})
+
+
+def _cloned_dir(inv: Invocation, env: AnalysisEnv) -> str | None:
+    """The directory ``git clone URL [DIR]`` fills with the remote repository's files, normalized."""
+    if inv.program != "git":
+        return None
+    args = [w for w in inv.args]
+    if not args or args[0].text != "clone":
+        return None
+    operands: list[str] = []
+    i = 1
+    while i < len(args):
+        t = args[i].text
+        if t in _CLONE_VALUES:
+            i += 2
+            continue
+        if not t.startswith("-") or t == "-":
+            operands.append(t)
+        i += 1
+    if not operands:
+        return None
+    if len(operands) > 1:
+        target = operands[1]
+    else:
+        target = operands[0].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+        target = target[:-4] if target.endswith(".git") else target
+    return path_of(target, env) if target else None
 
 
 _EXTRACTORS = frozenset({"tar", "gtar", "bsdtar", "unzip", "7z", "7za", "unrar", "cpio", "gunzip", "bunzip2", "unxz",
@@ -102,16 +137,54 @@ def _runs(inv: Invocation, env: AnalysisEnv) -> str | None:
     return None
 
 
+def computed_programs(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out) -> None:
+    """``$(cat f) -rf ~``: a program name the analysis cannot know may be ``rm``. When its arguments, given
+    to rm, delete the root, the home directory or a system location (``delete.catastrophic``), that reading
+    is denied like ``rm`` itself; any other reading is only not understood (ask)."""
+    for inv in invocations:
+        if inv.program or getattr(inv, "kind", "") != "dynamic" or not inv.args:
+            continue
+        found: Out = []
+        candidate = Invocation("rm", inv.args, inv.command, inv.via, [], None, inv.remote)
+        detect_rm(candidate, env_for(candidate, env), found)
+        hit = next((f for f in found if f.id == "delete.catastrophic"), None)
+        if hit is not None:
+            head = getattr(inv, "written", "") or "the program name"
+            add(out, "delete.catastrophic", inv, f"the program name {head[:40]} is computed and may be rm: "
+                                                 f"{hit.message}")
+            return
+
+
 def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out) -> None:
     """A file downloaded and then run in the same line, or an archive downloaded, unpacked and then a file
     of the project's tree run (``curl … | tar xz && ./a/install.sh``): remote code, unseen."""
+    computed_programs(invocations, env, out)  # (the caller starts here for any run without a known program)
     downloaded: dict[str, str] = {}
     unpacked: str | None = None  # the downloader whose archive was unpacked into the working tree
+    cloned: list[str] = []  # directories `git clone` filled
+    read: dict[str, str] = {}  # variables `read` set from a download: name → the downloader
     for inv in invocations:
+        if read and _runs_variable(inv, read, out):
+            continue
+        if inv.program == "read" and (source := _downloader_upstream(inv)) is not None:
+            names = [w.text for w in inv.args if not w.text.startswith("-") and w.text.isidentifier()]
+            for name in names or ["REPLY"]:
+                read[name] = source
+            continue
         if inv.program in _DOWNLOADERS:
             for p in _download_outputs(inv, env):
                 downloaded[p] = inv.program
             continue
+        if inv.program == "git":
+            got_dir = _cloned_dir(inv, env)
+            if got_dir is not None:
+                cloned.append(got_dir.rstrip("/") + "/")
+            continue
+        if cloned:
+            ran = _runs(inv, env)
+            if ran is not None and any(ran.startswith(d) for d in cloned):
+                add(out, "net.pipe_to_shell", inv, f"runs {ran}, from a repository git clone just fetched, unseen")
+                continue
         got = _extracts(inv, downloaded, env)
         if got is not None:
             unpacked = got
@@ -122,6 +195,40 @@ def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
                 add(out, "net.pipe_to_shell", inv, f"runs {ran}, which {downloaded[ran]} just downloaded, unseen")
             elif ran is not None and unpacked is not None and not is_system_path(ran, env.home):
                 add(out, "net.pipe_to_shell", inv, f"runs {ran}, from an archive {unpacked} just downloaded, unseen")
+
+
+def _downloader_upstream(inv: Invocation) -> str | None:
+    """The downloader whose output reaches ``inv`` through pipes, if any."""
+    seen: set[int] = set()
+    todo = list(inv.upstream)
+    while todo and len(seen) < 64:
+        up = todo.pop()
+        if id(up) in seen:
+            continue
+        seen.add(id(up))
+        if up.program in _DOWNLOADERS:
+            return up.program
+        todo.extend(up.upstream)
+    return None
+
+
+_CODE_RUNNERS = SHELLS | INTERPRETERS | {"eval", "source", "."}
+
+
+def _runs_variable(inv: Invocation, read: dict[str, str], out: Out) -> bool:
+    """``curl … | while read l; do eval "$l"; done``: code taken from a variable ``read`` filled with a
+    download."""
+    if inv.program not in _CODE_RUNNERS:
+        return False
+    for w in inv.args:
+        if not w.dynamic:
+            continue
+        for name, source in read.items():
+            if re.search(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", w.text):
+                add(out, "net.pipe_to_shell", inv, f"{inv.program} runs ${name}, read from what {source} downloads, "
+                                                   "unseen")
+                return True
+    return False
 
 
 _TF = frozenset({"terraform", "tofu", "terragrunt"})
@@ -158,7 +265,7 @@ def _mutates(inv: Invocation) -> bool:
     return False
 
 
-LINE_STARTERS = _DOWNLOADERS | _TF | {"kubectl", "export", "declare", ""}
+LINE_STARTERS = _DOWNLOADERS | _TF | {"kubectl", "export", "declare", "", "git"}
 """The programs ``download_then_run`` and ``production_switch`` start from: without one, neither finds anything."""
 
 

@@ -1,0 +1,168 @@
+"""Source rewrites that make tree-sitter-bash read a line as bash does, where its grammar differs.
+
+- ``join_continuations``: a backslash-newline outside single quotes and comments is removed before bash
+  splits the line into words (``r\\<newline>m -rf ~`` is ``rm -rf ~``); tree-sitter makes two words of it.
+- ``unquoted_positions`` finds an operator outside quotes (``<>``, which this grammar does not know: the
+  parser is given ``< `` in its place, of the same length, and ``shell.parse`` puts the ``<>`` back).
+- ``move_herestrings``: the grammar takes a here-string only before the other redirections
+  (``cat <<< x > f``); ``cat > f <<< x`` is an error to it. The here-string is moved right after the
+  command's words, which changes nothing (it is the only redirection of fd 0 there).
+
+Each is tried only on lines that need it (a backslash-newline, a ``<>``, or a parse error with ``<<<``),
+so the plain lines of the fast path never pay for them.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+_COMMENT_AFTER = frozenset(" \t\n;&|()")
+
+
+def _scan(src: str, on_unquoted: Any = None) -> str:
+    """``src`` with its backslash-newlines outside single quotes and comments removed; ``on_unquoted(i)``
+    is called for each index outside any quotes (of the original string)."""
+    out: list[str] = []
+    i = 0
+    n = len(src)
+    state = ""  # "" | "'" | '"' | "$'" | "#"
+    while i < n:
+        ch = src[i]
+        if state == "'":
+            out.append(ch)
+            if ch == "'":
+                state = ""
+            i += 1
+            continue
+        if state == "#":
+            out.append(ch)
+            if ch == "\n":
+                state = ""
+            i += 1
+            continue
+        if state == "$'":
+            out.append(ch)
+            if ch == "\\" and i + 1 < n:
+                out.append(src[i + 1])
+                i += 2
+                continue
+            if ch == "'":
+                state = ""
+            i += 1
+            continue
+        if ch == "\\":
+            if i + 1 < n and src[i + 1] == "\n":
+                i += 2  # a line continuation: gone, in double quotes too
+                continue
+            out.append(src[i:i + 2])
+            i += 2
+            continue
+        if state == '"':
+            out.append(ch)
+            if ch == '"':
+                state = ""
+            i += 1
+            continue
+        if on_unquoted is not None:
+            on_unquoted(i)
+        if ch == "'":
+            state = "'"
+        elif ch == '"':
+            state = '"'
+        elif ch == "$" and src.startswith("$'", i):
+            out.append("$'")
+            state = "$'"
+            i += 2
+            continue
+        elif ch == "#" and (i == 0 or src[i - 1] in _COMMENT_AFTER):
+            state = "#"
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def join_continuations(src: str) -> str:
+    """``src`` with the backslash-newlines bash removes (outside single quotes and comments) removed."""
+    return _scan(src)
+
+
+def unquoted_positions(src: str, operator: str) -> list[int]:
+    """Where ``operator`` starts outside quotes and comments in ``src`` (a line without backslash-newlines)."""
+    found: list[int] = []
+    first = operator[0]
+
+    def note(i: int) -> None:
+        if src[i] == first and src.startswith(operator, i):
+            found.append(i)
+
+    _scan(src, note)
+    return found
+
+
+def open_read_write(src: str) -> tuple[str, list[int]] | None:
+    """``src`` with every unquoted ``<>`` replaced by ``< `` (same length), and where they were; None
+    when there is none."""
+    at = unquoted_positions(src, "<>")
+    if not at:
+        return None
+    chars = list(src)
+    for i in at:
+        chars[i + 1] = " "
+    return "".join(chars), at
+
+
+def move_herestrings(data: bytes, root: Any) -> bytes | None:
+    """``cmd > f <<< word``: tree-sitter's error for a here-string after a file redirection (an ``ERROR``
+    node ``<<`` followed by a redirection ``< word``) repaired by moving ``<<< word`` right after the
+    command's words; None when the tree has no such error."""
+    found = _misplaced_herestring(root, data)
+    if found is None:
+        return None
+    body_end, start, end = found
+    moved = data[start:end]
+    rest = data[:start].rstrip(b" \t") + data[end:]
+    return rest[:body_end] + b" " + moved + rest[body_end:]
+
+
+def _misplaced_herestring(node: Any, data: bytes) -> tuple[int, int, int] | None:
+    if node.type == "redirected_statement":
+        body = node.child_by_field_name("body")
+        children = node.children
+        for k, child in enumerate(children[:-1]):
+            if child.type != "ERROR" or body is None or body.type != "command":
+                continue
+            nxt = children[k + 1]
+            if data[child.start_byte:child.end_byte] == b"<<" and nxt.type == "file_redirect" \
+                    and nxt.start_byte == child.end_byte and nxt.children and nxt.children[0].type == "<":
+                return body.end_byte, child.start_byte, nxt.end_byte
+    for child in node.children:
+        if child.has_error:
+            got = _misplaced_herestring(child, data)
+            if got is not None:
+                return got
+    return None
+
+
+def repair(data: bytes, root: Any, reparse: Callable[[bytes], Any]) -> tuple[bytes, Any, frozenset[int]] | None:
+    """The tree of ``data`` rewritten where the grammar differs from bash (``<>``, a here-string after a
+    file redirection), with the byte offsets of the ``<>`` given as ``< ``, when the rewritten line parses
+    without an error; None otherwise."""
+    read_write: frozenset[int] = frozenset()
+    for _ in range(4):
+        if b"<>" in data and not read_write:
+            text = data.decode("utf-8", "surrogatepass")
+            got = open_read_write(text)
+            if got is not None:
+                data = got[0].encode("utf-8", "surrogatepass")
+                read_write = frozenset(len(text[:i].encode("utf-8", "surrogatepass")) for i in got[1])
+                root = reparse(data)
+                if not root.has_error:
+                    return data, root, read_write
+                continue
+        moved = move_herestrings(data, root) if b"<<<" in data else None
+        if moved is None or read_write:  # (a move would shift the offsets of the `<>`)
+            return None
+        data = moved
+        root = reparse(data)
+        if not root.has_error:
+            return data, root, read_write
+    return None
