@@ -19,6 +19,7 @@ from phlegyas.analysis.tier1.base import (
     parse_opts,
     upstream_closure,
 )
+from phlegyas.analysis.tier1.secrets import credential_output, gh_uploads, sftp_puts
 from phlegyas.analysis.tier1.words import inner_commands, path_of
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
@@ -132,8 +133,11 @@ def detect_interpreter(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 _FORK = re.compile(r"\bfork\b|\bos\.fork\b|\bProcess\.fork\b|\bpcntl_fork\b")
 _ENDLESS = re.compile(r"\bwhile\s*\(?\s*(?:1|true|True)\b|\bloop\s*(?:\{|do\b)|\bfor\s*\(\s*;\s*;\s*\)|"
-                      r"\buntil\s*\(?\s*(?:0|false|False)\b|\b1\s+while\b|\bwhile\s*\(\s*!\s*0\s*\)")
-"""Code that forks in a loop that never ends (``perl -e 'fork while 1'``, ``while True: os.fork()``)."""
+                      r"\buntil\s*\(?\s*(?:0|false|False)\b|\b1\s+while\b|\bwhile\s*\(\s*!\s*0\s*\)|"
+                      r"\biter\(\s*int\s*,\s*[1-9]\d*\s*\)|\b(?:itertools\.)?(?:count|cycle)\(\s*[\w\[\]'\"]*\s*\)|"
+                      r"\bwhile\s*\(?\s*(?:not\s+(?:0|False|None)|[1-9]\d*)\s*\)?\s*:|\bsetInterval\(")
+"""Code that forks in a loop that never ends (``perl -e 'fork while 1'``, ``while True: os.fork()``,
+``[os.fork() for _ in iter(int, 1)]``, ``for _ in itertools.count(): os.fork()``)."""
 
 _DATA_FEEDERS = ("tar --to-command", "gtar --to-command", "bsdtar --to-command")
 """Carriers (``shell.carriers``) that pipe data into the command they are given: a shell or interpreter
@@ -344,6 +348,8 @@ def _reader_secret(cmd, env: AnalysisEnv, whole_files: bool = True) -> str | Non
     args = cmd.args if hasattr(cmd, "args") else cmd.words[1:]
     if prog in _ENV_DUMPERS and _dumps_env(prog, [w.text for w in args]):
         return "the environment variables (API keys, tokens)"
+    if (printed := credential_output(prog, [w.text for w in args])) is not None:
+        return f"{printed} (the output of {prog} {' '.join(w.text for w in args[:2])})"
     files: list[str] = []
     if prog in _READERS:
         for w in args:
@@ -447,6 +453,8 @@ def _uploads(inv: Invocation) -> tuple[list[str], bool]:
             elif "@" in t and not t.startswith(("-", "http")) and "=" not in t and ":" not in t.split("@")[0]:
                 files.append(t.split("@", 1)[1])
         return files, not any(w.text == "--ignore-stdin" for w in inv.args)
+    if prog == "sftp" and (batch := sftp_puts(inv)):
+        return batch, False
     if prog in ("scp", "rsync", "sftp", "rclone"):
         short, longs = _COPY_OPTIONS.get(prog, ("", frozenset()))
         operands = [w.text for w in parse_opts(inv.args, short_values=short, long_values=longs).operands]
@@ -466,7 +474,7 @@ def _uploads(inv: Invocation) -> tuple[list[str], bool]:
                  if w.text.lower().startswith(("file:", "open:", "gopen:"))]
         return files, True
     if prog == "gh":
-        return _gh_uploads([w.text for w in inv.args]), False
+        return gh_uploads([w.text for w in inv.args])
     if prog in MAILERS:
         texts = [w.text for w in inv.args]
         return [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-a", "-A", "--attach")], True
@@ -474,20 +482,6 @@ def _uploads(inv: Invocation) -> tuple[list[str], bool]:
 
 
 MAILERS = frozenset({"mail", "mailx", "s-nail", "mutt", "neomutt", "sendmail", "msmtp", "ssmtp", "swaks"})
-
-
-def _gh_uploads(texts: list[str]) -> list[str]:
-    """Files ``gh`` sends to GitHub: ``gist create/edit`` files, ``release upload`` assets, body files,
-    ``api --input``/``-F key=@file``."""
-    words = [t for t in texts if not t.startswith("-")]
-    out = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-F", "--body-file", "--input", "-a", "--add")
-           and not (t == "-F" and "=" in texts[i + 1] and "@" not in texts[i + 1])]
-    out = [o.split("=@", 1)[1] if "=@" in o else o for o in out]
-    if words[:2] in (["gist", "create"], ["gist", "new"]):
-        out.extend(w for w in words[2:] if w != "-")
-    elif words[:2] == ["release", "upload"]:
-        out.extend(words[3:])
-    return out
 
 
 def detect_covert_channel(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -510,6 +504,9 @@ COVERT_CHANNELS = ("host", "dig", "nslookup", "drill", "kdig", "delv", "resolvec
                    "traceroute", "tracepath", "whois", "nping", "hping3", "arping")
 
 
+_STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
 def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     """Network senders: files and stdin they upload, and substitutions in their arguments."""
     env = env_for(inv, env)
@@ -517,6 +514,8 @@ def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if prog == "openssl" and (not inv.args or inv.args[0].text != "s_client"):
         return
     files, stdin = _uploads(inv)
+    if any(f in _STDIN_FILES for f in files):  # `wget --post-file=/dev/stdin`, `gh api --input -`
+        files, stdin = [f for f in files if f not in _STDIN_FILES], True
     for f in files:
         got = _file_secret(f, env)
         if got:

