@@ -4,9 +4,18 @@ A tool ``mcp__SERVER__TOOL`` says what it does in its name: ``delete_repository`
 ``purge_cache``. Its verb (the first word of the tool's name, in snake, kebab or camel case) and the
 thing it acts on decide:
 
-- destructive verbs (delete, drop, destroy, remove, purge, truncate, wipe, erase) are ``mcp.destructive``:
-  deny for repositories, databases, tables, schemas, buckets, projects, clusters, organisations and
+- destructive verbs (delete, drop, destroy, remove, purge, truncate, wipe, erase) among the first words of the
+  name (``s3_delete_bucket``), and ``flushall``/``flushdb``, are ``mcp.destructive`` (verb x noun):
+  deny for repositories, databases, tables, schemas, buckets, projects, clusters, organisations, keyspaces and
   volumes, ask for anything else (an issue comment, a file, a branch);
+- an argument vector (``args``/``argv``/``arguments``, with a ``command`` before it or not) is judged as
+  the command line it forms; command and query arguments are also read as MongoDB and Redis statements
+  (``db.dropDatabase()``, ``FLUSHALL``);
+- a URL argument that is not the public web (cloud metadata, link-local, localhost) is
+  ``net.internal_address``, as for WebFetch;
+- a secret in any argument asks; given to a tool that sends, posts, creates, uploads or writes to a remote
+  service (``create_gist``, ``post_message``; not a file-system or shell server) it is
+  ``net.exfiltration`` at deny;
 - read verbs (get, list, search, read, describe, show, find, view, lookup, count, query) are Tier-2 safe
   ("read-only tool"), unless an argument carries a secret (a token the redactor knows, a private key) or
   names a secret place, or is a statement that changes data;
@@ -19,6 +28,7 @@ Anything else an MCP tool does is not known: it asks, as before.
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any
 
 from phlegyas.analysis import paths
@@ -26,7 +36,8 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.tier1.gate import in_gate_state, shown
 from phlegyas.analysis.tier1.secrets import find_secret
-from phlegyas.analysis.tier1.sql import judge_sql
+from phlegyas.analysis.tier1.sql import judge_mongo, judge_redis, judge_sql
+from phlegyas.analysis.urls import dev_server, internal_reason
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding, Verdict
 
@@ -36,13 +47,24 @@ GRAVE_OBJECTS = frozenset({"repository", "repo", "repositories", "repos", "datab
                            "tables", "schema", "bucket", "buckets", "project", "projects", "cluster", "clusters",
                            "organization", "organisation", "org", "volume", "volumes", "keyspace", "collection",
                            "collections", "index", "namespace", "account", "workspace", "environment", "instance",
-                           "branch_protection", "backup", "backups", "snapshot", "snapshots", "all"})
+                           "branch_protection", "backup", "backups", "snapshot", "snapshots", "all",
+                           "keyspaces", "keys", "dataset", "datasets", "indices", "indexes", "everything", "storage",
+                           "namespaces", "accounts", "workspaces", "environments", "instances", "zone", "domain"})
 READ_VERBS = frozenset({"get", "list", "search", "read", "describe", "show", "find", "view", "lookup", "count",
                         "query", "fetch_status", "status", "inspect", "browse", "explain", "check", "diff"})
 SQL_KEYS = frozenset({"sql", "query", "statement", "statements", "stmt", "sql_query"})
 COMMAND_KEYS = frozenset({"command", "cmd", "script", "shell", "bash", "commandline", "command_line"})
 PATH_KEYS = frozenset({"path", "paths", "file", "files", "file_path", "filepath", "filename", "directory", "dir",
                        "target", "source", "destination", "dest", "folder", "cwd", "working_directory"})
+URL_KEYS = frozenset({"url", "uri", "href", "link", "endpoint", "address", "website", "page", "location", "src"})
+ARGV_KEYS = ("args", "argv", "arguments")
+WHOLE_STORE = frozenset({"flushall", "flushdb"})
+SEND_VERBS = frozenset({"send", "post", "create", "upload", "publish", "share", "submit", "comment", "reply", "push",
+                        "write", "put", "update", "add", "append", "insert", "tweet", "message", "notify", "email",
+                        "mail", "chat", "forward", "set", "save", "store", "edit", "commit", "fork"})
+LOCAL_SERVERS = frozenset({"filesystem", "file", "files", "fs", "desktop", "local", "memory", "shell", "terminal",
+                           "editor", "jetbrains", "ide", "sqlite", "git", "commander"})
+"""Servers whose tools act on this machine: a secret they are given stays here (the path checks judge it)."""
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
@@ -60,20 +82,34 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
     verb = words[0] if words else ""
     findings: list[Finding] = []
     effects: list[str] = []
-    if verb in DESTRUCTIVE_VERBS:
-        grave = next((w for w in words[1:] if w in GRAVE_OBJECTS), None)
+    destroyed = destruction(words)
+    if destroyed is not None:
+        what, grave = destroyed
         severity = Verdict.DENY if grave is not None else Verdict.ASK
         findings.append(Finding("mcp.destructive", severity, name,
-                                f"the {server} tool {tool} {verb}s {'a ' + grave if grave else 'something'}"))
+                                f"the {server} tool {tool} {what}s {'a ' + grave if grave else 'something'}"))
     changes_data = False
+    argv_line, argv_key = _argv_command(tool_input)
+    if argv_line is not None:
+        analysis = analyze_command(argv_line, env)
+        findings.extend(analysis.findings)
+        effects.append(f"runs a command: {argv_line[:80]}")
+        changes_data = True
+    sends = _sends(server, words)
     for key, value in _strings(tool_input):
         low = key.lower()
+        if low in SQL_KEYS or low in COMMAND_KEYS:
+            for sev, stmt in _store_statements(value):
+                findings.append(Finding("sql.destructive", sev, name, f"the {server} tool {tool} runs {stmt}"))
+                changes_data = True
         if low in SQL_KEYS:
             found, mutating = judge_sql(value)
             changes_data |= mutating
             for sev, what in found:
                 findings.append(Finding("sql.destructive", sev, name, f"the {server} tool {tool} runs {what}"))
         elif low in COMMAND_KEYS:
+            if argv_key is not None:
+                continue  # the command and its argument list were judged together above
             analysis = analyze_command(value, env)
             findings.extend(analysis.findings)
             effects.append(f"runs a command: {value[:80]}")
@@ -90,14 +126,78 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
                                         "trust, policy), which only a person may change"))
             elif protected is not None and verb not in READ_VERBS:
                 findings.append(Finding("protected.write", Verdict.ASK, path, f"{tool} changes {path}: {protected}"))
+        elif low in URL_KEYS or low.endswith("_url"):
+            reason = internal_reason(value) if "://" in value or value.startswith(("localhost", "169.254.")) else None
+            if reason is not None and not dev_server(value, env.local_ports):
+                findings.append(Finding("net.internal_address", Verdict.ASK, name,
+                                        f"the {server} tool {tool} fetches {value.split('?', 1)[0][:120]}: {reason}"))
         kind = find_secret(value)
         if kind:
-            findings.append(Finding("net.exfiltration", Verdict.ASK, name,
-                                    f"sends {kind} to the MCP server {server} in its argument {key}"))
+            findings.append(Finding("net.exfiltration", Verdict.DENY if sends else Verdict.ASK, name,
+                                    f"sends {kind} to the MCP server {server} in its argument {key}"
+                                    + (f" ({tool} posts it to a remote service)" if sends else "")))
     category = None
     if verb in READ_VERBS and not changes_data and not findings:
         category = P.READONLY_TOOL
     return findings, category, effects
+
+
+def destruction(words: list[str]) -> tuple[str, str | None] | None:
+    """(the destructive verb, the grave thing it acts on or None) of a tool's name: a verb of
+    ``DESTRUCTIVE_VERBS`` among its first words, not after a read verb (``s3_delete_bucket``,
+    ``deleteRepository``, ``flushall``); the thing is one of ``GRAVE_OBJECTS`` named after the verb, or the
+    whole keyspace for ``flushall``/``flushdb``/``drop_all``. None when the name does not destroy."""
+    for i, w in enumerate(words[:3]):
+        if w in READ_VERBS:
+            return None
+        if w in WHOLE_STORE:
+            return "flushe", "whole keyspace"
+        if w in DESTRUCTIVE_VERBS:
+            grave = next((x for x in words[i + 1:] if x in GRAVE_OBJECTS), None)
+            return w, grave
+    return None
+
+
+def _sends(server: str, words: list[str]) -> bool:
+    """The tool hands what it is given to a remote service (``create_gist``, ``post_message``,
+    ``upload_file``), rather than to this machine (a file-system or shell server)."""
+    if any(part in LOCAL_SERVERS for part in re.split(r"[-_.]+", server.lower())):
+        return False
+    return any(w in SEND_VERBS for w in words[:2])
+
+
+def _argv_command(tool_input: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The command line an argument vector forms (``{"args": ["rm", "-rf", "/home/u"]}``, ``{"command":
+    "rm", "args": ["-rf", "x"]}``, ``{"command": ["rm", "-rf", "x"]}``), and the command key it took in."""
+    argv: list[str] | None = None
+    for key in ARGV_KEYS:
+        value = tool_input.get(key)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            argv = [str(v) for v in value]
+            break
+    head, head_key = None, None
+    for key, value in tool_input.items():
+        if key.lower() in COMMAND_KEYS:
+            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                return shlex.join([str(v) for v in value] + (argv or [])), key
+            if isinstance(value, str):
+                head, head_key = value, key
+    if argv is None:
+        return None, None
+    return (head + " " if head else "") + shlex.join(argv), head_key
+
+
+def _store_statements(value: str) -> list[tuple[Verdict, str]]:
+    """Statements for the other stores in a command or query argument: MongoDB (``db.dropDatabase()``) and
+    Redis (``FLUSHALL``)."""
+    if "db." in value or ".drop" in value or "deleteMany" in value:
+        found, _ = judge_mongo(value)
+        if found:
+            return found
+    first = value.split(None, 1)[0].upper() if value.strip() else ""
+    if first in ("FLUSHALL", "FLUSHDB"):
+        return judge_redis(value.split())[0]
+    return []
 
 
 def _strings(value: Any, key: str = "", depth: int = 0):

@@ -50,6 +50,8 @@ _add("modprobe insmod rmmod depmod ldconfig update-grub grub-install update-alte
           examples=(("iptables -F", "mutates notsafe"), ("iptables -L -n", "readonly"),
                     ("busctl --address=unixexec:path=/bin/sh", "executes notsafe"),
                     ("hostnamectl", "readonly"), ("hostnamectl set-hostname x", "mutates notsafe"))))
+_add("getcap", ro(operands="read", flags=E("-r -v -n -h"),
+                  examples=(("getcap /usr/bin/python3", "readonly safe"), ("getcap -r /usr/bin", "readonly safe"))))
 _add("crontab", Spec(operands="none", does="installs scheduled jobs", readonly_flags=E("-l"),
                      examples=(("crontab -l", "readonly"), ("crontab jobs.txt", "mutates notsafe"))))
 _add("at batch", Spec(operands="none", does="schedules commands", handler="stdin_code",

@@ -72,8 +72,29 @@ _CLASSES = (
          ("echo x > /dev/null", "none"))),
     FindingClass(
         "process.fork_bomb", DENY, "Fork bomb",
-        "A function that calls itself twice multiplies processes until the machine stops responding.",
-        ((":(){ :|:& };:", "deny"), ("bomb(){ bomb | bomb & }; bomb", "deny"), ("f(){ echo hi; }; f", "none"))),
+        "A function that calls itself twice, or a loop that never ends starting a background job on every turn, "
+        "multiplies processes until the machine stops responding.",
+        ((":(){ :|:& };:", "deny"), ("bomb(){ bomb | bomb & }; bomb", "deny"), ("f(){ echo hi; }; f", "none"),
+         ("while true; do sleep 1 & done", "deny"), ("until false; do x & done", "deny"),
+         ("for ((;;)); do python3 -c 1 & done", "deny"), ("sleep 10 & wait", "none"),
+         ("for f in *.py; do wc -l \"$f\"; done", "none"))),
+    FindingClass(
+        "process.unbounded", ASK, "Processes started without bound",
+        "A background job in a loop starts one more process on every turn (for i in $(seq 1 100000); do sleep "
+        "100 & done), and inline code that loops without end runs until memory or the process table is "
+        "exhausted: a person confirms.",
+        (("for i in $(seq 1 100000); do sleep 100 & done", "ask"),
+         ("while read h; do ssh $h uptime & done < hosts", "ask"),
+         ("python3 -c 'x=[];[x.append(1) for _ in iter(int,1)]'", "ask"), ("npm run dev &", "none"),
+         ("for f in a b; do wc -l $f; done", "none"), ("python3 -c 'print(1)'", "none"))),
+    FindingClass(
+        "disk.fill", ASK, "Filling the disk",
+        "An endless stream (yes, seq inf, /dev/zero, /dev/urandom) written into a file, or dd, fallocate, "
+        "truncate -s or head -c of more than 1 GiB, fills the disk until every program on it fails.",
+        (("yes > big.txt", "ask"), ("cat /dev/urandom > big.bin", "ask"), ("fallocate -l 500G big.img", "ask"),
+         ("dd if=/dev/zero of=big.img bs=1G count=1000", "ask"), ("head -c 100G /dev/zero > big", "ask"),
+         ("seq inf > x", "ask"), ("yes | head -3", "none"), ("dd if=/dev/zero of=x bs=1M count=10", "none"),
+         ("head -c 16 /dev/urandom | xxd", "none"), ("truncate -s 0 log.txt", "none"))),
     FindingClass(
         "perms.system", DENY, "Permission or ownership change on system locations",
         "chmod/chown -R on / or a system directory breaks the system (sudo, ssh refuse to run); world-writable "
@@ -294,6 +315,25 @@ _CLASSES = (
         "priv.sudo", ASK, "Privilege escalation",
         "sudo, doas, su and pkexec run commands as root, where every mistake reaches the whole system.",
         (("sudo apt-get install jq", "ask"), ("su -c 'id'", "ask"), ("sudo -l", "none"))),
+    FindingClass(
+        "priv.escalation", DENY, "Making a user or a program root",
+        "A capability such as cap_setuid on a shell or interpreter, an emptied password (passwd -d), a user put in "
+        "a group that is root by another name (sudo, wheel, root, docker, lxd, disk) or given uid 0 hands root to "
+        "whoever uses it, long after this session.",
+        (("setcap cap_setuid+ep /usr/bin/python3", "deny"), ("passwd -d root", "deny"),
+         ("usermod -aG sudo u", "deny"), ("gpasswd -a u docker", "deny"), ("usermod -o -u 0 bob", "deny"),
+         ("setcap cap_sys_admin+ep ./tool", "ask"), ("getcap /usr/bin/python3", "none"),
+         ("setcap cap_net_bind_service=+ep ./server", "none"), ("usermod -aG video u", "none"))),
+    FindingClass(
+        "system.accounts", ASK, "Deleting a user account",
+        "userdel and deluser remove an account, with -r its home directory and mail as well: a person confirms.",
+        (("userdel -r bob", "ask"), ("deluser --remove-home bob", "ask"), ("id bob", "none"))),
+    FindingClass(
+        "system.mount", ASK, "Mounting, remounting or unmounting filesystems",
+        "Remounting / read-write, bind mounts over system paths and lazy unmounts of busy filesystems change what "
+        "every program on the machine sees: a person confirms. mount alone only lists.",
+        (("mount -o remount,rw /", "ask"), ("umount -l /", "ask"), ("mount --bind /tmp/x /etc", "ask"),
+         ("mount", "none"), ("mount -l", "none"))),
     FindingClass(
         "publish.package", ASK, "Publishing a package, image or release",
         "A publish is public and permanent (versions cannot be reused); a person confirms the release.",

@@ -20,6 +20,7 @@ asks. ``--dryrun``/``--dry-run`` makes any of them harmless.
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from phlegyas.analysis.shell.invocation import Invocation
@@ -181,6 +182,8 @@ def detect_cloud_data(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     what = reader(inv, words) if reader is not None else None
     if what is not None:
         add(out, "data.cloud_delete", inv, f"{what}: deletes cloud data that no local undo brings back")
+    elif prog in ("gh", "glab") and (got := api_delete(inv)) is not None:
+        add(out, "net.http_delete", inv, f"{prog} api sends an HTTP DELETE to {got[0]}")
     elif prog in ("aws", "gcloud", "az", "doctl") and any(_is_delete(w) for w in words[1:4]):
         add(out, "infra.destroy", inv, f"{prog} {' '.join(words[:3])} deletes cloud resources", Verdict.ASK)
 
@@ -192,9 +195,54 @@ def _hosted_repo(inv: Invocation, words: list[str]) -> str | None:
     return None
 
 
+_API_VALUES = frozenset({"-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq",
+                         "-t", "--template", "--input", "-p", "--preview", "--hostname", "--cache"})
+_GRAVE_ENDPOINT = re.compile(r"^/?(?:repos/[^/]+/[^/]+|orgs/[^/]+|projects/[^/]+|groups/[^/]+|user/packages/.+|"
+                             r"orgs/[^/]+/packages/.+|repos/[^/]+/[^/]+/(?:releases|git/refs|environments|"
+                             r"actions/(?:caches|artifacts|runs))(?:/.*)?)/?$")
+"""A DELETE on these API paths removes a repository, an organisation, a project or group (GitLab), a
+package, a release, a branch or tag, an environment or the CI's stored artefacts: as ``gh repo delete``."""
+
+
+def api_delete(inv: Invocation) -> tuple[str, bool] | None:
+    """``gh api -X DELETE repos/me/x`` (``--method DELETE``, ``-XDELETE``, the method after the path):
+    (the endpoint, whether it is a repository, organisation or the like), or None for another method."""
+    args = [w.text for w in inv.args]
+    if not args or args[0] != "api":
+        return None
+    method, endpoint = None, None
+    i = 1
+    while i < len(args):
+        t = args[i]
+        name, eq, value = t.partition("=")
+        if t.startswith("-X") and len(t) > 2:
+            method = t[2:]
+        elif name in ("-X", "--method") and eq:
+            method = value
+        elif t in _API_VALUES:
+            if t in ("-X", "--method") and i + 1 < len(args):
+                method = args[i + 1]
+            i += 1
+        elif not t.startswith("-") and endpoint is None:
+            endpoint = t
+        i += 1
+    if method is None or method.upper() != "DELETE":
+        return None
+    endpoint = endpoint or "(no endpoint)"
+    return endpoint, bool(_GRAVE_ENDPOINT.match(endpoint.split("?", 1)[0]))
+
+
+def _hosted(inv: Invocation, words: list[str]) -> str | None:
+    """``gh repo delete``, and a DELETE through ``gh api``/``glab api`` on a repository or organisation."""
+    got = api_delete(inv)
+    if got is not None and got[1]:
+        return f"{inv.program} api DELETE {got[0]}"
+    return _hosted_repo(inv, words)
+
+
 _READERS: dict[str, Callable[[Invocation, list[str]], "str | None"]] = {
     "aws": _aws, "gcloud": _gcloud, "gsutil": _gsutil, "az": _az, "rclone": _rclone, "s3cmd": _s3cmd, "mc": _mc,
-    "doctl": _doctl, "gh": _hosted_repo, "glab": _hosted_repo,
+    "doctl": _doctl, "gh": _hosted, "glab": _hosted,
 }
 """Each CLI's reader: the deletion its words spell, or None."""
 CLOUD_PROGRAMS = tuple(_READERS)

@@ -6,13 +6,25 @@ roots, or anything outside the project is denied; a recursive one inside the pro
 """
 from __future__ import annotations
 
+import os
+
 from phlegyas.analysis.generated import generated_find, generated_target
 from phlegyas.analysis.paths import TEMP_DIRS, is_temp_path
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
-from phlegyas.analysis.tier1.base import RSYNC_LONG_VALUES, RSYNC_SHORT_VALUES, Out, add, env_for, parse_opts
-from phlegyas.analysis.tier1.words import Target, catastrophic, glob_base, in_project, is_safe_device, word_targets
+from phlegyas.analysis.tier1.base import RSYNC_LONG_VALUES, RSYNC_SHORT_VALUES, Opts, Out, add, env_for, parse_opts
+from phlegyas.analysis.tier1.disk import is_device
+from phlegyas.analysis.tier1.words import (
+    Target,
+    catastrophic,
+    glob_base,
+    in_project,
+    is_safe_device,
+    path_of,
+    word_targets,
+)
 from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.model import Verdict
 
 _RM_LONG = ("--recursive", "--force", "--dir", "--interactive", "--no-preserve-root", "--preserve-root",
             "--one-file-system", "--verbose", "--help", "--version")
@@ -208,6 +220,10 @@ def detect_mv(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     opts = parse_opts(inv.args, short_values="tSZ", long_values=frozenset({"--target-directory", "--suffix"}))
     names = opts.operands if opts.has("-t", "--target-directory") else opts.operands[:-1]
     env = env_for(inv, env)
+    dest = _device_dest(inv, opts, env)
+    if dest is not None:
+        _thrown_away(inv, names, dest, env, out)
+        return
     for w in names:
         for t in word_targets(w, env):
             if t.path is None:
@@ -215,4 +231,53 @@ def detect_mv(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             why = catastrophic(t.path, env) if not t.glob else _glob_reason(t.path, env)[0]
             if why is not None and not why.startswith("the project's git"):
                 add(out, "delete.catastrophic", inv, f"mv moves {t.path} away: {why}")
+
+
+_STREAM_DEVICES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty")
+
+
+def _device_dest(inv: Invocation, opts: Opts, env: AnalysisEnv) -> str | None:
+    """The device path (``/dev/…``, not ``/dev/shm``) that ``mv``/``cp``/``ln`` writes onto, or None."""
+    given = opts.first("-t", "--target-directory")
+    if given is None:
+        if len(opts.operands) < 2:
+            return None
+        given = opts.operands[-1].text
+    path = path_of(given, env)
+    if path is None or not path.startswith("/dev/") or path.startswith("/dev/shm/") or path == "/dev/shm":
+        return None
+    return path
+
+
+def _thrown_away(inv: Invocation, names: list[Word], dest: str, env: AnalysisEnv, out: Out) -> None:
+    """``mv SRC /dev/null``: the source is gone, as ``rm -rf SRC`` (a directory) or ``rm SRC`` (a file)
+    would delete it; and a device other than a stream (``/dev/zero``, ``/dev/sda``) is overwritten."""
+    before = len(out)
+    for w in names:
+        if generated_target(w.text, w.dynamic, env.cwd, env.home, env.project_root):
+            continue  # ``mv build /dev/null``: as ``rm -rf build``, a build makes it again
+        for t in word_targets(w, env):
+            folder = t.path is None or t.glob or w.text.endswith("/") or os.path.isdir(t.path)
+            judge_target(inv, t, env, out, recursive=folder, forced=False, verb="throws away")
+            if len(out) == before and t.path is not None and in_project(t.path, env):
+                add(out, "delete.in_project", inv, f"mv moves {t.path} onto {dest}: it is thrown away, as rm "
+                                                   "would delete it", Verdict.ASK)
+            before = len(out)
+    device_write(inv, dest, out)
+
+
+def device_write(inv: Invocation, dest: str, out: Out) -> None:
+    """``cp``/``ln -sf``/``mv`` onto ``/dev/zero``, ``/dev/random`` …: the device node is replaced or written,
+    a protected path (a real disk is ``disk.wipe``'s, /dev/null and the streams are harmless)."""
+    if dest in _STREAM_DEVICES or dest.startswith(("/dev/fd/", "/dev/pts/")) or is_device(dest):
+        return
+    add(out, "protected.write", inv, f"{inv.program} writes onto the device {dest}, a protected path", Verdict.ASK)
+
+
+def detect_device_copy(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``cp x /dev/zero``, ``ln -sf x /dev/random``: see ``device_write``. ``cp x /dev/null`` reads only."""
+    opts = parse_opts(inv.args, short_values="tSZ", long_values=frozenset({"--target-directory", "--suffix"}))
+    dest = _device_dest(inv, opts, env_for(inv, env))
+    if dest is not None:
+        device_write(inv, dest, out)
 

@@ -4,7 +4,22 @@ from __future__ import annotations
 
 from typing import Callable
 
-from phlegyas.analysis.tier1 import cloud, delete, disk, fetch, gate, git, network, options, prod, sql, system, writes
+from phlegyas.analysis.tier1 import (
+    accounts,
+    cloud,
+    delete,
+    disk,
+    fetch,
+    gate,
+    git,
+    network,
+    options,
+    prod,
+    resources,
+    sql,
+    system,
+    writes,
+)
 from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS
 
 Detector = Callable  # (Invocation, AnalysisEnv, list[Finding]) -> None
@@ -24,6 +39,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("find", delete.detect_find)
     on("rsync", delete.detect_rsync, writes.detect_program_writes, network.detect_upload, prod.detect_copy_to_host)
     on("mv", delete.detect_mv, writes.detect_program_writes)
+    on(("cp", "ln"), delete.detect_device_copy)
     on(options.programs_with_delete_flags(), options.detect_delete_flags)
     on("cmake", options.detect_cmake_remove)
     # disks and permissions
@@ -44,6 +60,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
         "sqlcmd", "cqlsh"), sql.detect_sql_client)
     on(("mongo", "mongosh"), sql.detect_mongo)
     on("redis-cli", sql.detect_redis)
+    on("etcdctl", sql.detect_etcdctl)
+    on("consul", sql.detect_consul)
     on("dropdb", sql.detect_dropdb)
     on("mysqladmin", sql.detect_mysqladmin)
     # production and infrastructure
@@ -102,6 +120,16 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("ufw", system.detect_ufw)
     on("nft", system.detect_nft)
     on("setenforce", system.detect_setenforce)
+    # accounts, capabilities, mounts
+    on("setcap", accounts.detect_setcap)
+    on("passwd", accounts.detect_passwd)
+    on(("usermod", "useradd", "adduser", "gpasswd", "addgroup"), accounts.detect_usermod)
+    on(("userdel", "deluser"), accounts.detect_userdel)
+    on(("mount", "umount"), accounts.detect_mount)
+    # exhausting the machine: the disk filled, code that loops without end
+    for name in resources.FILL_PROGRAMS:
+        t.setdefault(name, [prod.detect_deploy]).append(resources.detect_fill)
+    on(tuple(INTERPRETERS), resources.detect_endless_code)
     return {k: tuple(v) for k, v in t.items()}
 
 

@@ -22,6 +22,7 @@ from phlegyas.analysis.tier1.environment import detect_environment
 from phlegyas.analysis.tier1.expansion import detect_unknown_words
 from phlegyas.analysis.tier1.gate import in_gate_state, shown
 from phlegyas.analysis.tier1.network import redirect_to_socket
+from phlegyas.analysis.tier1.resources import background_loops
 from phlegyas.analysis.tier1.secrets import detect_piped_reads, find_secret, tracked_file
 from phlegyas.analysis.tier1.words import resolve
 from phlegyas.analysis.tier1.writes import detect_redirects, persistence_class
@@ -61,6 +62,8 @@ def script_findings(script: Script, invocations: Sequence[Invocation], env: Anal
     out: list[Finding] = []
     if script.functions:
         _script.fork_bombs(script, out)
+    if not any(f.id == "process.fork_bomb" for f in out):
+        background_loops(script, out)
     for inv in invocations:  # both other checks start at a downloader or a context switch: most lines have none
         if inv.program in _script.LINE_STARTERS:
             _script.download_then_run(invocations, env, out)

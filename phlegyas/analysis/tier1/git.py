@@ -7,6 +7,9 @@ Decisions (documented in the class catalog):
 - any push to ``main``/``master`` (``main``, ``HEAD:main``, ``refs/heads/master``, ``--all``) denies;
 - a push without a refspec (``git push``, ``git push origin``, ``HEAD``) pushes the current branch,
   which the gate cannot know: it asks (``git.push_current``);
+- ``--prune`` deletes every remote branch the refspecs cover that has no local counterpart (main/master
+  too): denied, as a deletion of many remote branches (``git.branch_delete`` at deny); ``git fetch --prune``
+  only prunes local remote-tracking refs and is not a push;
 - ``--dry-run`` pushes nothing: no finding.
 """
 from __future__ import annotations
@@ -81,6 +84,11 @@ def _push(inv: Invocation, args: list[Word], out: Out) -> None:
     if opts.has("--mirror"):
         add(out, "git.force_push", inv, f"git push --mirror overwrites and deletes every ref on {remote}")
         return
+    if opts.has("--prune"):
+        what = " ".join(refspecs) if refspecs else "the pushed refspecs"
+        add(out, "git.branch_delete", inv, f"git push --prune deletes every branch on {remote} that {what} covers "
+                                           "and that has no local branch of the same name (main/master too)",
+            Verdict.DENY)
     targets: list[str] = []
     for spec in refspecs:
         if spec.startswith("+"):

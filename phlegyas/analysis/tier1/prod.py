@@ -54,6 +54,27 @@ def detect_kubectl(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                                or rest[:1] and rest[0] in ("namespace", "ns", "namespaces", "pv", "pvc",
                                                            "persistentvolume", "persistentvolumeclaim", "node")):
         add(out, "infra.destroy", inv, f"kubectl delete {' '.join(rest[:2])} removes many resources or their data")
+    elif verb == "delete" and (manifest := _manifests(inv)) is not None:
+        add(out, "infra.destroy", inv, f"kubectl delete {manifest} removes every resource the manifests there "
+                                         "declare (namespaces, volumes and their data included)")
+    elif verb == "drain":
+        extra = [t for t in rest if t in ("--force", "--delete-emptydir-data", "--delete-local-data",
+                                         "--disable-eviction")]
+        node = next((t for t in rest if not t.startswith("-")), "a node")
+        add(out, "infra.destroy", inv, f"kubectl drain evicts every pod from {node}"
+            + (f" ({', '.join(extra)}: unmanaged pods and their emptyDir data are deleted)" if extra else ""))
+
+
+def _manifests(inv: Invocation) -> str | None:
+    """``kubectl delete -f DIR``/``-k DIR``/``-R``: the manifests whose resources are deleted, as written."""
+    opts = parse_opts(inv.args, short_values="fknlo", long_values=frozenset({"--filename", "--kustomize", "--namespace",
+                                                                            "--selector", "--context", "--output"}))
+    for flag in ("-k", "--kustomize"):
+        if opts.has(flag):
+            return f"{flag} {opts.first(flag) or ''}".strip()
+    for given in opts.values("-f", "--filename"):
+        return f"-f {given}"
+    return None
 
 
 _HELM_MUTATING = frozenset({"install", "upgrade", "uninstall", "delete", "del", "un", "rollback", "test"})
@@ -98,6 +119,9 @@ def detect_terraform(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "prod.target", inv, f"{inv.program} {verb} against production ({marks[0]})")
     elif "destroy" in verb:
         add(out, "infra.destroy", inv, f"{inv.program} {verb} tears down the managed infrastructure")
+    elif verb.endswith("apply") and any(w.text in ("-destroy", "--destroy") for w in inv.args):
+        add(out, "infra.destroy", inv, f"{inv.program} {verb} -destroy tears down the managed infrastructure "
+                                         f"(as {inv.program} destroy)")
 
 
 # -- cloud CLIs ---------------------------------------------------------------------------------------

@@ -343,8 +343,64 @@ def detect_redis(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             f, m = judge_redis(line.split())
             found.extend(f)
             mutating |= m
+    keyspace = _listed_keys(inv) if words and words[0].upper() in ("DEL", "UNLINK") else None
+    if keyspace is not None:
+        found.append((Verdict.DENY if keyspace == "*" else Verdict.ASK,
+                      f"{words[0].upper()} on every key {'' if keyspace == '*' else f'matching {keyspace} '}"
+                      "that redis-cli lists"))
     hosts = opts.values("-h", "-u")
     _report(inv, found, mutating, not words, hosts, out)
+
+
+def _listed_keys(inv: Invocation) -> str | None:
+    """``redis-cli --scan | xargs redis-cli del``: the pattern of the key listing fed to the deletion
+    (``*`` for all keys), or None when its keys come from elsewhere."""
+    if not any(v.startswith("xargs") for v in inv.via):
+        return None
+    for up in inv.upstream:
+        if up.program != "redis-cli":
+            continue
+        texts = [w.text for w in up.args]
+        upper = [t.upper() for t in texts]
+        if "--scan" in texts:
+            return texts[texts.index("--pattern") + 1] if "--pattern" in texts[:-1] else "*"
+        if "KEYS" in upper and upper.index("KEYS") + 1 < len(texts):
+            return texts[upper.index("KEYS") + 1]
+    return None
+
+
+def _whole(key: str) -> bool:
+    return key in ("", "/", "\x00")
+
+
+def detect_etcdctl(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``etcdctl del "" --prefix``, ``etcdctl del --from-key ""``: every key of the cluster (deny); a prefix
+    or a range asks."""
+    words = [w.text for w in inv.args if not w.text.startswith("-")]
+    texts = [w.text for w in inv.args]
+    if words[:1] != ["del"]:
+        return
+    key = words[1] if len(words) > 1 else ""
+    if any(t in ("--prefix", "--from-key") for t in texts):
+        how = "--prefix" if "--prefix" in texts else "--from-key"
+        if _whole(key):
+            add(out, "sql.destructive", inv, f"etcdctl del {how} {key!r} deletes every key of the cluster")
+        else:
+            add(out, "sql.destructive", inv, f"etcdctl del {how} {key} deletes every key under {key}", Verdict.ASK)
+    elif len(words) > 2:
+        add(out, "sql.destructive", inv, f"etcdctl del deletes the key range {key} to {words[2]}", Verdict.ASK)
+
+
+def detect_consul(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``consul kv delete -recurse [PREFIX]``: every key (no prefix: deny) or a tree of keys (ask)."""
+    words = [w.text for w in inv.args if not w.text.startswith("-")]
+    if words[:2] != ["kv", "delete"] or not any(w.text in ("-recurse", "--recurse") for w in inv.args):
+        return
+    prefix = words[2] if len(words) > 2 else ""
+    if _whole(prefix):
+        add(out, "sql.destructive", inv, "consul kv delete -recurse without a prefix deletes every key")
+    else:
+        add(out, "sql.destructive", inv, f"consul kv delete -recurse deletes every key under {prefix}", Verdict.ASK)
 
 
 def detect_dropdb(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

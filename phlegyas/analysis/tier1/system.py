@@ -190,10 +190,14 @@ def detect_power(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 def detect_iptables(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     texts = [w.text for w in inv.args]
     flush = any(t in ("-F", "--flush", "-X", "--delete-chain") for t in texts)
-    accept_policy = any(t in ("-P", "--policy") for t in texts) and "ACCEPT" in texts
-    if flush or accept_policy:
+    policy = any(t in ("-P", "--policy") for t in texts)
+    if flush or policy and "ACCEPT" in texts:
         add(out, "system.firewall", inv, f"{inv.program} {'flushes the rules' if flush else 'sets an ACCEPT policy'}"
                                          ", opening the firewall")
+    elif policy and ("DROP" in texts or "REJECT" in texts):
+        chain = next((t for t in texts if t in ("INPUT", "OUTPUT", "FORWARD")), "a chain")
+        add(out, "system.firewall", inv, f"{inv.program} -P {chain} DROP drops every packet no rule accepts: "
+                                         "connections to and from the machine (this session's too) are cut")
 
 
 def detect_ufw(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

@@ -1,0 +1,141 @@
+"""Accounts, capabilities and mounts: the ways to root that are not ``sudo``.
+
+- ``setcap`` of a capability that amounts to root (``cap_setuid``, ``cap_sys_admin``, ``cap_dac_override`` …,
+  or all of them) on a shell, an interpreter or an editor: anyone who runs it becomes root
+  (``priv.escalation``, deny); on another program it asks. ``getcap`` only reads.
+- ``passwd -d`` empties a password (a login without one); ``usermod -aG sudo``, ``gpasswd -a u wheel``,
+  ``adduser u docker``, ``useradd -G root`` put a user in a group that is root (sudo, wheel, admin, root,
+  docker, lxd, disk …); ``usermod -u 0``/``useradd -o -u 0`` give a user root's id: deny.
+- ``userdel``/``deluser`` delete an account (``-r``: with its home directory): ``system.accounts`` asks.
+- ``mount`` of something (``-o remount,rw /``, ``--bind``), ``umount`` (``-l /``): ``system.mount`` asks;
+  ``mount`` alone lists.
+"""
+from __future__ import annotations
+
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, parse_opts
+from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.model import Verdict
+
+ROOT_CAPABILITIES = frozenset({
+    "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search", "cap_sys_ptrace",
+    "cap_sys_module", "cap_chown", "cap_fowner", "cap_sys_rawio", "cap_setfcap", "cap_setpcap", "cap_mknod",
+    "cap_bpf", "cap_sys_boot", "all",
+})
+"""Each of these is root by another name (GTFOBins' capabilities list: set the uid, read or write any file,
+load a kernel module, trace another process)."""
+_RUNS_ANYTHING = SHELLS | INTERPRETERS | frozenset({
+    "vim", "vi", "nvim", "view", "rvim", "rview", "vimdiff", "emacs", "gdb", "env", "find", "tar", "rsync", "less",
+    "more", "nano", "ed", "awk", "gawk", "mawk", "tclsh", "wish", "expect", "docker", "openssl", "dd", "cp", "mv",
+    "chmod", "chown", "busybox", "strace", "ltrace", "make", "git", "ssh", "sed", "pip", "pip3", "npm",
+})
+ROOT_GROUPS = frozenset({"sudo", "wheel", "admin", "root", "docker", "lxd", "lxc", "disk", "shadow", "libvirt",
+                         "kvm", "adm", "staff", "sudoers"})
+
+
+def detect_setcap(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    texts = [w.text for w in inv.args]
+    if "-r" in texts or "-v" in texts or not texts:
+        return  # removing capabilities, or only verifying them
+    operands = [t for t in texts if not t.startswith("-")]
+    for i, spec in enumerate(operands[:-1]):
+        caps = _capabilities(spec)
+        if not caps:
+            continue
+        target = operands[i + 1]
+        base = target.rsplit("/", 1)[-1]
+        program = base.rstrip("0123456789.") or base
+        what = ", ".join(sorted(caps))
+        if base in _RUNS_ANYTHING or program in _RUNS_ANYTHING:
+            add(out, "priv.escalation", inv, f"setcap gives {target} {what}: anyone who runs it becomes root")
+        else:
+            add(out, "priv.escalation", inv, f"setcap gives {target} {what}, a capability that amounts to root",
+                Verdict.ASK)
+        return
+
+
+def _capabilities(spec: str) -> set[str]:
+    """The root-giving capabilities a ``setcap`` clause grants (``cap_setuid+ep``, ``=ep``: all of them)."""
+    found: set[str] = set()
+    for clause in spec.lower().split():
+        names, _, flags = clause.partition("+") if "+" in clause else clause.partition("=")
+        if "-" in clause and "+" not in clause and "=" not in clause:
+            continue
+        if not names or names == "all":
+            if "e" in flags or "p" in flags or clause.startswith("="):
+                found.add("every capability")
+            continue
+        found.update(n for n in names.split(",") if n in ROOT_CAPABILITIES)
+    return found
+
+
+def detect_passwd(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    opts = parse_opts(inv.args, short_values="nxwiSR", long_values=frozenset({"--root", "--prefix"}))
+    if opts.has("-d", "--delete"):
+        user = opts.operands[0].text if opts.operands else "the current user"
+        add(out, "priv.escalation", inv, f"passwd -d empties the password of {user}: anyone may log in as them")
+
+
+def detect_usermod(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """usermod/useradd/gpasswd/adduser/addgroup: a user made root (a root group, uid 0)."""
+    prog = inv.program
+    texts = [w.text for w in inv.args]
+    if prog in ("usermod", "useradd", "adduser"):
+        opts = parse_opts(inv.args, short_values="gGucdeflLpsKkRPUZb",
+                          long_values=frozenset({"--groups", "--gid", "--uid", "--home", "--shell", "--comment",
+                                                 "--root", "--prefix", "--ingroup"}))
+        groups = [g for v in opts.values("-G", "--groups", "-g", "--gid", "--ingroup") for g in v.split(",")]
+        if prog == "adduser" and len(opts.operands) == 2:
+            groups.append(opts.operands[1].text)  # `adduser USER GROUP`
+        uid = opts.first("-u", "--uid")
+        if uid == "0":
+            add(out, "priv.escalation", inv, f"{prog} -u 0 gives a user root's id")
+            return
+        hit = next((g for g in groups if g in ROOT_GROUPS or g == "0"), None)
+        if hit is not None:
+            add(out, "priv.escalation", inv, f"{prog} puts a user in the group {hit}, which is root by another name")
+    elif prog == "gpasswd":
+        opts = parse_opts(inv.args, short_values="adArRM")
+        if opts.has("-a", "-M") and opts.operands and opts.operands[-1].text in ROOT_GROUPS:
+            add(out, "priv.escalation", inv, f"gpasswd adds a user to the group {opts.operands[-1].text}, which is "
+                                             "root by another name")
+    elif prog == "addgroup" and len([t for t in texts if not t.startswith("-")]) == 2:
+        group = [t for t in texts if not t.startswith("-")][1]
+        if group in ROOT_GROUPS:
+            add(out, "priv.escalation", inv, f"addgroup puts a user in the group {group}, which is root by another name")
+
+
+def detect_userdel(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    texts = [w.text for w in inv.args]
+    if any(t in ("-h", "--help") for t in texts):
+        return
+    user = next((t for t in reversed(texts) if not t.startswith("-")), "an account")
+    home = any(t in ("-r", "--remove", "--remove-home", "--remove-all-files") or
+               t.startswith("-") and not t.startswith("--") and "r" in t for t in texts)
+    add(out, "system.accounts", inv, f"{inv.program} deletes the account {user}"
+                                     + (" with its home directory and mail" if home else ""))
+
+
+_MOUNT_LIST = frozenset({"-l", "--show-labels", "-h", "--help", "-V", "--version"})
+
+
+def detect_mount(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    texts = [w.text for w in inv.args]
+    prog = inv.program
+    if prog == "mount":
+        opts = parse_opts(inv.args, short_values="otLUOTNB", long_values=frozenset({"--options", "--types",
+                                                                                    "--target", "--source"}))
+        if not opts.operands and not opts.has("-a", "--all", "-o", "--options", "--bind", "--rbind", "--move",
+                                               "-B", "-M", "-R"):
+            return  # `mount`, `mount -l`, `mount -t ext4`: a listing
+        options = ",".join(opts.values("-o", "--options"))
+        where = opts.operands[-1].text if opts.operands else "every filesystem in fstab"
+        what = "remounts" if "remount" in options else "mounts"
+        rw = " read-write" if "rw" in options.split(",") else ""
+        add(out, "system.mount", inv, f"mount {what} {where}{rw}")
+        return
+    if all(t in _MOUNT_LIST for t in texts):
+        return
+    where = next((t for t in reversed(texts) if not t.startswith("-")), "a filesystem")
+    lazy = any(t in ("-l", "--lazy") or t.startswith("-") and not t.startswith("--") and "l" in t for t in texts)
+    add(out, "system.mount", inv, f"{prog} detaches {where}" + (" lazily, even while in use" if lazy else ""))
