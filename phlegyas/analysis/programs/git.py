@@ -97,9 +97,10 @@ def _diffish(flags: str = "", values: str = "", *, rev: bool = True, **kw) -> Sp
                  **_DIFF_DANGER, **kw)
 
 
-_LOG = _diffish()
-_SHOW = _diffish()
-_DIFF = _diffish("--cached --staged --merge-base --no-index --base --ours --theirs -1 -2 -3 -0", rev=False)
+_LOG = _diffish(handler="git_paths")
+_SHOW = _diffish(handler="git_paths")
+_DIFF = _diffish("--cached --staged --merge-base --no-index --base --ours --theirs -1 -2 -3 -0", rev=False,
+                 handler="git_paths")
 _DIFF_PLUMB = _diffish("-r --cached --merge-base --stdin --no-commit-id --always --root -c --base --ours --theirs "
                        "-q --no-index -1 -2 -3 -0", rev=False)
 
@@ -109,7 +110,8 @@ _STATUS = _read("-s --short -b --branch --show-stash --porcelain --long -v --ver
 _BLAME = _read("-b --root --show-stats --score-debug -f --show-name -n --show-number -p --porcelain "
                "--line-porcelain -c -t -l -s -e --show-email -w --incremental --minimal --progress --no-progress "
                "--abbrev --color-lines --color-by-age --first-parent --reverse -M -C --no-mailmap --mailmap",
-               "-L --since --ignore-rev --date --encoding", read_flags=E("--contents -S --ignore-revs-file"))
+               "-L --since --ignore-rev --date --encoding", read_flags=E("--contents -S --ignore-revs-file"),
+               handler="git_paths")
 _GREP = _read(
     "--cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules -a --text "
     "--textconv --no-textconv -i --ignore-case -I -r --recursive --no-recursive -w --word-regexp -v "
@@ -127,7 +129,7 @@ _LS_TREE = _read("-d -r -t -l --long -z --name-only --name-status --object-only 
                  "--format")
 _CAT_FILE = _read("-t -s -e -p --textconv --filters --batch --batch-check --batch-command --batch-all-objects "
                   "--buffer --unordered --follow-symlinks --allow-unknown-type -Z --use-mailmap --mailmap "
-                  "--no-mailmap", "--path")
+                  "--no-mailmap", "--path", handler="git_paths")
 _REV_PARSE = _read(
     "--parseopt --sq-quote --keep-dashdash --stop-at-non-option --stuck-long --verify -q --quiet --sq --short "
     "--not --abbrev-ref --symbolic --symbolic-full-name --all --branches --tags --remotes --glob --exclude "
@@ -216,14 +218,15 @@ _AM = _local("applies mailed patches as commits",
              "--ignore-space-change --ignore-whitespace --reject -i --interactive --committer-date-is-author-date "
              "--ignore-date --skip -S --gpg-sign --no-gpg-sign --continue -r --resolved --abort --quit "
              "--show-current-patch --allow-empty --no-verify -m --message-id --no-message-id",
-             _APPLY_OPTS + " -C -p --patch-format --resolvemsg --empty --quoted-cr", operands="read")
+             _APPLY_OPTS + " -C -p --patch-format --resolvemsg --empty --quoted-cr", operands="read",
+             handler="git_patch")
 _APPLY = _local("applies a patch to the working tree",
                 "--stat --numstat --summary --check --index --cached --intent-to-add -N -3 --3way --ours --theirs "
                 "--union -R --reverse --reject -z --unidiff-zero --apply --no-add --allow-binary-replacement "
                 "--binary --ignore-space-change --ignore-whitespace --inaccurate-eof -v --verbose -q --quiet "
                 "--recount --allow-empty",
                 _APPLY_OPTS + " -C -p", operands="read", readonly_flags=E("--stat --numstat --summary --check"),
-                write_flags=E("--build-fake-ancestor"))
+                write_flags=E("--build-fake-ancestor"), handler="git_patch")
 """git apply and am refuse paths with ``..`` or ``.git`` in them and paths behind a symbolic link, so a
 patch changes files of the work tree only (``--unsafe-paths`` and ``--directory ROOT``, which moves
 where the patch lands, are not listed)."""

@@ -86,7 +86,7 @@ _add("helm", Spec(operands="none", network=True, value_opts=_HELM_GLOBALS, flags
 _add("terraform tofu terragrunt", Spec(
     operands="none", value_opts=E("-chdir"), whole=E("-chdir"),
     subcommands=subs({}, ("validate show output version providers graph console-version get metadata",
-                          ro(operands="none", whole=E("-json -no-color -raw -state"),
+                          ro(operands="none", whole=E("-json -no-color -raw -state"), handler="tf_output",
                              flags=E("-json -no-color -raw -help -h -v -version"))),
                      ("plan", ro(category=NET_READ, operands="none", network=True,
                                  value_opts=E("-var -var-file -target -out -state -parallelism -lock-timeout"),
@@ -109,7 +109,9 @@ _add("terraform tofu terragrunt", Spec(
                      ("*", mut("changes infrastructure", operands="none", network=True))),
     examples=(("terraform plan", "readonly safe"), ("terraform validate", "readonly safe"),
               ("terraform apply -auto-approve", "mutates notsafe"), ("terraform state list", "readonly safe"),
-              ("terraform state rm x", "mutates notsafe"))))
+              ("terraform state rm x", "mutates notsafe"),
+              ("terraform output", "readonly safe"), ("terraform output -json", "readonly notsafe"),
+              ("terraform state pull", "readonly notsafe"), ("terraform show -json", "readonly notsafe"))))
 _add("aws gcloud az gsutil doctl flyctl heroku vercel netlify wrangler firebase",
      Spec(operands="none", network=True, handler="cloud", does="changes cloud resources",
           value_opts=E("--region --profile --output --query --endpoint-url --project --format --filter "

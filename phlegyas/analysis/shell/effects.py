@@ -93,7 +93,7 @@ def apply_spec(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> Parse
     if spec.network:
         eff.network = True
     inplace = _option_effects(spec, parsed, eff, name, notable) or inplace
-    _operands(spec, parsed, eff, inplace)
+    _operands(spec, parsed, eff, inplace, name)
     if spec.does and not spec.readonly and not readonly_mode:
         (eff.changes if spec.category else eff.mutates).append(spec.does)
     elif not spec.readonly and not readonly_mode and spec.category is None and not (
@@ -154,7 +154,7 @@ def _data(value: Word, eff: Effects) -> None:
         eff.blockers.append("sends computed data over the network")
 
 
-def _operands(spec: P.Spec, parsed: Parsed, eff: Effects, inplace: bool) -> None:
+def _operands(spec: P.Spec, parsed: Parsed, eff: Effects, inplace: bool, name: str = "") -> None:
     ops = parsed.operands
     mode = spec.operands
     if mode == "none" or mode == "urls":
@@ -194,6 +194,9 @@ def _operands(spec: P.Spec, parsed: Parsed, eff: Effects, inplace: bool) -> None
         eff.deletes.extend((o, recursive) for o in ops)
     elif mode == "mode":
         if not parsed.has(("--reference",)):
+            if name == "chmod" and ops and _world_writable(ops[0].text):
+                eff.blockers.append(f"chmod {ops[0].text} lets every user of the machine change the files "
+                                    "(code another user plants there runs at the next safe command)")
             ops = ops[1:]
         eff.writes.extend(ops)
     elif mode == "in_out":
@@ -201,6 +204,18 @@ def _operands(spec: P.Spec, parsed: Parsed, eff: Effects, inplace: bool) -> None
             eff.reads.append(ops[0])
         if len(ops) > 1:
             eff.writes.append(ops[1])
+
+
+def _world_writable(mode: str) -> bool:
+    """Whether a chmod mode gives other users write permission: octal with the others' write bit (``777``,
+    ``0666``) or a symbolic clause for ``o`` or ``a`` (``o+w``, ``a=rwx``); a bare ``+w`` follows the umask."""
+    if mode.isdigit():
+        return len(mode) >= 1 and int(mode[-1]) & 2 == 2
+    for clause in mode.split(","):
+        who, _, perms = clause.partition("+") if "+" in clause else clause.partition("=")
+        if ("o" in who or "a" in who) and "w" in perms:
+            return True
+    return False
 
 
 # -- subcommands -----------------------------------------------------------------------------------

@@ -50,6 +50,8 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
 
 
 _DECODERS = frozenset({"base64", "base32", "xxd", "rev", "basenc"})
+_PRODUCERS = frozenset({"echo", "printf", "cat", *_DECODERS})
+"""The programs ``literal_output`` knows the output of: a substitution starting with any other is not parsed."""
 
 
 def decode(program: str, args: list[str], text: str) -> str | None:
@@ -78,6 +80,9 @@ def substitution_output(text: str) -> str | None:
     """What ``$(…)`` prints when its pipeline only prints and decodes literals
     (``$(echo cm0gLXJmIH4= | base64 -d)`` is ``rm -rf ~``); None otherwise."""
     if not (text.startswith("$(") and text.endswith(")")) or text.startswith("$(("):
+        return None
+    first = text[2:-1].lstrip(" \t\n").split(None, 1)
+    if not first or first[0] not in _PRODUCERS:  # only these print literals: no parse for `$(find …)`
         return None
     script = parse(text[2:-1])
     if script.problems or not script.commands or len(script.commands) > 4:

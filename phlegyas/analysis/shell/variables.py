@@ -72,6 +72,8 @@ def has_operators(text: str) -> bool:
 def needs_evaluation(cmd: SimpleCommand) -> bool:
     """Whether ``cmd`` holds expansions ``shell.params`` may evaluate without any value of the line
     (``$(echo rm)``, ``${X:-rm}``)."""
+    if cmd.text and "$" not in cmd.text and "`" not in cmd.text:
+        return False  # the common case: nothing to evaluate, no word to look at
     for w in cmd.words:
         if w.dynamic and has_operators(w.text):
             return True

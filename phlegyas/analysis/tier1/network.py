@@ -569,3 +569,13 @@ def detect_http_delete(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if method and method.upper() == "DELETE":
         url = next((w.text for w in inv.args if "://" in w.text or w.text.startswith(("localhost", "www."))), "a URL")
         add(out, "net.http_delete", inv, f"{prog} sends an HTTP DELETE to {url}")
+
+
+UPLOADERS = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
+                       "rclone", "aws", "gsutil", "ssh", "nc", "ncat", "netcat", "telnet", "socat", "openssl", "gh",
+                       *MAILERS})
+"""The programs ``detect_upload`` reads (``uploads``: the files each one sends)."""
+uploads = _uploads
+reader_secret = _reader_secret
+substituted_secret = _substituted_secret
+file_secret = _file_secret

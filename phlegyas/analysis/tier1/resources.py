@@ -254,6 +254,8 @@ def detect_fill(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     elif prog == "dd":
         targets = targets + [w.text[3:] for w in inv.args if w.text.startswith("of=")]
         size = _dd_size(inv, 0)
+    elif not targets:
+        return  # `cat f | sort`: nothing written here (a file the pipe fills downstream is that command's)
     else:
         size = stream_size(inv)
     if size is None or size <= LIMIT:

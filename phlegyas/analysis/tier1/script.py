@@ -142,7 +142,7 @@ def computed_programs(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
     to rm, delete the root, the home directory or a system location (``delete.catastrophic``), that reading
     is denied like ``rm`` itself; any other reading is only not understood (ask)."""
     for inv in invocations:
-        if inv.program or getattr(inv, "kind", "") != "dynamic" or not inv.args:
+        if inv.program or getattr(inv, "kind", "") != "dynamic" or not inv.args or not _rm_recursive(inv.args):
             continue
         found: Out = []
         candidate = Invocation("rm", inv.args, inv.command, inv.via, [], None, inv.remote)
@@ -153,6 +153,30 @@ def computed_programs(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
             add(out, "delete.catastrophic", inv, f"the program name {head[:40]} is computed and may be rm: "
                                                  f"{hit.message}")
             return
+
+
+_RM_SHORT = frozenset("fiIrRdv")
+_RM_LONG = frozenset({"--force", "--interactive", "--one-file-system", "--no-preserve-root", "--preserve-root",
+                      "--recursive", "--dir", "--verbose"})
+
+
+def _rm_recursive(args: Sequence) -> bool:
+    """Whether ``args`` read as rm's are options rm accepts (it refuses to start on any other: ``$EDITOR -c
+    f`` or ``$ ls -Fltr *`` is no rm) and ask for a recursive delete: the signature ``-rf ~`` leaves."""
+    recursive = False
+    for w in args:
+        text = w.text
+        if text == "--":
+            break
+        if text.startswith("--"):
+            if text.split("=", 1)[0] not in _RM_LONG:
+                return False
+            recursive = recursive or text == "--recursive"
+        elif text.startswith("-") and len(text) > 1:
+            if not _RM_SHORT.issuperset(text[1:]):
+                return False
+            recursive = recursive or "r" in text or "R" in text
+    return recursive
 
 
 def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out) -> None:

@@ -41,7 +41,7 @@ def _pathlike(text: str) -> bool:
 # -- pytest, tox -------------------------------------------------------------------------------------------
 
 _PYTEST_INI_HARMLESS = frozenset({
-    "addopts", "testpaths", "python_files", "python_classes", "python_functions", "markers", "filterwarnings",
+    "testpaths", "python_files", "python_classes", "python_functions", "markers", "filterwarnings",
     "xfail_strict", "log_cli", "log_cli_level", "log_level", "console_output_style", "asyncio_mode",
     "asyncio_default_fixture_loop_scope", "junit_family", "junit_suite_name", "junit_logging",
     "empty_parameter_set_mark",
@@ -52,6 +52,32 @@ _PYTEST_INI_HARMLESS = frozenset({
 ``DJANGO_SETTINGS_MODULE`` … are not among them)."""
 
 
+_ADDOPTS_WORD = re.compile(r"-[qvxsl]+|-r[a-zA-Z]+|--strict-markers|--strict-config|--disable-warnings|--lf|--ff|"
+                           r"--nf|--sw|--stepwise|--new-first|--failed-first|--last-failed|--no-header|--showlocals|"
+                           r"--tb=(?:auto|long|short|line|native|no)|--color=(?:yes|no|auto)|--maxfail=\d+|"
+                           r"--durations=\d+|--import-mode=(?:prepend|append|importlib)|-n(?:=?(?:auto|\d+))?|"
+                           r"-p(?:=|\s*)no:[\w.-]+|-W(?:=|\s*)[\w:.]+|--doctest-modules|-m(?:=|\s*)[\w ]+|"
+                           r"-k(?:=|\s*)[^/]+")
+
+
+_PAIRED = frozenset({"-p", "-W", "-n", "-m", "-k"})
+
+
+def _harmless_addopts(setting: str) -> bool:
+    """``-o addopts=…`` adds options to every run: harmless only when each is a plain reporting or selection
+    flag (``-q -x --tb=short -p no:cacheprovider``); a plugin, a path or a directory option is not."""
+    words = setting.split()
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in _PAIRED and i + 1 < len(words):
+            w, i = w + " " + words[i + 1], i + 1
+        if not _ADDOPTS_WORD.fullmatch(w):
+            return False
+        i += 1
+    return True
+
+
 def pytest_opts(c: Call) -> None:
     """Test files are code it runs (loads); ``-o KEY=VALUE`` with a key outside the harmless set is not
     judged; ``-p`` must name a module (``-p no:NAME`` turns one off); ``--cov-report=KIND:PATH`` writes PATH."""
@@ -60,7 +86,9 @@ def pytest_opts(c: Call) -> None:
         if value is None:
             continue
         if opt in ("-o", "--override-ini"):
-            key = value.text.partition("=")[0].strip()
+            key, _, setting = (t.strip() for t in value.text.partition("="))
+            if key == "addopts" and not value.dynamic and _harmless_addopts(setting):
+                continue
             if value.dynamic or key not in _PYTEST_INI_HARMLESS:
                 c.eff.blockers.append(f"pytest {opt} {key}: an ini setting phlegyas does not judge")
         elif opt == "-p" and not value.text.startswith("no:"):
@@ -86,9 +114,20 @@ def tox(c: Call) -> None:
     project there is code loaded from outside."""
     first = c.parsed.operands[0] if c.parsed.operands else None
     after = False
+    paired: Word | None = None
     for word in c.args:
         if after:
-            if word.dynamic or _pathlike(word.text.partition("=")[2] or word.text):
+            if paired is not None:
+                if word.dynamic or not _ADDOPTS_WORD.fullmatch(paired.text + " " + word.text):
+                    c.eff.blockers.append(f"{c.name} passes {paired.text} {word.text[:30]} to the project's test "
+                                          "command: a value phlegyas does not judge there")
+                paired = None
+            elif word.text in _PAIRED:
+                paired = word
+            elif word.text.startswith("-") and not word.dynamic and not _ADDOPTS_WORD.fullmatch(word.text):
+                c.eff.blockers.append(f"{c.name} passes {word.text.split('=', 1)[0][:30]} to the project's test "
+                                      "command (pytest {posargs}): an option phlegyas does not judge there")
+            elif word.dynamic or _pathlike(word.text.partition("=")[2] or word.text):
                 c.eff.loads.append(word)
         elif word.text == "--":
             after = True

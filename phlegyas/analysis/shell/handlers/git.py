@@ -218,6 +218,40 @@ def git_tag(c: Call) -> None:
     c.eff.category = P.GIT_LOCAL
 
 
+_PATCH_CONTROL = ("--continue", "--skip", "--abort", "--quit", "--show-current-patch", "-r", "--resolved",
+                  "--stat", "--numstat", "--summary", "--check")
+
+
+def git_patch(c: Call) -> None:
+    """``git apply``/``git am`` write whatever the patch says into the work tree (a Makefile recipe, a
+    conftest.py, a hook script): a patch file of the project is its own code, but one from elsewhere (an
+    absolute path, ``..``, ``~``) or from stdin (``curl … | git apply``) is content nobody has seen."""
+    if c.parsed.has(_PATCH_CONTROL):
+        return
+    ops = c.parsed.operands
+    if not ops:
+        c.eff.blockers.append(f"git {c.path[-1] if c.path else 'apply'} applies a patch from its input, unseen")
+    for w in ops:
+        if w.dynamic or w.text.startswith(("/", "~", "..")) or "/../" in w.text:
+            c.eff.blockers.append(f"applies {w.text[:60]}, a patch from outside the project, unseen")
+            return
+
+
+def git_paths(c: Call) -> None:
+    """What ``show``/``log``/``diff``/``blame``/``cat-file`` print is the content of the files they name: the
+    path of ``REV:PATH`` (``git show HEAD:.env``) and every operand (a path after ``--``, or a word that may be
+    one) is a read, so a secret there is judged as ``cat`` of it would be."""
+    for w in c.parsed.operands:
+        text = w.text
+        if text.startswith("-"):
+            continue
+        rev, colon, path = text.partition(":")
+        if colon and path and "/" not in rev:
+            c.eff.reads.append(literal(path))
+        elif not colon and not w.dynamic:
+            c.eff.reads.append(w)
+
+
 _URL_SCHEMES = ("https://", "http://", "ssh://", "git://")
 
 

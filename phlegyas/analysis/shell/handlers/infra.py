@@ -57,6 +57,18 @@ def tf_state(c: Call) -> None:
     ops = operand_texts(c)
     if ops and ops[0] in ("list", "show", "pull", "select-none") or not ops:
         read_only(c)
+    if ops and ops[0] in ("pull", "show"):
+        c.eff.secrets.append("Terraform state (it holds every resource's secrets in plain text)")
+
+
+def tf_output(c: Call) -> None:
+    """``terraform output``/``show`` mask sensitive values, except as JSON, raw, or one named output."""
+    sub = c.path[-1] if c.path else ""
+    if sub not in ("output", "show"):
+        return
+    plain = any(w.text.split("=", 1)[0] in ("-json", "-raw") for w in c.args)
+    if plain or sub == "output" and operand_texts(c):
+        c.eff.secrets.append("Terraform outputs and state, sensitive values unmasked")
 
 
 _CLOUD_READ = frozenset({"ls", "list", "describe", "show", "info", "get", "status", "logs", "version", "whoami",
@@ -66,10 +78,16 @@ _CLOUD_SECRET_WORDS = ("secret", "password", "credential", "token", "decrypt", "
                        "print-access", "print-identity", "aws_secret", "key-value")
 
 
+_CLOUD_REVEAL = frozenset({"--with-decryption", "--decrypt", "--reveal", "--show-secrets", "--show-token",
+                           "--show-secret", "--include-secrets", "--plaintext"})
+"""Options that make a read print secret values (``aws ssm get-parameter --with-decryption``)."""
+
+
 def cloud(c: Call) -> None:
     ops = [t.lower() for t in operand_texts(c)]
     text = " ".join(ops)
-    if any(word in text for word in _CLOUD_SECRET_WORDS):
+    if any(word in text for word in _CLOUD_SECRET_WORDS) or any(w.text.split("=", 1)[0] in _CLOUD_REVEAL
+                                                                 for w in c.args):
         c.eff.secrets.append(f"{c.name} credentials or secrets")
     if c.name == "aws":
         op = ops[1] if len(ops) > 1 else ""

@@ -4,6 +4,7 @@ and what an install installs: every package argument is read (``package_specs``)
 own paths and bare names of the default index stay safe (issue 11, item 4)."""
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from phlegyas.analysis import programs as P
@@ -109,6 +110,9 @@ _PKG_PROJECT = {"bundle": {"install", "update", "add", "remove", "lock", "check"
 _PKG_BUILD = frozenset({"build", "test", "bench", "check", "run-tests", "validate"})
 
 
+_CONFIG_WRITES = frozenset({"--unset", "--delete", "--add", "--remove", "--append", "--set", "--global"})
+
+
 def system_pkg(c: Call) -> None:
     eff = c.eff
     names = {n for n, _ in c.parsed.opts}
@@ -126,6 +130,8 @@ def system_pkg(c: Call) -> None:
             readonly = False
     else:
         readonly = verb in _PKG_READ or (not ops and bool(names & {"--version", "-v", "-V", "--help", "-h"}))
+        if verb == "config" and (len(ops) > 2 or ops[1:2] in (["set"], ["unset"]) or names & _CONFIG_WRITES):
+            readonly = False  # `bundle config set mirror.… URL`, `composer config repositories.x vcs URL`
     if readonly:
         read_only(c)
         eff.network = False
@@ -158,6 +164,11 @@ def pip_config(c: Call) -> None:
     if ops[:1] in (["list"], ["get"], ["debug"], ["info"], ["dir"], []):
         read_only(c)
         c.eff.category = P.READ_ONLY
+        if ops[:1] == ["get"] and any(_SECRET_KEY.search(k) for k in ops[1:]):
+            c.eff.secrets.append(f"a credential of {c.name}'s configuration ({ops[1][:40]})")
+
+
+_SECRET_KEY = re.compile(r"(?i)auth|token|password|passwd|secret|credential|cert-key|keyfile")
 
 
 def npm_cache(c: Call) -> None:

@@ -31,6 +31,8 @@ from phlegyas.analysis.shell.handlers.git import (
     git_clean,
     git_config,
     git_not_main,
+    git_patch,
+    git_paths,
     git_remote,
     git_reset,
     git_restore,
@@ -47,6 +49,7 @@ from phlegyas.analysis.shell.handlers.infra import (
     docker_group,
     kubectl_config,
     kubectl_read,
+    tf_output,
     tf_state,
 )
 from phlegyas.analysis.shell.handlers.network import curl, httpie, remote_copy, wget
@@ -89,12 +92,12 @@ HANDLERS: dict[str, Handler] = {
     "gh": gh, "gh_noun": gh_noun, "gh_api": gh_api, "gh_auth": gh_auth,
     # git
     "git": git, "git_not_main": git_not_main, "git_checkout": git_checkout, "git_switch": git_switch,
-    "git_branch": git_branch, "git_tag": git_tag, "git_remote": git_remote,
+    "git_branch": git_branch, "git_paths": git_paths, "git_patch": git_patch, "git_tag": git_tag, "git_remote": git_remote,
     "git_config": git_config, "git_worktree": git_worktree, "git_restore": git_restore, "git_reset": git_reset,
     "git_rm": git_rm, "git_clean": git_clean,
     # infra
     "docker_group": docker_group, "docker_compose_top": docker_compose_top, "docker": docker,
-    "kubectl_read": kubectl_read, "kubectl_config": kubectl_config, "tf_state": tf_state, "cloud": cloud,
+    "kubectl_read": kubectl_read, "kubectl_config": kubectl_config, "tf_state": tf_state, "tf_output": tf_output, "cloud": cloud,
     "database": database,
     # network
     "curl": curl, "wget": wget, "httpie": httpie, "remote_copy": remote_copy,

@@ -1,0 +1,115 @@
+"""Secrets that leave in two steps of one command line: written to a file, then that file uploaded
+(``env > /tmp/e && curl -F f=@/tmp/e …``); copied into the repository, then pushed (``cp ~/.ssh/id_rsa key
+&& git add key && git commit -m k && git push``); or put into a commit message, then pushed.
+
+Each step alone is a read (ask) and an ordinary upload or push; together they are the exfiltration class
+``curl -d @~/.ssh/id_rsa`` is (deny). The line is walked in order, keeping the files written from a secret
+source and whether a secret was staged or committed; a later upload of such a file, or a later ``git
+push``, is the finding.
+"""
+from __future__ import annotations
+
+import posixpath
+from typing import Sequence
+
+from phlegyas.analysis.paths import is_within
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.tier1.base import Out, add, env_for
+from phlegyas.analysis.tier1.network import UPLOADERS, file_secret, reader_secret, substituted_secret, uploads
+from phlegyas.analysis.tier1.words import path_of
+from phlegyas.analysis.tier1.writes import redirect_writes
+from phlegyas.core.analysis import AnalysisEnv
+
+_COPIERS = frozenset({"cp", "install", "mv", "ln", "rsync", "dd"})
+FLOW_PROGRAMS = frozenset({*UPLOADERS, "git"})
+"""A line needs this walk only when it uploads or uses git at all (most lines do neither)."""
+
+
+def secret_flows(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out) -> None:
+    """The two-step exfiltrations of the module docstring, as ``net.exfiltration`` findings."""
+    tainted: dict[str, str] = {}  # path → the secret written into it earlier in the line
+    staged: str | None = None  # the secret `git add`/`git commit` put into the repository
+    for inv in invocations:
+        ienv = env_for(inv, env)
+        prog = inv.program
+        if tainted and prog in UPLOADERS:
+            files, _ = uploads(inv)
+            for f in files:
+                p = path_of(f, ienv)
+                if p is not None and p in tainted:
+                    add(out, "net.exfiltration", inv, f"{prog} uploads {p}, written from {tainted[p]} earlier in "
+                                                      "this command line")
+                    return
+        if prog == "git":
+            sub, ops = _git_words(inv)
+            if sub == "push" and staged is not None:
+                add(out, "net.exfiltration", inv, f"git push sends {staged}, committed earlier in this command line")
+                return
+            staged = _staged(sub, ops, inv, tainted, ienv) or staged
+            continue
+        _taint(inv, ienv, tainted)
+
+
+def _taint(inv: Invocation, env: AnalysisEnv, tainted: dict[str, str]) -> None:
+    """Record the files ``inv`` fills with a secret: its redirections when it reads one (``env > f``,
+    ``cat key > f``), ``tee`` fed by such a reader, a copy of a secret or tainted file."""
+    targets = redirect_writes(inv)
+    source = reader_secret(inv, env) if targets or inv.program == "tee" else None
+    if source is None and inv.program == "tee":
+        source = next((s for s in (reader_secret(u, env) for u in inv.upstream) if s), None)
+        if source is not None:
+            targets = targets + [w.text for w in inv.args if not w.text.startswith("-")]
+    if source is not None:
+        for t in targets:
+            p = path_of(t, env)
+            if p is not None:
+                tainted[p] = source
+    if inv.program in _COPIERS:
+        ops = [w.text for w in inv.args if not w.text.startswith("-")]
+        if inv.program == "dd":
+            ops = [w.text[3:] for w in inv.args if w.text.startswith(("if=", "of="))]
+        if len(ops) < 2:
+            return
+        dest = path_of(ops[-1], env)
+        if dest is None:
+            return
+        for src in ops[:-1]:
+            p = path_of(src, env)
+            what = tainted.get(p or "") or file_secret(src, env)
+            if what:
+                tainted[dest] = what
+                tainted[posixpath.join(dest, posixpath.basename((p or src).rstrip("/")))] = what
+
+
+def _git_words(inv: Invocation) -> tuple[str, list[str]]:
+    """git's subcommand (after its global options) and the words after it."""
+    texts = [w.text for w in inv.args]
+    i = 0
+    while i < len(texts) and texts[i].startswith("-"):
+        i += 2 if texts[i] in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") else 1
+    return (texts[i], texts[i + 1:]) if i < len(texts) else ("", [])
+
+
+def _staged(sub: str, ops: list[str], inv: Invocation, tainted: dict[str, str], env: AnalysisEnv) -> str | None:
+    """The secret ``git add``/``git commit`` puts into the repository: a tainted file added (by name, or
+    by ``.``/``-A``/``-a`` when it lies in the work tree), a secret substituted into the message."""
+    if sub == "add" or sub == "commit" and any(o in ("-a", "--all") or o.startswith("-") and not o.startswith("--")
+                                               and "a" in o[1:] for o in ops):
+        everything = sub == "commit" or any(o in (".", "-A", "--all", ":/", "-u", "--update") for o in ops)
+        for p, what in tainted.items():
+            if everything and is_within(p, env.cwd):
+                return what
+        for o in ops:
+            p = path_of(o, env)
+            if p is not None and p in tainted:
+                return tainted[p]
+    if sub == "commit":
+        for w in inv.args:
+            if w.dynamic:
+                got = substituted_secret(w.text, env, whole_files=True)
+                if got:
+                    return got
+    return None
+
+
+__all__ = ["FLOW_PROGRAMS", "secret_flows"]
