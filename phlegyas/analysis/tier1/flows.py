@@ -100,9 +100,9 @@ def _staged(sub: str, ops: list[str], inv: Invocation, tainted: dict[str, str], 
             if everything and is_within(p, env.cwd):
                 return what
         for o in ops:
-            p = path_of(o, env)
-            if p is not None and p in tainted:
-                return tainted[p]
+            named = path_of(o, env)
+            if named is not None and named in tainted:
+                return tainted[named]
     if sub == "commit":
         for w in inv.args:
             if w.dynamic:
