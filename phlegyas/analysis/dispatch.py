@@ -7,6 +7,7 @@ through path checks, the rest through the tool tables.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Final
 
 from phlegyas.analysis import paths, resolver
 from phlegyas.analysis import programs as P
@@ -42,7 +43,7 @@ def analyze(call: ToolCall, env: AnalysisEnv, script: Script | None = None) -> A
 
 
 
-WEB_TOOLS = frozenset({"WebFetch", "WebSearch"})
+WEB_TOOLS: Final = frozenset({"WebFetch", "WebSearch"})
 
 
 def _path_arg(call: ToolCall, key: str) -> str | None:
@@ -162,7 +163,7 @@ def _edit_tool(call: ToolCall, env: AnalysisEnv, key: str) -> Analysis:
                     edit_in_project=inside)
 
 
-_SHELL_TOOLS = ShellTools(analyze_command, effects_for)
+_SHELL_TOOLS: Final = ShellTools(analyze_command, effects_for)
 
 
 def _new_texts(call: ToolCall) -> list[tuple[str, bool]] | None:

@@ -13,12 +13,13 @@ whole environment (``$ENV``, ``ENVIRON[k]``, ``print(os.environ)``) always count
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.core.redact import secret_kind
 
-_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
-_DUMP_FLAGS = {
+_VARIABLE: Final = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_DUMP_FLAGS: Final = {
     "env": frozenset({"-0", "--null"}),
     "printenv": frozenset({"-0", "--null"}),
     "set": frozenset(),
@@ -28,7 +29,7 @@ _DUMP_FLAGS = {
 }
 """Programs that print every variable when given none of their other arguments, and the flags that do
 not change that."""
-HTTP_CLIENTS = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh"})
+HTTP_CLIENTS: Final = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh"})
 """They send a secret variable rather than show it: ``tier1.fetch`` judges where it goes."""
 
 
@@ -42,6 +43,10 @@ def shown_secrets(program: str, args: list[Word]) -> list[str]:
     flags = _DUMP_FLAGS.get(program)
     if flags is not None and all(not w.dynamic and w.text in flags for w in args):
         return ["the whole environment (API keys and tokens included)"]
+    reader = _CODE_READERS.get(program) or (_python if program.startswith(("python", "pypy")) else None)
+    if reader is None and program not in ("printenv", "ps") and (program in HTTP_CLIENTS or not any(
+            w.dynamic for w in args)):
+        return []  # the common case: nothing reads the environment, and no word expands a variable
     out: list[str] = []
     if program == "printenv":
         out.extend(f"${w.text}, a variable that holds a secret" for w in args
@@ -51,14 +56,13 @@ def shown_secrets(program: str, args: list[Word]) -> list[str]:
             out.extend(f"${name}, a variable that holds a secret" for name in secret_variables(word.text))
     if program == "ps" and _ps(args):
         out.append("the environment of every process it lists (API keys and tokens included)")
-    reader = _CODE_READERS.get(program) or (_python if program.startswith(("python", "pypy")) else None)
     if reader is not None:
         for name in reader(args):
             out.append(_WHOLE if name is None else f"${name}, a variable that holds a secret")
     return list(dict.fromkeys(out))
 
 
-_WHOLE = "the whole environment (API keys and tokens included)"
+_WHOLE: Final = "the whole environment (API keys and tokens included)"
 Names = list[str | None]
 """The variables a program's code reads: a name, or None for the whole environment."""
 
@@ -95,12 +99,12 @@ def _program_text(args: list[Word], values: frozenset[str], twice: frozenset[str
     return texts
 
 
-_JQ_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_JQ_ENV = re.compile(r'(?<![\w.$])(?:\$ENV|env)\b(?!\s*:)(?:\s*\.\s*([A-Za-z_]\w*)|\s*\.?\[\s*"([^"\\]*)"\s*\])?')
-_YQ_ENV = re.compile(r"\b(?:str)?env\(\s*([A-Za-z_]\w*)?\s*\)|\benvsubst\b")
-_JQ_VALUES = frozenset({"--indent", "-L", "--library-path"})
-_JQ_TWICE = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
-_JQ_FILE = frozenset({"-f", "--from-file"})
+_JQ_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JQ_ENV: Final = re.compile(r'(?<![\w.$])(?:\$ENV|env)\b(?!\s*:)(?:\s*\.\s*([A-Za-z_]\w*)|\s*\.?\[\s*"([^"\\]*)"\s*\])?')
+_YQ_ENV: Final = re.compile(r"\b(?:str)?env\(\s*([A-Za-z_]\w*)?\s*\)|\benvsubst\b")
+_JQ_VALUES: Final = frozenset({"--indent", "-L", "--library-path"})
+_JQ_TWICE: Final = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
+_JQ_FILE: Final = frozenset({"-f", "--from-file"})
 
 
 def _jq(args: list[Word]) -> Names:
@@ -116,10 +120,10 @@ def _jq(args: list[Word]) -> Names:
     return _secret_or_whole(names)
 
 
-_AWK_ENV = re.compile(r'\bENVIRON\b(?:\s*\[\s*"([A-Za-z_]\w*)"\s*\])?')
-_AWK_VALUES = frozenset({"-F", "-v", "-i", "-l", "--assign", "--field-separator", "--include", "--load"})
-_AWK_FILE = frozenset({"-f", "-E", "--file", "--exec"})
-_AWK_INLINE = frozenset({"-e", "--source"})
+_AWK_ENV: Final = re.compile(r'\bENVIRON\b(?:\s*\[\s*"([A-Za-z_]\w*)"\s*\])?')
+_AWK_VALUES: Final = frozenset({"-F", "-v", "-i", "-l", "--assign", "--field-separator", "--include", "--load"})
+_AWK_FILE: Final = frozenset({"-f", "-E", "--file", "--exec"})
+_AWK_INLINE: Final = frozenset({"-e", "--source"})
 
 
 def _awk(args: list[Word]) -> Names:
@@ -130,8 +134,8 @@ def _awk(args: list[Word]) -> Names:
     return _secret_or_whole(names)
 
 
-_PY_ENV = re.compile(r"\b(?:os\.)?environb?\b(?:\s*(?:\.\s*get\s*\(|\[)\s*[rbuRBU]?['\"]([A-Za-z_]\w*)['\"])?")
-_PY_GETENV = re.compile(r"\bgetenvb?\s*\(\s*(?:[rbuRBU]?['\"]([A-Za-z_]\w*)['\"])?")
+_PY_ENV: Final = re.compile(r"\b(?:os\.)?environb?\b(?:\s*(?:\.\s*get\s*\(|\[)\s*[rbuRBU]?['\"]([A-Za-z_]\w*)['\"])?")
+_PY_GETENV: Final = re.compile(r"\bgetenvb?\s*\(\s*(?:[rbuRBU]?['\"]([A-Za-z_]\w*)['\"])?")
 
 
 def _python(args: list[Word]) -> Names:
@@ -143,7 +147,7 @@ def _python(args: list[Word]) -> Names:
     return _secret_or_whole(names)
 
 
-_PS_VALUES = frozenset({"-o", "-O", "-p", "-u", "-U", "-g", "-G", "-t", "-C", "-q", "--format", "--sort", "--pid",
+_PS_VALUES: Final = frozenset({"-o", "-O", "-p", "-u", "-U", "-g", "-G", "-t", "-C", "-q", "--format", "--sort", "--pid",
                         "--ppid", "--user", "--group", "-k"})
 
 
@@ -158,5 +162,5 @@ def _ps(args: list[Word]) -> bool:
     return False
 
 
-_CODE_READERS = {"jq": _jq, "gojq": _jq, "jaq": _jq, "yq": _jq, "awk": _awk, "gawk": _awk, "mawk": _awk,
+_CODE_READERS: Final = {"jq": _jq, "gojq": _jq, "jaq": _jq, "yq": _jq, "awk": _awk, "gawk": _awk, "mawk": _awk,
                  "nawk": _awk}

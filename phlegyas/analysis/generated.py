@@ -13,11 +13,12 @@ take a source package that happens to be called ``build``, so the broad names (`
 """
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
+from typing import Final
 
+from phlegyas.analysis.globs import matches as glob_matches
 from phlegyas.analysis.paths import is_within, normalize
 
-CACHE_NAMES = frozenset({
+CACHE_NAMES: Final = frozenset({
     "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".pytype", ".pyre", ".tox",
     ".nox", ".eggs", ".ipynb_checkpoints", ".parcel-cache", ".turbo", ".eslintcache", ".stylelintcache",
     ".sass-cache", ".benchmarks", ".dmypy.json", ".DS_Store", "node_modules", ".next", ".nuxt", ".svelte-kit",
@@ -25,12 +26,12 @@ CACHE_NAMES = frozenset({
     "coverage.xml", ".nyc_output",
 })
 """Names only tools create: safe to delete wherever they are found in the project."""
-CACHE_PATTERNS = ("*.pyc", "*.pyo", "*.py[co]", "*.egg-info", ".coverage.*")
+CACHE_PATTERNS: Final = ("*.pyc", "*.pyo", "*.py[co]", "*.egg-info", ".coverage.*")
 """Name patterns only tools create (``find -name`` and ``rm`` alike)."""
-BUILD_NAMES = frozenset({"build", "dist", "coverage", "target", "out", "_build", "dist-newstyle",
+BUILD_NAMES: Final = frozenset({"build", "dist", "coverage", "target", "out", "_build", "dist-newstyle",
                          "cmake-build-debug", "cmake-build-release", "storybook-static", ".cache"})
 """Output directories of builds: deleted by name with ``rm`` (``rm -rf build``), never found by ``find``."""
-GENERATED_EXAMPLES = (
+GENERATED_EXAMPLES: Final = (
     ("rm -rf build dist *.egg-info", True), ("rm -rf node_modules/", True), ("rm -rf web/.next", True),
     ("rm -rf dist/*", True), ("rm -rf src", False), ("rm -rf build/../src", False), ("rm -rf $X/build", False),
     ("rm -rf ~/proj/../other/build", False), ("rm -rf *", False), ("rm -rf .git/build", False),
@@ -40,7 +41,7 @@ GENERATED_EXAMPLES = (
 
 def is_generated_name(name: str, *, by_find: bool = False) -> bool:
     """Is ``name`` (one path component) a generated or cache name? ``by_find``: the cache names only."""
-    if name in CACHE_NAMES or any(fnmatchcase(name, p) for p in CACHE_PATTERNS):
+    if name in CACHE_NAMES or any(glob_matches(name, p) for p in CACHE_PATTERNS):
         return True
     return not by_find and name in BUILD_NAMES
 
@@ -72,11 +73,11 @@ def generated_target(text: str, dynamic: bool, cwd: str, home: str, root: str) -
     return path != root and is_within(path, root)
 
 
-_FIND_SELECTORS = frozenset({"-name", "-iname"})
-_FIND_HARMLESS_VALUES = frozenset({"-type", "-maxdepth", "-mindepth"})
-_FIND_HARMLESS_FLAGS = frozenset({"-prune", "-print", "-print0", "-depth", "-xdev", "-mount", "-a", "-and",
+_FIND_SELECTORS: Final = frozenset({"-name", "-iname"})
+_FIND_HARMLESS_VALUES: Final = frozenset({"-type", "-maxdepth", "-mindepth"})
+_FIND_HARMLESS_FLAGS: Final = frozenset({"-prune", "-print", "-print0", "-depth", "-xdev", "-mount", "-a", "-and",
                                   "-delete"})
-_FIND_DELETERS = (("rm", "-rf", "{}", "+"), ("rm", "-rf", "{}", ";"), ("rm", "-r", "{}", "+"),
+_FIND_DELETERS: Final = (("rm", "-rf", "{}", "+"), ("rm", "-rf", "{}", ";"), ("rm", "-r", "{}", "+"),
                   ("rm", "-r", "{}", ";"), ("rm", "-fr", "{}", "+"), ("rm", "-fr", "{}", ";"), ("rm", "{}", "+"),
                   ("rm", "{}", ";"), ("rm", "-f", "{}", "+"), ("rm", "-f", "{}", ";"), ("rm", "-rf", "--", "{}", "+"))
 

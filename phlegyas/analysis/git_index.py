@@ -16,12 +16,13 @@ import os
 import posixpath
 import stat
 import struct
+from typing import Final
 
-MAX_FILE_BYTES = 8 * 1024 * 1024
-MAX_INDEX_BYTES = 64 * 1024 * 1024
+MAX_FILE_BYTES: Final = 8 * 1024 * 1024
+MAX_INDEX_BYTES: Final = 64 * 1024 * 1024
 
 _Entry = tuple[int, int, bytes]  # mode, size, object id
-_cache: dict[str, tuple[tuple[int, int, int], dict[str, _Entry]]] = {}
+_cache: Final[dict[str, tuple[tuple[int, int, int], dict[str, _Entry]]]] = {}
 
 
 def restorable(path: str, root: str) -> bool:

@@ -10,11 +10,12 @@ are secrets too; ``holds_secrets`` names the directories a recursive read would 
 """
 from __future__ import annotations
 
-import fnmatch
 import posixpath
 import re
 from functools import lru_cache
+from typing import Final
 
+from phlegyas.analysis.globs import matches as glob_matches
 from phlegyas.analysis.resolver import expand_home, expand_tilde, is_within, normalize, real, user_home
 
 __all__ = ["HARMLESS_DEVICES", "HOME_EXPOSURES", "HOME_SCRATCH_DIRS", "HOME_SECRETS", "SHELL_RC_FILES",
@@ -26,7 +27,7 @@ __all__ = ["HARMLESS_DEVICES", "HOME_EXPOSURES", "HOME_SCRATCH_DIRS", "HOME_SECR
 # -- what is where ---------------------------------------------------------------------------------
 # Paths are normalized (absolute, no `..`) before they reach these functions.
 
-SYSTEM_DIRS = (
+SYSTEM_DIRS: Final = (
     "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root",
     "/run", "/sbin", "/srv", "/sys", "/usr", "/var", "/snap", "/System", "/Library", "/Applications",
     "/private", "/nix", "/home", "/Users", "/mnt", "/media",
@@ -34,20 +35,20 @@ SYSTEM_DIRS = (
 """Top-level directories of the system; deleting or chmod-ing them (or anything inside for some
 classes) is catastrophic."""
 
-SHELL_RC_FILES = (
+SHELL_RC_FILES: Final = (
     ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv",
     ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".inputrc",
     ".config/fish/config.fish",
 )
 
 
-TEMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
-HARMLESS_DEVICES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random",
+TEMP_DIRS: Final = ("/tmp", "/var/tmp", "/dev/shm")
+HARMLESS_DEVICES: Final = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random",
                     "/dev/urandom", "/dev/fd", "/dev/stdin")
 
 
-_SYSTEM_TOPS = frozenset(SYSTEM_DIRS)
-_HARMLESS_DEVICE_SET = frozenset(HARMLESS_DEVICES)
+_SYSTEM_TOPS: Final = frozenset(SYSTEM_DIRS)
+_HARMLESS_DEVICE_SET: Final = frozenset(HARMLESS_DEVICES)
 
 
 def is_temp_path(path: str) -> bool:
@@ -69,7 +70,7 @@ def _top(path: str) -> str:
     return path if end < 0 else path[:end]
 
 
-HOME_SCRATCH_DIRS = (".cache",)
+HOME_SCRATCH_DIRS: Final = (".cache",)
 """Dot-directories under home that hold only caches: writing there is not configuration."""
 
 
@@ -87,7 +88,7 @@ def is_system_path(path: str, home: str) -> bool:
 
 _CLOUD, _BROWSER, _HISTORY = "cloud credentials", "a browser profile (saved passwords, cookies)", \
     "shell or client history (passwords and tokens typed on command lines)"
-HOME_SECRETS: tuple[tuple[str, str], ...] = (
+HOME_SECRETS: Final[tuple[tuple[str, str], ...]] = (
     # (path under a home directory, a trailing '/' for everything below it; why it is secret)
     (".ssh/", "SSH private keys"),  # known_hosts, config, authorized_keys and *.pub excepted (_ssh_public)
     (".aws/", _CLOUD), (".azure/", _CLOUD), (".config/gcloud/", _CLOUD), (".oci/", _CLOUD),
@@ -118,7 +119,7 @@ HOME_SECRETS: tuple[tuple[str, str], ...] = (
 """Keys and credentials agents' machines hold under a home directory. The same list applies under every
 home (yours, ``~bob``, ``/home/*``): another user's keys are no less secret. Destroying one is as bad as
 showing it (``tier1`` reads this list for deletes and uploads too)."""
-HOME_EXPOSURES: tuple[tuple[str, str], ...] = (
+HOME_EXPOSURES: Final[tuple[tuple[str, str], ...]] = (
     (".claude.json", "Claude Code's account and MCP server settings (they may hold API keys)"),
     (".claude/phlegyas/", "the gate's own data (approvals, audit log, trust store)"),
     (".bash_history", _HISTORY), (".zsh_history", _HISTORY), (".zhistory", _HISTORY), (".history", _HISTORY),
@@ -128,8 +129,8 @@ HOME_EXPOSURES: tuple[tuple[str, str], ...] = (
 """Files that show secrets to whoever reads them, but are not keys: reading them asks (``exposure_reason``),
 deleting them is an ordinary delete."""
 
-_PASSWORDS = "the system's password or sudo database"
-SYSTEM_SECRETS: tuple[tuple[str, str], ...] = (
+_PASSWORDS: Final = "the system's password or sudo database"
+SYSTEM_SECRETS: Final[tuple[tuple[str, str], ...]] = (
     ("/etc/shadow", _PASSWORDS), ("/etc/gshadow", _PASSWORDS), ("/etc/shadow-", _PASSWORDS),
     ("/etc/gshadow-", _PASSWORDS), ("/etc/master.passwd", _PASSWORDS), ("/etc/security/opasswd", _PASSWORDS),
     ("/etc/sudoers", _PASSWORDS), ("/etc/sudoers.d/", _PASSWORDS),
@@ -146,10 +147,10 @@ SYSTEM_SECRETS: tuple[tuple[str, str], ...] = (
 )
 """Secrets at fixed places of the system."""
 
-_KEY_SUFFIXES = (".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".ppk", ".kdbx")
-_SSH_KEY_NAMES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk")
-_PLACEHOLDER_SUFFIXES = (".example", ".sample", ".template")
-_DATA_SUFFIXES = frozenset({"", ".json", ".yml", ".yaml", ".toml", ".ini", ".xml", ".txt", ".conf", ".cfg",
+_KEY_SUFFIXES: Final = (".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".ppk", ".kdbx")
+_SSH_KEY_NAMES: Final = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk")
+_PLACEHOLDER_SUFFIXES: Final = (".example", ".sample", ".template")
+_DATA_SUFFIXES: Final = frozenset({"", ".json", ".yml", ".yaml", ".toml", ".ini", ".xml", ".txt", ".conf", ".cfg",
                             ".properties", ".csv", ".env", ".enc", ".gpg", ".age"})
 """``credentials.json`` and ``secrets.yaml`` hold secrets; ``credentials.py`` is code that handles them."""
 
@@ -186,7 +187,7 @@ def _ssh_public(name: str) -> bool:
             or name in ("config", "rc"))
 
 
-_PROC_OTHER = re.compile(r"/proc/\d+(?:/task/\d+)?/(cwd|fd)(?:/|$)")
+_PROC_OTHER: Final = re.compile(r"/proc/\d+(?:/task/\d+)?/(cwd|fd)(?:/|$)")
 
 
 def _has_glob(text: str) -> bool:
@@ -212,8 +213,8 @@ def _component(pattern: str, entry: str) -> bool:
         return True
     if not _has_glob(pattern) and not _has_glob(entry):
         return False
-    return fnmatch.fnmatchcase(low_e, low_p) or fnmatch.fnmatchcase(_sample(low_p), low_e) or (
-        _has_glob(entry) and fnmatch.fnmatchcase(_sample(low_e), low_p))
+    return glob_matches(low_e, low_p) or glob_matches(_sample(low_p), low_e) or (
+        _has_glob(entry) and glob_matches(_sample(low_e), low_p))
 
 
 def _parts_match(pattern: tuple[str, ...], entry: tuple[str, ...], below: bool, prefix: bool) -> bool:
@@ -323,10 +324,10 @@ def _system_tables() -> tuple[dict[str, str], tuple[tuple[str, str], ...], tuple
     return files, tuple(dirs), tuple(globs), above
 
 
-_HOME_TABLES = {False: _tables(HOME_SECRETS), True: _tables(HOME_SECRETS + HOME_EXPOSURES)}
+_HOME_TABLES: Final = {False: _tables(HOME_SECRETS), True: _tables(HOME_SECRETS + HOME_EXPOSURES)}
 _SYS_FILES, _SYS_DIRS, _SYS_GLOBS, _SYS_ABOVE = _system_tables()
-_HOME_TOPS = frozenset(e.lower().split("/", 1)[0] for e, _ in HOME_SECRETS + HOME_EXPOSURES)
-_SYS_TOPS = tuple(sorted({"/" + e.split("/")[1] + "/" for e, _ in SYSTEM_SECRETS}))
+_HOME_TOPS: Final = frozenset(e.lower().split("/", 1)[0] for e, _ in HOME_SECRETS + HOME_EXPOSURES)
+_SYS_TOPS: Final = tuple(sorted({"/" + e.split("/")[1] + "/" for e, _ in SYSTEM_SECRETS}))
 """First components of the tables: most paths (``proj/src/a.py``, ``/usr/lib/x``) fail here, at once."""
 
 
@@ -359,7 +360,7 @@ def _plain_reason(path: str, home: str, wide: bool) -> str | None:
     if why is not None:
         return why
     for pattern, why in _SYS_GLOBS:
-        if path.count("/") == pattern.count("/") and fnmatch.fnmatchcase(path, pattern):
+        if path.count("/") == pattern.count("/") and glob_matches(path, pattern):
             return why
     return None
 
@@ -400,7 +401,7 @@ def _reason(path: str, home: str, wide: bool) -> str | None:
     return _name_or_probe(path, wide)
 
 
-_NAME_PROBES = (
+_NAME_PROBES: Final = (
     (".env", ".env"), (".env.local", ".env"), ("id_rsa", "id_"), ("id_ed25519", "id_"), ("id_ecdsa", "id_"),
     ("x.pem", ".pem"), ("x.key", ".key"), ("x.p12", ".p12"), ("x.pfx", ".pfx"), ("x.jks", ".jks"),
     ("x.keystore", ".keystore"), (".netrc", "netrc"), (".pgpass", "pgpass"), (".git-credentials", "credentials"),
@@ -437,7 +438,7 @@ def matches_pattern(path: str, pattern: str, home: str) -> bool:
     pattern = expand_home(pattern.strip(), home)
     if "/" not in pattern.rstrip("/"):
         name = posixpath.basename(path)
-        return fnmatch.fnmatchcase(name, pattern) or _component(name, pattern)
+        return glob_matches(name, pattern) or _component(name, pattern)
     return _parts_match(_split(path), _split(pattern), pattern.endswith("/"), False)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
+from typing import Final
 
 from phlegyas.analysis import git_index, paths
 from phlegyas.analysis import programs as P
@@ -33,15 +34,15 @@ from phlegyas.analysis.tier1.gate import database_findings, state_findings
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
-PRIVILEGED = frozenset({"sudo", "doas", "pkexec", "su", "run0", "ksu", "runuser", "nsenter", "chroot", "systemd-run",
+PRIVILEGED: Final = frozenset({"sudo", "doas", "pkexec", "su", "run0", "ksu", "runuser", "nsenter", "chroot", "systemd-run",
                         "sg", "newgrp"})
-FS_EDIT_PROGRAMS = frozenset({"mkdir", "touch", "cp", "mv", "rm", "rmdir", "tee", "sed", "truncate", "chmod", "ln",
+FS_EDIT_PROGRAMS: Final = frozenset({"mkdir", "touch", "cp", "mv", "rm", "rmdir", "tee", "sed", "truncate", "chmod", "ln",
                               "install"})
 """Basic file-system commands that ``acceptEdits`` allows inside the project (as Claude Code does)."""
-_WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
-_SUBSTITUTION_MARKS = ("$(", "`", "<(", ">(")
-_PROJECT_CODE = frozenset({P.PKG_INSTALL, P.TEST_BUILD, P.LINT_FORMAT})
-_DIR_MAKERS = frozenset({"mkdir"})  # an empty directory plants no code (`mkdir build && cd build && cmake ..`)
+_WRITE_OPS: Final = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+_SUBSTITUTION_MARKS: Final = ("$(", "`", "<(", ">(")
+_PROJECT_CODE: Final = frozenset({P.PKG_INSTALL, P.TEST_BUILD, P.LINT_FORMAT})
+_DIR_MAKERS: Final = frozenset({"mkdir"})  # an empty directory plants no code (`mkdir build && cd build && cmake ..`)
 
 
 def _is_project_write(word: Word, env: AnalysisEnv) -> bool:
@@ -154,7 +155,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
 
 
 _ALLOW, _ASK = Verdict.ALLOW, Verdict.ASK  # enum members bound once: `Verdict.ASK` is a slow class lookup
-_CD = frozenset({"cd", "pushd"})
+_CD: Final = frozenset({"cd", "pushd"})
 
 
 class _State:
@@ -234,7 +235,7 @@ def _via_effects(run: Run, eff: Effects) -> None:
         eff.blockers.append("changes every file it is given (find -exec, xargs, parallel)")
 
 
-_MASS = ("find -exec", "find -execdir", "find -ok", "xargs", "parallel")
+_MASS: Final = ("find -exec", "find -execdir", "find -ok", "xargs", "parallel")
 
 
 def _found(args: list[Word], start: str) -> list[Word]:
@@ -577,4 +578,4 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
     return out
 
 
-_PLANTED_TOOLS = ShellTools(analyze_command, effects_for)  # planted content is judged with this very analysis
+_PLANTED_TOOLS: Final = ShellTools(analyze_command, effects_for)  # planted content is judged with this very analysis

@@ -18,9 +18,10 @@ import posixpath
 import re
 import stat
 from functools import lru_cache
+from typing import Final
 
-_HOME_PREFIXES = ("$HOME", "${HOME}")
-_USER_NAME = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*\$?")
+_HOME_PREFIXES: Final = ("$HOME", "${HOME}")
+_USER_NAME: Final = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*\$?")
 
 
 def expand_home(path: str, home: str) -> str:
@@ -59,7 +60,7 @@ def expand_tilde(path: str, home: str, cwd: str) -> str:
     return path
 
 
-_PROC_WHO = re.compile(r"self|thread-self|\d+")
+_PROC_WHO: Final = re.compile(r"self|thread-self|\d+")
 
 
 def _lexical(path: str) -> str:

@@ -12,28 +12,28 @@ regex is matched per simple command (its resolved words joined by spaces), so ``
 """
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import posixpath
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
+from phlegyas.analysis.globs import matches as glob_matches
 
-DEFAULT_SAFE_WRITE_DIRS = ("/tmp/", "docs/research/", "tests/", "scripts/")
+DEFAULT_SAFE_WRITE_DIRS: Final = ("/tmp/", "docs/research/", "tests/", "scripts/")
 """The seed's safe places; relative ones are resolved against the project root."""
 
-CATEGORY_ORDER = (P.PKG_INSTALL, P.TEST_BUILD, P.PROJECT_EDIT, P.SAFE_WRITE, P.GIT_LOCAL, P.LINT_FORMAT,
+CATEGORY_ORDER: Final = (P.PKG_INSTALL, P.TEST_BUILD, P.PROJECT_EDIT, P.SAFE_WRITE, P.GIT_LOCAL, P.LINT_FORMAT,
                   P.WEB_READ, P.NET_READ, P.GIT_READ, P.READONLY_TOOL, P.READ_ONLY, P.NAVIGATION)
 """When several subcommands are safe, the call is reported under the first category of this order."""
-USER_PATTERN = "user pattern"
+USER_PATTERN: Final = "user pattern"
 
-READ_TOOLS = {"Read": "file_path", "NotebookRead": "notebook_path", "LS": "path", "Glob": "path", "Grep": "path"}
-EDIT_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
-SAFE_TOOLS = {
+READ_TOOLS: Final = {"Read": "file_path", "NotebookRead": "notebook_path", "LS": "path", "Glob": "path", "Grep": "path"}
+EDIT_TOOLS: Final = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+SAFE_TOOLS: Final = {
     "WebFetch": (P.WEB_READ, True), "WebSearch": (P.WEB_READ, True), "TodoWrite": (P.READONLY_TOOL, True),
     "TodoRead": (P.READONLY_TOOL, True), "Task": ("agent", True), "Agent": ("agent", True),
     "BashOutput": (P.READONLY_TOOL, True), "TaskOutput": (P.READONLY_TOOL, True),
@@ -42,11 +42,11 @@ SAFE_TOOLS = {
 }
 """Tools that are safe by themselves: (category, read-only). ``ExitPlanMode`` is not here on purpose:
 leaving plan mode is the user's decision (it is read-only, so plan mode lets it reach the user)."""
-READONLY_UNSAFE_TOOLS = frozenset({"ExitPlanMode"})
-FIRECRAWL_READ = frozenset({"firecrawl_scrape", "firecrawl_search", "firecrawl_map", "firecrawl_crawl",
+READONLY_UNSAFE_TOOLS: Final = frozenset({"ExitPlanMode"})
+FIRECRAWL_READ: Final = frozenset({"firecrawl_scrape", "firecrawl_search", "firecrawl_map", "firecrawl_crawl",
                             "firecrawl_extract", "firecrawl_check_crawl_status", "firecrawl_batch_scrape",
                             "firecrawl_check_batch_status", "firecrawl_deep_research", "firecrawl_generate_llmstxt"})
-JETBRAINS_READ_PREFIXES = ("get_", "find_", "list_", "search_")
+JETBRAINS_READ_PREFIXES: Final = ("get_", "find_", "list_", "search_")
 
 
 # -- places -----------------------------------------------------------------------------------------
@@ -150,7 +150,7 @@ def best_category(categories: list[str]) -> str | None:
     return min(categories, key=lambda c: _RANK.get(c, -1))
 
 
-_RANK = {c: i for i, c in enumerate(CATEGORY_ORDER)}
+_RANK: Final = {c: i for i, c in enumerate(CATEGORY_ORDER)}
 
 
 # -- the user's safe patterns (the seed's file) -------------------------------------------------------
@@ -159,7 +159,7 @@ class SafePatternError(ValueError):
     """The user's safe-patterns file is malformed; the message names the file and what is wrong."""
 
 
-SAFE_PATTERNS_PATH = "~/.claude/safe-patterns.json"
+SAFE_PATTERNS_PATH: Final = "~/.claude/safe-patterns.json"
 """Where the seed keeps the user's safe patterns (a module constant: mypyc cannot default an argument
 to a name of the class body)."""
 
@@ -234,6 +234,6 @@ class SafePatternStore:
     def sensitive(self, path: str, home: str) -> str | None:
         for pattern in self.sensitive_files:
             full = paths.expand_home(pattern, home)
-            if fnmatch.fnmatchcase(path, full) or fnmatch.fnmatchcase(posixpath.basename(path), pattern):
+            if glob_matches(path, full) or glob_matches(posixpath.basename(path), pattern):
                 return f"sensitive file ({pattern})"
         return None

@@ -19,24 +19,25 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from typing import Final
 from urllib.parse import unquote, urlsplit
 
 from phlegyas.core.redact import secret_kinds
 
-WEB_SCHEMES = frozenset({"http", "https"})
-METADATA_HOSTS = frozenset({
+WEB_SCHEMES: Final = frozenset({"http", "https"})
+METADATA_HOSTS: Final = frozenset({
     "metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal",
     "metadata.azure.com", "metadata.tencentyun.com", "100.100.100.200",
 })
-LOCAL_HOSTS = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback", "lvh.me",
+LOCAL_HOSTS: Final = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback", "lvh.me",
                          "localtest.me", "vcap.me", "lacolhost.com", "host.docker.internal", "gateway.docker.internal",
                          "host.containers.internal"})
 """Names of this machine (the last ones: the host, seen from a container)."""
-PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp", ".svc", ".cluster.local")
-PRIVATE_HOSTS = frozenset({"kubernetes", "kubernetes.default"})
-_EMBEDDED_IP = re.compile(r"(?:^|[.-])(\d{1,3}(?:[.-]\d{1,3}){3})\.(?:nip\.io|sslip\.io|xip\.io|traefik\.me)$")
+PRIVATE_SUFFIXES: Final = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp", ".svc", ".cluster.local")
+PRIVATE_HOSTS: Final = frozenset({"kubernetes", "kubernetes.default"})
+_EMBEDDED_IP: Final = re.compile(r"(?:^|[.-])(\d{1,3}(?:[.-]\d{1,3}){3})\.(?:nip\.io|sslip\.io|xip\.io|traefik\.me)$")
 
-DEV_PORTS = frozenset({
+DEV_PORTS: Final = frozenset({
     1313,  # hugo
     3000, 3001, 3002, 3003,  # next, create-react-app, rails, express, remix, nuxt
     3333, 4000, 4200, 4321,  # adonis / jekyll, phoenix / angular / astro
@@ -49,7 +50,7 @@ DEV_PORTS = frozenset({
     8787,  # wrangler
 })
 """Ports of the dev servers an agent starts and then checks (``curl localhost:3000/health``)."""
-ADMIN_PATHS = frozenset({
+ADMIN_PATHS: Final = frozenset({
     "admin", "_admin", "wp-admin", "actuator", "manager", "console", "h2-console", "jmx-console", "debug", "_debug",
     "__debug__", "env", ".env", "script", "jolokia", "heapdump", "phpmyadmin", "_profiler", "api-docs-admin",
 })
@@ -69,7 +70,7 @@ def host_of(url: str) -> tuple[str | None, str | None]:
     return parts.scheme.lower() or None, host.rstrip(".").lower() if host else None
 
 
-GATE_ACTIONS = re.compile(r"/+requests/+[^/?#]+/+(?:approve|deny)/*|/+trust/+revoke/*", re.IGNORECASE)
+GATE_ACTIONS: Final = re.compile(r"/+requests/+[^/?#]+/+(?:approve|deny)/*|/+trust/+revoke/*", re.IGNORECASE)
 """The paths of the dashboard's state changes (answer a request, revoke a trusted script)."""
 
 
@@ -118,7 +119,7 @@ def host_reason(host: str) -> str | None:
     return None
 
 
-_SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT, also where some clouds keep metadata
+_SHARED: Final = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT, also where some clouds keep metadata
 
 
 def _local_name(host: str) -> bool:
@@ -172,7 +173,7 @@ def _inet_aton(host: str) -> ipaddress.IPv4Address | None:
     return ipaddress.IPv4Address(value * room + numbers[-1])
 
 
-_DEV_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", "host.docker.internal", "host.containers.internal"})
+_DEV_HOSTS: Final = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", "host.docker.internal", "host.containers.internal"})
 """Loopback, spelled plainly, and the host seen from a container (a dev server runs there too)."""
 
 

@@ -6,11 +6,13 @@ order of the design (DESIGN.md, "The pipeline").
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.core.engine import Context, strictest
 from phlegyas.core.model import Decision, Finding, Verdict
 
-PROTECTED_PREFIX = "protected."
-_ALLOW = Verdict.ALLOW  # bound once: looking a member up on the enum class is slow
+PROTECTED_PREFIX: Final = "protected."
+_ALLOW: Final = Verdict.ALLOW  # bound once: looking a member up on the enum class is slow
 
 
 def _own_severity(finding: Finding) -> Verdict:

@@ -9,13 +9,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Final, Protocol
 
 from phlegyas.core.analysis import Analysis, AnalysisEnv
 from phlegyas.core.model import MODES, Decision, Finding, InvalidCall, ToolCall, Verdict
 
-MAX_COMMAND_BYTES = 256 * 1024
-MAX_INPUT_DEPTH = 64
+MAX_COMMAND_BYTES: Final = 256 * 1024
+MAX_INPUT_DEPTH: Final = 64
 _ALLOW, _ASK = Verdict.ALLOW, Verdict.ASK  # bound once: looking a member up on the enum class is slow
 
 

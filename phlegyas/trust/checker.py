@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Final
 
 from phlegyas.analysis.dispatch import analyze
 from phlegyas.analysis.paths import (
@@ -57,14 +57,14 @@ def resolve_script(written: str, cwd: str, home: str) -> str:
 
 # -- which subcommands run a script ----------------------------------------------------------------
 
-SCRIPT_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
-SOURCE_BUILTINS = frozenset({"source", "."})
-_SHELL_FLAGS = frozenset("euxvn")
-_SHELL_SET_OPTIONS = frozenset({"errexit", "nounset", "xtrace", "verbose", "pipefail", "noexec"})
-_SHELL_LONG = frozenset({"--norc", "--noprofile", "--posix", "--verbose"})
-_PYTHON_FLAGS = frozenset("uBOsSEIbqdR")
-_CWD_BUILTINS = frozenset({"cd", "pushd", "popd"})
-_STATE_BUILTINS = frozenset({
+SCRIPT_SHELLS: Final = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+SOURCE_BUILTINS: Final = frozenset({"source", "."})
+_SHELL_FLAGS: Final = frozenset("euxvn")
+_SHELL_SET_OPTIONS: Final = frozenset({"errexit", "nounset", "xtrace", "verbose", "pipefail", "noexec"})
+_SHELL_LONG: Final = frozenset({"--norc", "--noprofile", "--posix", "--verbose"})
+_PYTHON_FLAGS: Final = frozenset("uBOsSEIbqdR")
+_CWD_BUILTINS: Final = frozenset({"cd", "pushd", "popd"})
+_STATE_BUILTINS: Final = frozenset({
     "export", "declare", "typeset", "local", "readonly", "unset", "set", "shopt", "alias", "unalias", "enable",
     "hash", "umask", "ulimit", "trap", "eval", "exec", "builtin", "command", "setopt", "unsetopt", "emulate",
     "autoload", "zmodload",
@@ -226,7 +226,7 @@ def _python_operand(name: str, words: list["Word"]) -> tuple["Word | None", str 
     return None, None
 
 
-_OPERAND = {"file": _file_operand, "source": _source_operand, "shell": _shell_operand, "python": _python_operand}
+_OPERAND: Final = {"file": _file_operand, "source": _source_operand, "shell": _shell_operand, "python": _python_operand}
 
 
 def _dynamic(name: str, text: str) -> str:

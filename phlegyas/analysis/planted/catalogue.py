@@ -24,6 +24,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
+from typing import Final
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class PlantedKind:
     examples: tuple[str, ...]  # project-relative paths of this kind (tests run them)
 
 
-_KINDS = (
+_KINDS: Final = (
     PlantedKind("git_hook", "a git hook", "git commit, checkout, merge or push", "sh",
                 (".husky/pre-commit", ".husky/commit-msg", ".githooks/pre-push", ".git/hooks/pre-commit")),
     PlantedKind("pre_commit", "the pre-commit configuration", "git commit (through pre-commit)", "yaml:entry",
@@ -67,9 +68,9 @@ _KINDS = (
     PlantedKind("shell_startup", "a shell start-up file", "the next shell that starts", "sh",
                 (".bashrc", ".zshrc", ".profile", ".bash_profile")),
 )
-KINDS: dict[str, PlantedKind] = {k.id: k for k in _KINDS}
+KINDS: Final[dict[str, PlantedKind]] = {k.id: k for k in _KINDS}
 
-_SOURCE_KINDS = (  # ordinary source files: only a Tier 1 deny in their content counts (``planted.sources``)
+_SOURCE_KINDS: Final = (  # ordinary source files: only a Tier 1 deny in their content counts (``planted.sources``)
     PlantedKind("python_source", "a Python source file", "pytest, python or an import of it", "src:py",
                 ("tests/test_a.py", "tests/__init__.py", "src/pkg/__init__.py", "manage.py", "docs/conf.py")),
     PlantedKind("js_source", "a JavaScript or TypeScript file", "node, npm test, jest, vitest or a bundler", "src:js",
@@ -88,9 +89,9 @@ _SOURCE_KINDS = (  # ordinary source files: only a Tier 1 deny in their content 
     PlantedKind("gradle", "a Gradle build script", "gradle or ./gradlew", "src:gradle",
                 ("build.gradle", "app/build.gradle.kts", "settings.gradle")),
 )
-SOURCE_KINDS: dict[str, PlantedKind] = {k.id: k for k in _SOURCE_KINDS}
+SOURCE_KINDS: Final[dict[str, PlantedKind]] = {k.id: k for k in _SOURCE_KINDS}
 
-_PACKAGE_KINDS = (  # where packages come from: a registry, an index, a requirement (``planted.package_sources``)
+_PACKAGE_KINDS: Final = (  # where packages come from: a registry, an index, a requirement (``planted.package_sources``)
     PlantedKind("npm_config", "the npm/yarn/bun configuration", "npm, yarn, pnpm or bun install", "pkg:npmrc",
                 (".npmrc", "web/.npmrc")),
     PlantedKind("yarn_config", "the yarn configuration", "yarn install", "pkg:yarnrc", (".yarnrc", ".yarnrc.yml")),
@@ -102,10 +103,10 @@ _PACKAGE_KINDS = (  # where packages come from: a registry, an index, a requirem
                  "requirements.in")),
     PlantedKind("pipfile", "the Pipfile", "pipenv install", "pkg:pipfile", ("Pipfile",)),
 )
-PACKAGE_KINDS: dict[str, PlantedKind] = {k.id: k for k in _PACKAGE_KINDS}
-_ALL: dict[str, PlantedKind] = {**KINDS, **SOURCE_KINDS, **PACKAGE_KINDS}
+PACKAGE_KINDS: Final[dict[str, PlantedKind]] = {k.id: k for k in _PACKAGE_KINDS}
+_ALL: Final[dict[str, PlantedKind]] = {**KINDS, **SOURCE_KINDS, **PACKAGE_KINDS}
 
-_BY_NAME = {
+_BY_NAME: Final = {
     ".pre-commit-config.yaml": "pre_commit", ".pre-commit-hooks.yaml": "pre_commit",
     "lefthook.yml": "lefthook", "lefthook.yaml": "lefthook", ".lefthook.yml": "lefthook", ".lefthook.yaml": "lefthook",
     "lefthook-local.yml": "lefthook", "lefthook-local.yaml": "lefthook",
@@ -124,15 +125,15 @@ _BY_NAME = {
     ".yarnrc.yaml": "yarn_config", "bunfig.toml": "bun_config", "pip.conf": "pip_config", "pip.ini": "pip_config",
     "uv.toml": "uv_config", "Pipfile": "pipfile",
 }
-_BY_SUFFIX = (
+_BY_SUFFIX: Final = (
     (".py", "python_source"), (".js", "js_source"), (".mjs", "js_source"), (".cjs", "js_source"),
     (".ts", "js_source"), (".mts", "js_source"), (".cts", "js_source"), (".jsx", "js_source"), (".tsx", "js_source"),
     (".rb", "ruby_source"), (".sh", "shell_script"), (".bash", "shell_script"), (".cmake", "cmake"),
     (".rs", "rust_source"), (".go", "go_source"), (".gradle", "gradle"), (".gradle.kts", "gradle"),
 )
-_REQUIREMENTS = re.compile(r"(?:requirements|constraints)[\w.-]*\.(?:txt|in)")
-_HOOK_DIRS = frozenset({".husky", ".githooks"})
-_VENDORED = frozenset({"node_modules", ".venv", "venv", "target", "dist", "build", "__pycache__"})
+_REQUIREMENTS: Final = re.compile(r"(?:requirements|constraints)[\w.-]*\.(?:txt|in)")
+_HOOK_DIRS: Final = frozenset({".husky", ".githooks"})
+_VENDORED: Final = frozenset({"node_modules", ".venv", "venv", "target", "dist", "build", "__pycache__"})
 """Directories whose files no command of the project runs as its own: a package.json or conftest.py in
 node_modules or a build tree is data. (A .pth file in a virtualenv is the exception, matched first.)"""
 

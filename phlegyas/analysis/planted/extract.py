@@ -13,8 +13,9 @@ import json
 import re
 import textwrap
 from dataclasses import dataclass, field
+from typing import Final
 
-LOOSE = "sh?"
+LOOSE: Final = "sh?"
 """A snippet that may or may not be a command (a line of an Edit's fragment read out of its context: a
 line of a ``run: |`` block, or a branch name of a list): only a deny in it counts."""
 
@@ -66,8 +67,8 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
 
 # -- shell files -------------------------------------------------------------------------------------
 
-_DIRNAME_0 = re.compile(r"""\$\(\s*dirname\s+(?:--\s+)?(?:"\$0"|\$0|'\$0')\s*\)|`dirname\s+(?:--\s+)?"?\$0"?`""")
-_POSITIONAL = re.compile(r"""(?<![\\$])"?\$(?:\{[1-9@*]\}|[1-9@*])"?""")
+_DIRNAME_0: Final = re.compile(r"""\$\(\s*dirname\s+(?:--\s+)?(?:"\$0"|\$0|'\$0')\s*\)|`dirname\s+(?:--\s+)?"?\$0"?`""")
+_POSITIONAL: Final = re.compile(r"""(?<![\\$])"?\$(?:\{[1-9@*]\}|[1-9@*])"?""")
 
 
 def _hook_text(text: str, run_dir: str) -> str:
@@ -78,8 +79,8 @@ def _hook_text(text: str, run_dir: str) -> str:
     return _POSITIONAL.sub(" hook-argument ", text)
 
 
-_DIRENV = re.compile(r"^(?P<indent>[ \t]*)(?P<fn>[A-Za-z_]+)\b(?P<rest>.*)$", re.M)
-_DIRENV_ENV_ONLY = frozenset({"PATH_add", "path_add", "MANPATH_add", "dotenv", "dotenv_if_exists", "watch_file",
+_DIRENV: Final = re.compile(r"^(?P<indent>[ \t]*)(?P<fn>[A-Za-z_]+)\b(?P<rest>.*)$", re.M)
+_DIRENV_ENV_ONLY: Final = frozenset({"PATH_add", "path_add", "MANPATH_add", "dotenv", "dotenv_if_exists", "watch_file",
                               "watch_dir", "strict_env", "unstrict_env", "log_status", "log_error", "layout", "use",
                               "env_vars_required", "expand_path", "has", "direnv_version", "export_alias"})
 
@@ -98,7 +99,7 @@ def _direnv_line(m: re.Match[str]) -> str:
     return m.group(0)
 
 
-_CI_EXPR = re.compile(r"\$\{\{.*?\}\}")
+_CI_EXPR: Final = re.compile(r"\$\{\{.*?\}\}")
 
 
 def _ci_text(text: str) -> str:
@@ -109,13 +110,13 @@ def _ci_text(text: str) -> str:
 
 # -- YAML (hooks managers, task runners, CI) ---------------------------------------------------------
 
-_YAML_KEYS = {
+_YAML_KEYS: Final = {
     "entry": ("entry",),
     "run": ("run", "script", "before_script", "after_script", "commands", "command"),
     "cmds": ("cmds", "cmd", "run"),
 }
-_YAML_LINE = re.compile(r"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(?P<value>.*))?$")
-_ITEM = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<value>.*)$")
+_YAML_LINE: Final = re.compile(r"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(?P<value>.*))?$")
+_ITEM: Final = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<value>.*)$")
 
 
 def _unquote(value: str) -> str:
@@ -200,8 +201,8 @@ def _flow_items(value: str) -> list[str]:
 
 # -- package.json ------------------------------------------------------------------------------------
 
-_PAIR = re.compile(r'"(?P<key>(?:[^"\\]|\\.)*)"\s*:\s*"(?P<value>(?:[^"\\]|\\.)*)"')
-_LIFECYCLE = frozenset({
+_PAIR: Final = re.compile(r'"(?P<key>(?:[^"\\]|\\.)*)"\s*:\s*"(?P<value>(?:[^"\\]|\\.)*)"')
+_LIFECYCLE: Final = frozenset({
     "preinstall", "install", "postinstall", "prepare", "preprepare", "postprepare", "prepublish",
     "prepublishOnly", "prepack", "postpack", "publish", "postpublish", "pretest", "test", "posttest", "prestart",
     "start", "poststart", "prestop", "stop", "restart", "preuninstall", "uninstall", "postuninstall", "preversion",
@@ -247,7 +248,7 @@ def npm_scripts(text: str, whole: bool, names: set[str] | None = None) -> list[s
     return out
 
 
-_NPM_FIELDS = frozenset({
+_NPM_FIELDS: Final = frozenset({
     "name", "version", "description", "main", "module", "types", "typings", "license", "author", "homepage", "url",
     "email", "type", "private", "browser", "packageManager", "sideEffects", "funding", "unpkg", "jsdelivr",
     "source", "style", "sass", "exports", "import", "require", "default", "node", "npm", "registry", "access",
@@ -256,13 +257,13 @@ _NPM_FIELDS = frozenset({
 """package.json fields whose string values are data, not commands (in a fragment the judge cannot see
 which object a pair belongs to; a script's key is free, so every other key with a value of several
 words is read as one: ``"testEnvironment": "node"`` is configuration, ``"x": "curl … | sh"`` is not)."""
-_VERSIONISH = re.compile(r"^(?:[\^~<>=*]|\d|v\d|x$|latest$|next$|beta$|canary$|workspace:|npm:|file:|link:|"
+_VERSIONISH: Final = re.compile(r"^(?:[\^~<>=*]|\d|v\d|x$|latest$|next$|beta$|canary$|workspace:|npm:|file:|link:|"
                          r"portal:|patch:|catalog:|git[+:]|github:|gitlab:|bitbucket:|https?://|\.{0,2}/)")
 """Dependency versions, ranges, tags, protocols and paths (``^1.2.0``, ``workspace:*``, ``./lib``)."""
 
 
-_ARGS = re.compile(r'\s*,?\s*"args"\s*:\s*\[(?P<items>[^\]]*)\]')
-_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_ARGS: Final = re.compile(r'\s*,?\s*"args"\s*:\s*\[(?P<items>[^\]]*)\]')
+_JSON_STRING: Final = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
 def _json_strings(text: str, keys: tuple[str, ...]) -> list[str]:
@@ -282,14 +283,14 @@ def _json_strings(text: str, keys: tuple[str, ...]) -> list[str]:
 
 # -- Makefiles and justfiles -------------------------------------------------------------------------
 
-_MAKE_VAR = re.compile(r"^(?P<name>[A-Za-z_][\w.-]*)[ \t]*(?:::=|:=|\?=|\+=|!=|=)[ \t]*(?P<value>.*)$")
-_MAKE_REF = re.compile(r"\$[({](?P<name>[A-Za-z_][\w.-]*)[)}]")
-_MAKE_AUTO = re.compile(r"\$(?:[@<^?*+|%]|[({][@<^?*%][DF]?[)}])")
-_MAKE_SHELL = re.compile(r"\$[({]shell[ \t]+(?P<body>[^)}]*)[)}]")
-_MAKE_FUNC = re.compile(r"\$[({](?:[a-z-]+[ \t]|[A-Za-z_][\w.-]*:)[^)}]*[)}]")  # $(wildcard …), $(SRC:.c=.o)
-_MAKE_TARGET = re.compile(r"^(?P<targets>[A-Za-z0-9_][\w./ -]*?)[ \t]*::?(?!=)")
-_MAKE_RULE_RECIPE = re.compile(r"^[^\t#=:][^=;]*?::?(?!=)[^=;]*;(?P<recipe>.*)$")  # `all: deps ; recipe`
-_SHELLS = ("/bin/sh", "/bin/bash", "/usr/bin/env bash", "/usr/bin/bash", "sh", "bash", "/usr/bin/sh")
+_MAKE_VAR: Final = re.compile(r"^(?P<name>[A-Za-z_][\w.-]*)[ \t]*(?:::=|:=|\?=|\+=|!=|=)[ \t]*(?P<value>.*)$")
+_MAKE_REF: Final = re.compile(r"\$[({](?P<name>[A-Za-z_][\w.-]*)[)}]")
+_MAKE_AUTO: Final = re.compile(r"\$(?:[@<^?*+|%]|[({][@<^?*%][DF]?[)}])")
+_MAKE_SHELL: Final = re.compile(r"\$[({]shell[ \t]+(?P<body>[^)}]*)[)}]")
+_MAKE_FUNC: Final = re.compile(r"\$[({](?:[a-z-]+[ \t]|[A-Za-z_][\w.-]*:)[^)}]*[)}]")  # $(wildcard …), $(SRC:.c=.o)
+_MAKE_TARGET: Final = re.compile(r"^(?P<targets>[A-Za-z0-9_][\w./ -]*?)[ \t]*::?(?!=)")
+_MAKE_RULE_RECIPE: Final = re.compile(r"^[^\t#=:][^=;]*?::?(?!=)[^=;]*;(?P<recipe>.*)$")  # `all: deps ; recipe`
+_SHELLS: Final = ("/bin/sh", "/bin/bash", "/usr/bin/env bash", "/usr/bin/bash", "sh", "bash", "/usr/bin/sh")
 
 
 def _make(text: str, out: Content) -> None:
@@ -334,9 +335,9 @@ def _make_words(text: str, values: dict[str, str], depth: int = 0) -> str:
     return text.replace("\x00", "$")
 
 
-_JUST_HEADER = re.compile(r"^@?[A-Za-z_][\w-]*(?:[ \t]+[^:=]*)?:(?!=)")
-_JUST_INTERP = re.compile(r"\{\{.*?\}\}")
-_JUST_BACKTICK = re.compile(r"`([^`]*)`")
+_JUST_HEADER: Final = re.compile(r"^@?[A-Za-z_][\w-]*(?:[ \t]+[^:=]*)?:(?!=)")
+_JUST_INTERP: Final = re.compile(r"\{\{.*?\}\}")
+_JUST_BACKTICK: Final = re.compile(r"`([^`]*)`")
 
 
 def _just(text: str, out: Content) -> None:
@@ -370,10 +371,10 @@ def _just(text: str, out: Content) -> None:
 
 # -- pytest, tox and Cargo configuration -------------------------------------------------------------
 
-_INI_LINE = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)[ \t]*[=:][ \t]*(?P<value>.*)$")
-_TOX_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-_QUOTED = re.compile(r"""'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)\"""")
-_CARGO_KEYS = frozenset({"runner", "rustc-wrapper", "rustc-workspace-wrapper", "rustc", "linker"})
+_INI_LINE: Final = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)[ \t]*[=:][ \t]*(?P<value>.*)$")
+_TOX_PLACEHOLDER: Final = re.compile(r"\{[^{}]*\}")
+_QUOTED: Final = re.compile(r"""'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)\"""")
+_CARGO_KEYS: Final = frozenset({"runner", "rustc-wrapper", "rustc-workspace-wrapper", "rustc", "linker"})
 
 
 def _ini_entries(text: str) -> list[tuple[str, str]]:
@@ -442,9 +443,9 @@ def _toml_commands(text: str, keys: frozenset[str]) -> list[str]:
 
 # -- languages phlegyas cannot parse: Rust build scripts, Ruby --------------------------------------
 
-_RUST_COMMAND = re.compile(r"Command::new\((?P<rest>[^;]*)", re.S)
-_RUST_NET = re.compile(r"std::net|TcpStream|UdpSocket|reqwest|ureq::|curl::|hyper::|include_bytes!\(\s*concat!")
-_RUST_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_RUST_COMMAND: Final = re.compile(r"Command::new\((?P<rest>[^;]*)", re.S)
+_RUST_NET: Final = re.compile(r"std::net|TcpStream|UdpSocket|reqwest|ureq::|curl::|hyper::|include_bytes!\(\s*concat!")
+_RUST_STRING: Final = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
 def _rust(text: str, out: Content) -> None:
@@ -460,8 +461,8 @@ def _rust(text: str, out: Content) -> None:
         out.doubts.append("the build script uses the network")
 
 
-_RUBY_RUN = re.compile(r"""(?:\bsh|\bsystem|\bexec|\bspawn|%x|`)\s*\(?\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')""")
-_RUBY_NET = re.compile(r"Net::HTTP|open-uri|URI\.open|TCPSocket|Socket\.new|\beval\b|instance_eval|Kernel\.load")
+_RUBY_RUN: Final = re.compile(r"""(?:\bsh|\bsystem|\bexec|\bspawn|%x|`)\s*\(?\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')""")
+_RUBY_NET: Final = re.compile(r"Net::HTTP|open-uri|URI\.open|TCPSocket|Socket\.new|\beval\b|instance_eval|Kernel\.load")
 
 
 def _ruby(text: str, out: Content) -> None:

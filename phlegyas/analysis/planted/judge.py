@@ -23,6 +23,7 @@ import re
 import shlex
 import textwrap
 from dataclasses import replace
+from typing import Final
 
 from phlegyas.analysis import paths
 from phlegyas.analysis import programs as P
@@ -38,10 +39,10 @@ from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding, Verdict
 
 DENY, ASK = Verdict.DENY, Verdict.ASK
-PLANTS_CODE = "write.plants_code"
-PLANTS_UNCHECKED = "write.plants_unchecked"
-_MAX_SNIPPETS = 300
-_MAX_CHARS = 200_000
+PLANTS_CODE: Final = "write.plants_code"
+PLANTS_UNCHECKED: Final = "write.plants_unchecked"
+_MAX_SNIPPETS: Final = 300
+_MAX_CHARS: Final = 200_000
 
 
 Judgement = tuple[Verdict, str]
@@ -124,10 +125,10 @@ def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv
 
 # -- shell ------------------------------------------------------------------------------------------
 
-_OPTION_GAP = "is an option phlegyas does not know for"
-_NPX_RUN = "executes code (downloads and runs the package"
-_NAMED = re.compile(r"runs the (?P<kind>project script|build target) '(?P<name>[^']*)'$")
-_PLAIN_NAME = re.compile(r"[A-Za-z0-9][\w.@+-]*")
+_OPTION_GAP: Final = "is an option phlegyas does not know for"
+_NPX_RUN: Final = "executes code (downloads and runs the package"
+_NAMED: Final = re.compile(r"runs the (?P<kind>project script|build target) '(?P<name>[^']*)'$")
+_PLAIN_NAME: Final = re.compile(r"[A-Za-z0-9][\w.@+-]*")
 
 
 def judge_shell(text: str, env: AnalysisEnv, tools: ShellTools, npm: bool = False,
@@ -211,9 +212,9 @@ def _unparsed(problems: list[str]) -> bool:
 
 # -- Python -----------------------------------------------------------------------------------------
 
-_PY_SINKS = re.compile(r"\b(?:os\.system|os\.popen|subprocess|exec\s*\(|eval\s*\(|__import__|importlib|socket|"
+_PY_SINKS: Final = re.compile(r"\b(?:os\.system|os\.popen|subprocess|exec\s*\(|eval\s*\(|__import__|importlib|socket|"
                        r"urllib|requests|httpx|ctypes|pty|shutil\.rmtree|os\.remove|os\.unlink|compile\s*\()")
-_PY_EXEC_OK = ("Path.",)
+_PY_EXEC_OK: Final = ("Path.",)
 
 
 def judge_python(code: str, env: AnalysisEnv, tools: ShellTools, whole: bool) -> Judgement | None:

@@ -26,17 +26,18 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from typing import Final
 
 from phlegyas.analysis import paths
 from phlegyas.analysis.shell.handlers.package_specs import npm_spec, pip_spec
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.redact import redact
 
-PACKAGE_SOURCE = "write.package_source"
-_OFFICIAL_HOSTS = frozenset({"registry.npmjs.org", "registry.npmjs.com", "registry.yarnpkg.com", "pypi.org",
+PACKAGE_SOURCE: Final = "write.package_source"
+_OFFICIAL_HOSTS: Final = frozenset({"registry.npmjs.org", "registry.npmjs.com", "registry.yarnpkg.com", "pypi.org",
                              "pypi.python.org", "files.pythonhosted.org"})
-_URL = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*)://(?P<userinfo>[^/@\s]*@)?(?P<host>[^/:\s'\"?#]*)", re.I)
-_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s]*@", re.I)
+_URL: Final = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*)://(?P<userinfo>[^/@\s]*@)?(?P<host>[^/:\s'\"?#]*)", re.I)
+_USERINFO: Final = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s]*@", re.I)
 
 
 def show(source: str) -> str:
@@ -80,14 +81,14 @@ def _outside(target: str, base: str, env: AnalysisEnv) -> bool:
 
 # -- .npmrc, .yarnrc, .yarnrc.yml -------------------------------------------------------------------------
 
-_RC_LINES = {
+_RC_LINES: Final = {
     "npmrc": (re.compile(r"^\s*(?P<key>[^=\s]+)\s*=\s*(?P<value>.*?)\s*$"),),
     "yarnrc": (re.compile(r"""^\s*(?:-\s+)?["']?(?P<key>[\w@:/.-]+?)["']?\s*:(?:\s+(?P<value>.*?))?\s*$"""),
                re.compile(r"""^\s*"?(?P<key>[^"\s]+)"?\s+(?P<value>.+?)\s*$""")),
 }
-_RC_REGISTRY = re.compile(r"(?:^|:)registry$|^npmRegistryServer$|^replace-registry-host$|^npmScopes$", re.I)
-_RC_PROXY = frozenset({"proxy", "https-proxy", "http-proxy", "httpproxy", "httpsproxy"})
-_RC_TLS = frozenset({"strict-ssl", "enablestrictssl"})
+_RC_REGISTRY: Final = re.compile(r"(?:^|:)registry$|^npmRegistryServer$|^replace-registry-host$|^npmScopes$", re.I)
+_RC_PROXY: Final = frozenset({"proxy", "https-proxy", "http-proxy", "httpproxy", "httpsproxy"})
+_RC_TLS: Final = frozenset({"strict-ssl", "enablestrictssl"})
 
 
 def _value(text: str) -> str:
@@ -120,15 +121,15 @@ def _npmrc(language: str, content: str) -> list[str]:
 
 # -- pip.conf, uv.toml, bunfig.toml, Pipfile, pyproject.toml ----------------------------------------------
 
-_HEADER = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]]+?)\s*\]\]?\s*(?:#.*)?$")
-_ENTRY = re.compile(r"^\s*(?P<key>[\"']?[\w.-]+[\"']?)\s*(?:=|:(?!//))\s*(?P<value>.*)$")
-_INDEX_KEYS = frozenset({"index-url", "index_url", "index", "extra-index-url", "extra_index_url", "find-links",
+_HEADER: Final = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_ENTRY: Final = re.compile(r"^\s*(?P<key>[\"']?[\w.-]+[\"']?)\s*(?:=|:(?!//))\s*(?P<value>.*)$")
+_INDEX_KEYS: Final = frozenset({"index-url", "index_url", "index", "extra-index-url", "extra_index_url", "find-links",
                          "find_links", "python-install-mirror", "pypy-install-mirror", "registry", "url"})
-_TRUST_KEYS = frozenset({"trusted-host", "trusted_host", "allow-insecure-host", "allow_insecure_host"})
-_STRING = re.compile(r""""((?:[^"\\]|\\.)*)"|'([^']*)'""")
-_DIRECT_REF = re.compile(r"^\s*[A-Za-z0-9][\w.-]*\s*(?:\[[^\]]*\])?\s*@\s*(?P<ref>[a-z][a-z0-9+.-]*://\S+|git\+\S+|"
+_TRUST_KEYS: Final = frozenset({"trusted-host", "trusted_host", "allow-insecure-host", "allow_insecure_host"})
+_STRING: Final = re.compile(r""""((?:[^"\\]|\\.)*)"|'([^']*)'""")
+_DIRECT_REF: Final = re.compile(r"^\s*[A-Za-z0-9][\w.-]*\s*(?:\[[^\]]*\])?\s*@\s*(?P<ref>[a-z][a-z0-9+.-]*://\S+|git\+\S+|"
                          r"file:\S+)", re.I)
-_INLINE_SOURCE = re.compile(r"""\b(?P<key>git|url|path)\s*=\s*(?:"(?P<d>[^"]*)"|'(?P<s>[^']*)')""")
+_INLINE_SOURCE: Final = re.compile(r"""\b(?P<key>git|url|path)\s*=\s*(?:"(?P<d>[^"]*)"|'(?P<s>[^']*)')""")
 
 
 def _entries(content: str) -> list[tuple[str, str, str]]:
@@ -196,7 +197,7 @@ def _toml_like(language: str, content: str, whole: bool, base: str, env: Analysi
     return out
 
 
-_DEP_TABLE = re.compile(r"depend|sources|packages|group")
+_DEP_TABLE: Final = re.compile(r"depend|sources|packages|group")
 
 
 def _python_refs(table: str, key: str, value: str, base: str, env: AnalysisEnv) -> list[str]:
@@ -222,9 +223,9 @@ def _python_refs(table: str, key: str, value: str, base: str, env: AnalysisEnv) 
 
 # -- requirements files -------------------------------------------------------------------------------
 
-_REQ_INDEX = frozenset({"-i", "--index-url", "--extra-index-url", "-f", "--find-links"})
-_REQ_FILES = frozenset({"-r", "--requirement", "-c", "--constraint"})
-_REQ_EDITABLE = frozenset({"-e", "--editable"})
+_REQ_INDEX: Final = frozenset({"-i", "--index-url", "--extra-index-url", "-f", "--find-links"})
+_REQ_FILES: Final = frozenset({"-r", "--requirement", "-c", "--constraint"})
+_REQ_EDITABLE: Final = frozenset({"-e", "--editable"})
 
 
 def _requirements(content: str, base: str, env: AnalysisEnv) -> list[str]:
@@ -266,16 +267,16 @@ def _requirement(spec: str, base: str, env: AnalysisEnv) -> list[str]:
 
 # -- package.json -------------------------------------------------------------------------------------
 
-_DEP_SECTIONS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "overrides",
+_DEP_SECTIONS: Final = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "overrides",
                  "resolutions")
-_PROTOCOL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|git\+|git@|github:|gitlab:|bitbucket:|gist:|npm:|file:|link:|portal:|"
+_PROTOCOL: Final = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|git\+|git@|github:|gitlab:|bitbucket:|gist:|npm:|file:|link:|portal:|"
                        r"\.\.?/|/|~/)", re.I)
-_NOT_DEPS = frozenset({"url", "homepage", "repository", "bugs", "$schema", "funding", "registry", "directory",
+_NOT_DEPS: Final = frozenset({"url", "homepage", "repository", "bugs", "$schema", "funding", "registry", "directory",
                        "main", "module", "types", "typings", "browser", "bin", "exports", "files", "source", "style",
                        "unpkg", "jsdelivr", "email", "author", "icon", "license", "workspaces", "man", "imports",
                        "default", "import", "require", "node", "publishConfig", "config"})
-_PAIR = re.compile(r'"(?P<key>(?:[^"\\]|\\.)*)"\s*:\s*"(?P<value>(?:[^"\\]|\\.)*)"')
-_PROJECT_PROTOCOLS = ("workspace:", "catalog:", "patch:")
+_PAIR: Final = re.compile(r'"(?P<key>(?:[^"\\]|\\.)*)"\s*:\s*"(?P<value>(?:[^"\\]|\\.)*)"')
+_PROJECT_PROTOCOLS: Final = ("workspace:", "catalog:", "patch:")
 
 
 def _package_json(content: str, whole: bool, base: str, env: AnalysisEnv) -> list[str]:

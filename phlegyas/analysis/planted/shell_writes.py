@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Final
 
 from phlegyas.analysis import paths
 from phlegyas.analysis.planted.catalogue import planted_kind
@@ -18,9 +19,9 @@ from phlegyas.analysis.tier1.writes import program_writes
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding
 
-_WHOLE_OPS = frozenset({">", ">|", "&>"})
-_APPEND_OPS = frozenset({">>", "&>>", "<>"})
-_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "r": "\r", "a": "", "e": "", "0": ""}
+_WHOLE_OPS: Final = frozenset({">", ">|", "&>"})
+_APPEND_OPS: Final = frozenset({">>", "&>>", "<>"})
+_ESCAPES: Final = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "r": "\r", "a": "", "e": "", "0": ""}
 
 
 def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirects: bool) -> list[Finding]:
@@ -54,8 +55,8 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
     return out
 
 
-_COMMAND_LINES = frozenset({"make", "just"})
-_ARG_WRITERS = frozenset({"tee", "sed", "cp", "mv", "install", "ln", "rsync", "dd", "curl", "wget"})
+_COMMAND_LINES: Final = frozenset({"make", "just"})
+_ARG_WRITERS: Final = frozenset({"tee", "sed", "cp", "mv", "install", "ln", "rsync", "dd", "curl", "wget"})
 
 
 def _redirected_content(run: Run) -> str | None:
@@ -106,8 +107,8 @@ def _printf(words: list[str]) -> str | None:
     return _unescape(text) + ("\n" + "\n".join(rest) if rest else "")
 
 
-_SED_S = re.compile(r"s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)(?P=d)")
-_SED_TEXT = re.compile(r"(?:^|;|\n)\s*(?:\d+|/[^/]*/|\$)?\s*[aic](?:\\(?=\s|$))?\s*(?P<text>[^;\n]*)")
+_SED_S: Final = re.compile(r"s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)(?P=d)")
+_SED_TEXT: Final = re.compile(r"(?:^|;|\n)\s*(?:\d+|/[^/]*/|\$)?\s*[aic](?:\\(?=\s|$))?\s*(?P<text>[^;\n]*)")
 
 
 def _sed_text(run: Run) -> str | None:

@@ -11,10 +11,11 @@ like the shell's ``rm -r ~``.
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.planted.extract import extract
 
-_SAFE_WORD = re.compile(r"[\w@%+=:,./~-]+")
+_SAFE_WORD: Final = re.compile(r"[\w@%+=:,./~-]+")
 
 
 def shell_word(word: str, live: bool = False) -> str:
@@ -42,11 +43,11 @@ def commands(language: str, text: str) -> list[str]:
 
 # -- CMake --------------------------------------------------------------------------------------------
 
-_CMAKE_CALL = re.compile(r"\b(?P<fn>execute_process|add_custom_command|add_custom_target|file|exec_program)\s*\(",
+_CMAKE_CALL: Final = re.compile(r"\b(?P<fn>execute_process|add_custom_command|add_custom_target|file|exec_program)\s*\(",
                          re.IGNORECASE)
-_CMAKE_ARG = re.compile(r'\[(?P<eq>=*)\[(?P<bracket>.*?)\](?P=eq)\]|"(?P<quoted>(?:[^"\\]|\\.)*)"|'
+_CMAKE_ARG: Final = re.compile(r'\[(?P<eq>=*)\[(?P<bracket>.*?)\](?P=eq)\]|"(?P<quoted>(?:[^"\\]|\\.)*)"|'
                         r"(?P<comment>#[^\n]*)|(?P<bare>(?:[^\s()\"#\\]|\\.)+)", re.S)
-_CMAKE_KEYWORDS = frozenset({
+_CMAKE_KEYWORDS: Final = frozenset({
     "COMMAND", "WORKING_DIRECTORY", "TIMEOUT", "RESULT_VARIABLE", "RESULTS_VARIABLE", "OUTPUT_VARIABLE",
     "ERROR_VARIABLE", "INPUT_FILE", "OUTPUT_FILE", "ERROR_FILE", "OUTPUT_QUIET", "ERROR_QUIET", "COMMAND_ECHO",
     "OUTPUT_STRIP_TRAILING_WHITESPACE", "ERROR_STRIP_TRAILING_WHITESPACE", "ENCODING", "ECHO_OUTPUT_VARIABLE",
@@ -55,15 +56,15 @@ _CMAKE_KEYWORDS = frozenset({
     "USES_TERMINAL", "COMMAND_EXPAND_LISTS", "DEPENDS_EXPLICIT_ONLY", "CODEGEN", "TARGET", "PRE_BUILD",
     "PRE_LINK", "POST_BUILD", "ALL", "SOURCES", "ARGS", "RETURN_VALUE",
 })
-_CMAKE_DIRS = {
+_CMAKE_DIRS: Final = {
     "CMAKE_SOURCE_DIR": ".", "CMAKE_CURRENT_SOURCE_DIR": ".", "PROJECT_SOURCE_DIR": ".",
     "CMAKE_CURRENT_LIST_DIR": ".", "CMAKE_BINARY_DIR": "build", "CMAKE_CURRENT_BINARY_DIR": "build",
     "PROJECT_BINARY_DIR": "build", "CMAKE_COMMAND": "cmake", "CMAKE_CTEST_COMMAND": "ctest",
 }
-_CMAKE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": ""}
-_CMAKE_SET = re.compile(r"\bset\s*\(", re.IGNORECASE)
-_CMAKE_ENV = re.compile(r"\$ENV\{(?P<name>\w+)\}")
-_CMAKE_VAR = re.compile(r"\$\{(?P<name>\w+)\}")
+_CMAKE_ESCAPES: Final = {"n": "\n", "t": "\t", "r": "\r", "0": ""}
+_CMAKE_SET: Final = re.compile(r"\bset\s*\(", re.IGNORECASE)
+_CMAKE_ENV: Final = re.compile(r"\$ENV\{(?P<name>\w+)\}")
+_CMAKE_VAR: Final = re.compile(r"\$\{(?P<name>\w+)\}")
 
 
 def _cmake_value(word: str, values: dict[str, str]) -> str:
@@ -154,11 +155,11 @@ def cmake_commands(text: str) -> list[str]:
 
 # -- Rust ---------------------------------------------------------------------------------------------
 
-_RUST_HOME = (r"(?:(?:dirs(?:_next)?|home|std::env|env)::)?home_dir\(\s*\)|"
+_RUST_HOME: Final = (r"(?:(?:dirs(?:_next)?|home|std::env|env)::)?home_dir\(\s*\)|"
               r"(?:std::)?env::var(?:_os)?\(\s*\"(?:HOME|USERPROFILE)\"\s*\)")
-_RUST_LET = re.compile(rf"\blet\s+(?:mut\s+)?(?P<name>\w+)\s*(?::[^=;]*)?=\s*(?P<value>[^;]*?(?:{_RUST_HOME})[^;]*);")
-_RUST_REMOVE = re.compile(r"\bremove_dir_all\s*\(\s*(?P<arg>(?:[^();]|\((?:[^();]|\([^();]*\))*\))*)\)")
-_RUST_LITERAL = re.compile(r'^"((?:[^"\\]|\\.)*)"$')
+_RUST_LET: Final = re.compile(rf"\blet\s+(?:mut\s+)?(?P<name>\w+)\s*(?::[^=;]*)?=\s*(?P<value>[^;]*?(?:{_RUST_HOME})[^;]*);")
+_RUST_REMOVE: Final = re.compile(r"\bremove_dir_all\s*\(\s*(?P<arg>(?:[^();]|\((?:[^();]|\([^();]*\))*\))*)\)")
+_RUST_LITERAL: Final = re.compile(r'^"((?:[^"\\]|\\.)*)"$')
 
 
 def rust_commands(text: str) -> list[str]:
@@ -199,12 +200,12 @@ def _rust_path(arg: str, homes: dict[str, str]) -> str | None:
 
 # -- Go -----------------------------------------------------------------------------------------------
 
-_GO_STRING = r'"(?:[^"\\]|\\.)*"|`[^`]*`'
-_GO_COMMAND = re.compile(r"\bexec\.Command(?P<ctx>Context)?\s*\((?P<args>(?:[^()]|\([^()]*\))*)\)")
-_GO_HOME = r'os\.Getenv\(\s*"(?:HOME|USERPROFILE)"\s*\)|os\.UserHomeDir\(\s*\)'
-_GO_LET = re.compile(rf"\b(?:var\s+)?(?P<name>\w+)\s*(?:,\s*\w+\s*)?(?::=|=)\s*"
+_GO_STRING: Final = r'"(?:[^"\\]|\\.)*"|`[^`]*`'
+_GO_COMMAND: Final = re.compile(r"\bexec\.Command(?P<ctx>Context)?\s*\((?P<args>(?:[^()]|\([^()]*\))*)\)")
+_GO_HOME: Final = r'os\.Getenv\(\s*"(?:HOME|USERPROFILE)"\s*\)|os\.UserHomeDir\(\s*\)'
+_GO_LET: Final = re.compile(rf"\b(?:var\s+)?(?P<name>\w+)\s*(?:,\s*\w+\s*)?(?::=|=)\s*"
                      rf"(?P<value>[^\n;]*?(?:{_GO_HOME})[^\n;]*)")
-_GO_REMOVE = re.compile(r"\bos\.RemoveAll\s*\((?P<arg>(?:[^()]|\([^()]*\))*)\)")
+_GO_REMOVE: Final = re.compile(r"\bos\.RemoveAll\s*\((?P<arg>(?:[^()]|\([^()]*\))*)\)")
 
 
 def _go_literal(text: str) -> str | None:
@@ -243,9 +244,9 @@ def go_commands(text: str) -> list[str]:
 
 # -- Gradle -------------------------------------------------------------------------------------------
 
-_GRADLE_STRING = r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*\""""
-_GRADLE_LINE = re.compile(rf"\bcommandLine\s*\(?\s*\[?\s*(?P<args>(?:(?:{_GRADLE_STRING})\s*,?\s*)+)")
-_GRADLE_EXECUTE = re.compile(rf"(?P<s>{_GRADLE_STRING})\s*\.execute\(\s*\)|"
+_GRADLE_STRING: Final = r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*\""""
+_GRADLE_LINE: Final = re.compile(rf"\bcommandLine\s*\(?\s*\[?\s*(?P<args>(?:(?:{_GRADLE_STRING})\s*,?\s*)+)")
+_GRADLE_EXECUTE: Final = re.compile(rf"(?P<s>{_GRADLE_STRING})\s*\.execute\(\s*\)|"
                              rf"\[(?P<list>(?:\s*(?:{_GRADLE_STRING})\s*,?)+)\]\s*\.execute\(\s*\)")
 
 

@@ -22,6 +22,7 @@ import ast
 import re
 import shlex
 import textwrap
+from typing import Final
 
 from phlegyas.analysis.planted.source_readers import commands
 from phlegyas.analysis.planted.tools import ShellTools, short
@@ -29,13 +30,13 @@ from phlegyas.analysis.shell.interpreters import CodeReport, analyze_literal_cod
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
-SOURCE_LANGUAGES = frozenset({"py", "js", "ruby", "sh", "cmake", "rust", "go", "gradle"})
-_MAX_CHARS = 1_000_000
-_MAX_COMMANDS = 400
-_MAX_LINES = 400
-_MAX_CHUNKS = 2000
-_WINDOW = 400  # characters of JavaScript or Ruby read together for a synthetic command
-_PY_SINK_LINE = re.compile(r"\b(?:os\.(?:system|popen|exec\w*|spawn\w*|remove|unlink|rmdir|removedirs)|"
+SOURCE_LANGUAGES: Final = frozenset({"py", "js", "ruby", "sh", "cmake", "rust", "go", "gradle"})
+_MAX_CHARS: Final = 1_000_000
+_MAX_COMMANDS: Final = 400
+_MAX_LINES: Final = 400
+_MAX_CHUNKS: Final = 2000
+_WINDOW: Final = 400  # characters of JavaScript or Ruby read together for a synthetic command
+_PY_SINK_LINE: Final = re.compile(r"\b(?:os\.(?:system|popen|exec\w*|spawn\w*|remove|unlink|rmdir|removedirs)|"
                            r"subprocess\.\w+|shutil\.rmtree|rmtree|\.unlink|\.rmdir|exec|eval|check_output|"
                            r"check_call|Popen)\s*\(")
 
@@ -52,11 +53,11 @@ def source_deny(language: str, content: str, env: AnalysisEnv, tools: ShellTools
     return _first_deny(commands(language, text), env, tools)
 
 
-_SHELL_WORTH = re.compile(r"\b(?:rm|rmdir|curl|wget|fetch|dd|mkfs\w*|shred|wipefs|chmod|chown|eval|exec|source|"
+_SHELL_WORTH: Final = re.compile(r"\b(?:rm|rmdir|curl|wget|fetch|dd|mkfs\w*|shred|wipefs|chmod|chown|eval|exec|source|"
                           r"nc|ncat|netcat|socat|telnet|bash|sh|zsh|dash|ksh|python\d*|perl|ruby|node|php|base64|find|"
                           r"xargs|git|sudo|doas|scp|rsync|ssh|sftp|truncate|mv|cp|tee|crontab|openssl|busybox)\b|/dev/|"
                           r":\s*\(\s*\)")
-_HOME_VAR = re.compile(r"\$\{HOME\}|\$HOME\b")
+_HOME_VAR: Final = re.compile(r"\$\{HOME\}|\$HOME\b")
 
 
 def shell_lines(text: str) -> list[str]:
@@ -95,7 +96,7 @@ def _commands(report: CodeReport) -> list[str]:
     return [*report.shell, *(shlex.join(argv) for argv in report.argvs)]
 
 
-_SYNTHETIC = re.compile(r"""^(?:env \| curl --data-binary @- |curl -d "\$\w+" |curl --data-binary '?@|"""
+_SYNTHETIC: Final = re.compile(r"""^(?:env \| curl --data-binary @- |curl -d "\$\w+" |curl --data-binary '?@|"""
                         r"""curl -s \S+ \| (?:node|ruby|perl|php)$)""")
 """Commands a code analysis writes for two things the code does anywhere in its text: it reads files or
 the environment and it sends data (``env | curl …``), it evaluates code and it downloads (``curl -s u |
@@ -135,12 +136,12 @@ def _literal(text: str, language: str, env: AnalysisEnv, tools: ShellTools) -> s
     return None
 
 
-_SENDS_DATA = re.compile(r"\b(?:body|send\w*|write|post|data|stringify|payload|puts|print)\b", re.I)
+_SENDS_DATA: Final = re.compile(r"\b(?:body|send\w*|write|post|data|stringify|payload|puts|print)\b", re.I)
 
 
-_JS_COMMENT = re.compile(r"""(?P<keep>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`)|/\*.*?\*/|//[^\n]*""",
+_JS_COMMENT: Final = re.compile(r"""(?P<keep>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`)|/\*.*?\*/|//[^\n]*""",
                          re.S)
-_RUBY_COMMENT = re.compile(r"^[ \t]*#[^\n]*$|^=begin\b.*?^=end\b[^\n]*", re.M | re.S)
+_RUBY_COMMENT: Final = re.compile(r"^[ \t]*#[^\n]*$|^=begin\b.*?^=end\b[^\n]*", re.M | re.S)
 
 
 def _without_comments(text: str, language: str) -> str:
@@ -177,9 +178,9 @@ def _python(code: str, env: AnalysisEnv, tools: ShellTools) -> str | None:
     return None
 
 
-_SENDS = re.compile(r"socket|request|urlopen|http|post|put\(|send|upload|smtp|ftp|paramiko|boto|grpc|websocket|aiohttp",
+_SENDS: Final = re.compile(r"socket|request|urlopen|http|post|put\(|send|upload|smtp|ftp|paramiko|boto|grpc|websocket|aiohttp",
                     re.I)
-_READS = re.compile(r"environ|getenv|open\(|read_text|read_bytes|expanduser|home\(|~|\.ssh|\.aws|\.env\b|exec|eval")
+_READS: Final = re.compile(r"environ|getenv|open\(|read_text|read_bytes|expanduser|home\(|~|\.ssh|\.aws|\.env\b|exec|eval")
 
 
 def _segment(lines: list[str], node: ast.stmt) -> str:

@@ -7,26 +7,26 @@ entries with ``ro``, ``mut``, ``subs``, ``add`` and ``E`` (an option set from a 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Final, Mapping
 
-EMPTY: frozenset[str] = frozenset()
+EMPTY: Final[frozenset[str]] = frozenset()
 
 
 # -- Tier 2 categories -----------------------------------------------------------------------------
-READ_ONLY = "read-only"
-GIT_READ = "git read"
-GIT_LOCAL = "git local"
-TEST_BUILD = "test/build"
-LINT_FORMAT = "lint/format"
-PKG_INSTALL = "package install"
-PROJECT_EDIT = "project edit"
-SAFE_WRITE = "safe write dir"
-NAVIGATION = "navigation"
-WEB_READ = "web read"
-NET_READ = "network read"
-READONLY_TOOL = "read-only tool"
+READ_ONLY: Final = "read-only"
+GIT_READ: Final = "git read"
+GIT_LOCAL: Final = "git local"
+TEST_BUILD: Final = "test/build"
+LINT_FORMAT: Final = "lint/format"
+PKG_INSTALL: Final = "package install"
+PROJECT_EDIT: Final = "project edit"
+SAFE_WRITE: Final = "safe write dir"
+NAVIGATION: Final = "navigation"
+WEB_READ: Final = "web read"
+NET_READ: Final = "network read"
+READONLY_TOOL: Final = "read-only tool"
 
-NETWORK_CATEGORIES = frozenset({GIT_READ, GIT_LOCAL, PKG_INSTALL, WEB_READ, NET_READ, TEST_BUILD})
+NETWORK_CATEGORIES: Final = frozenset({GIT_READ, GIT_LOCAL, PKG_INSTALL, WEB_READ, NET_READ, TEST_BUILD})
 """Categories whose commands may use the network and still be safe (fetch, install, a GET …)."""
 
 # -- operand modes ---------------------------------------------------------------------------------
@@ -41,7 +41,7 @@ NETWORK_CATEGORIES = frozenset({GIT_READ, GIT_LOCAL, PKG_INSTALL, WEB_READ, NET_
 # mode     the first operand is a mode/owner, the rest are written
 # in_out   the first operand is read, the second (if any) written
 # urls     operands are URLs (network)
-OPERAND_MODES = frozenset({"read", "list", "pattern", "none", "write", "target", "move", "delete", "mode", "in_out",
+OPERAND_MODES: Final = frozenset({"read", "list", "pattern", "none", "write", "target", "move", "delete", "mode", "in_out",
                            "urls"})
 
 
@@ -109,7 +109,7 @@ def opts(spec: str) -> frozenset[str]:
     return frozenset(spec.split())
 
 
-E = opts  # short alias for the tables
+E: Final = opts  # short alias for the tables
 
 
 # -- wrappers, interpreters, python -m modules, package runners ------------------------------------

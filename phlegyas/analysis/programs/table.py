@@ -6,7 +6,7 @@ system, git, packages, build, infra, runtimes); ``canonical``, ``resolve_path_pr
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Final, Mapping
 
 from phlegyas.analysis.programs.build import BUILD_TOOLS
 from phlegyas.analysis.programs.files import FILE_TOOLS
@@ -20,19 +20,19 @@ from phlegyas.analysis.programs.spec import Spec
 from phlegyas.analysis.programs.system import SYSTEM_TOOLS
 from phlegyas.analysis.programs.wrappers import WRAPPERS
 
-_P: dict[str, Spec] = {**READERS, **NETWORK_TOOLS, **FILE_TOOLS, **SYSTEM_TOOLS, **GIT_TOOLS, **PACKAGE_TOOLS,
+_P: Final[dict[str, Spec]] = {**READERS, **NETWORK_TOOLS, **FILE_TOOLS, **SYSTEM_TOOLS, **GIT_TOOLS, **PACKAGE_TOOLS,
                        **BUILD_TOOLS, **INFRA_TOOLS, **RUNTIMES}
-PROGRAMS: Mapping[str, Spec] = _P
+PROGRAMS: Final[Mapping[str, Spec]] = _P
 
 
 # -- names -----------------------------------------------------------------------------------------
 
-_SYSTEM_BIN_DIRS = frozenset({"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin",
+_SYSTEM_BIN_DIRS: Final = frozenset({"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin",
                               "/opt/homebrew/bin", "/opt/local/bin", "/usr/lib/git-core", "/snap/bin",
                               "/home/linuxbrew/.linuxbrew/bin", "/usr/libexec", "/run/current-system/sw/bin"})
-_PROJECT_TOOL_DIRS = ("node_modules/.bin/", ".venv/bin/", "venv/bin/", "env/bin/", ".tox/", "vendor/bin/",
+_PROJECT_TOOL_DIRS: Final = ("node_modules/.bin/", ".venv/bin/", "venv/bin/", "env/bin/", ".tox/", "vendor/bin/",
                       "bin/phpunit")
-_WRAPPER_SCRIPTS = {"gradlew": "gradlew", "mvnw": "mvnw", "gradlew.bat": "gradlew"}
+_WRAPPER_SCRIPTS: Final = {"gradlew": "gradlew", "mvnw": "mvnw", "gradlew.bat": "gradlew"}
 
 
 def canonical(name: str) -> str:
@@ -46,7 +46,7 @@ def canonical(name: str) -> str:
     return got
 
 
-_CANONICAL: dict[str, str] = {}
+_CANONICAL: Final[dict[str, str]] = {}
 
 
 def _canonical(name: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from typing import Final
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell import env_vars as V
@@ -25,8 +26,8 @@ from phlegyas.analysis.shell.effect_types import Effects, new_effects
 from phlegyas.analysis.shell.effects import program_effects
 from phlegyas.analysis.shell.parse import Word
 
-PATH_VARS = V.PATH_VARS
-EXEC_ENV_VARS = frozenset({
+PATH_VARS: Final = V.PATH_VARS
+EXEC_ENV_VARS: Final = frozenset({
     "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "BASH_ENV", "ENV",
     "PROMPT_COMMAND", "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "LESSOPEN", "LESSCLOSE", "EDITOR",
     "VISUAL", "GIT_EDITOR", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS",
@@ -38,7 +39,7 @@ EXEC_ENV_VARS = frozenset({
 })
 """Environment variables whose value makes a program run code or load a library of the caller's choice
 (the rules that need the list without the judging: policy rules, Tier 2.5)."""
-_EXEC_SUFFIXES = ("PAGER", "EDITOR", "VISUAL", "_CMD", "_COMMAND", "SHELL", "_PROGRAM", "_PROG", "_BIN", "_HOOK",
+_EXEC_SUFFIXES: Final = ("PAGER", "EDITOR", "VISUAL", "_CMD", "_COMMAND", "SHELL", "_PROGRAM", "_PROG", "_BIN", "_HOOK",
                   "_PRELOAD", "_OPTIONS", "_OPTS", "OPEN", "_EXEC", "_PATH", "_DIR", "_HOME", "_RC", "_LIBS",
                   "_LOADER", "_PLUGINS", "_INIT", "_STARTUP", "_CONFIG", "FLAGS")
 """Name endings that suggest a command, options or a path: a bare ``X_PATH=…`` may change an exported one."""
@@ -106,7 +107,15 @@ def assignment_effects(assignments: list[tuple[str, Word]], eff: Effects, mode: 
 
 def _used_as_data(name: str, line: str) -> bool:
     """``export OUT=dist; ls $OUT``: the line reads the variable itself, as a word."""
-    return bool(line) and re.search(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", line) is not None
+    for lead in ("$", "${"):  # a scan, not a regular expression: each new name would be compiled anew
+        needle = lead + name
+        at = line.find(needle)
+        while at >= 0:
+            end = at + len(needle)
+            if end == len(line) or not (line[end].isascii() and (line[end].isalnum() or line[end] == "_")):
+                return True
+            at = line.find(needle, at + 1)
+    return False
 
 
 def _path_parts(name: str, value: Word) -> list[Word]:
@@ -120,7 +129,7 @@ def _path_parts(name: str, value: Word) -> list[Word]:
     return [Word(p, dynamic=value.dynamic and ("$" in p or "`" in p), glob=False, quoted=True) for p in parts]
 
 
-_CWD_WORDS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
+_CWD_WORDS: Final = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
 
 
 def _here(part: str) -> str:
@@ -178,7 +187,7 @@ def _spec_options(name: str, value: Word, eff: Effects) -> None:
     eff.network = eff.network or got.network
 
 
-_PLAIN_OPTION = re.compile(r"--?[a-z][a-z0-9-]{0,30}(=.*)?")
+_PLAIN_OPTION: Final = re.compile(r"--?[a-z][a-z0-9-]{0,30}(=.*)?")
 
 
 def _scrub(text: str) -> str:
@@ -323,9 +332,9 @@ def _git_config(name: str, value: Word, eff: Effects) -> None:
         eff.runs.append(f"executes code ({name}={key if not value.dynamic else 'a computed key'})")
 
 
-DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+DECLARATIONS: Final = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments to this shell (exported with ``export`` or ``-x``)."""
-_SPLITTERS = frozenset({"read", "mapfile", "readarray"})
+_SPLITTERS: Final = frozenset({"read", "mapfile", "readarray"})
 
 
 def exports_all(program: str, args: list[Word]) -> bool:

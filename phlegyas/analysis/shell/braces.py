@@ -8,9 +8,11 @@ here (``tier1.expansion`` treats it as unknown), nor one that would grow past ``
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis.shell.syntax import Word, is_glob
 
-MAX_WORDS = 256
+MAX_WORDS: Final = 256
 
 
 def expand_word(text: str) -> list[str] | None:

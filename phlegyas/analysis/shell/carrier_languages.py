@@ -15,16 +15,17 @@ debuggers ``shell.carriers`` reads itself: only the parts that start a shell are
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.shell.expansion import Walk
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import stdin_text
 
-_SSH_LOCAL = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
-_MAKE_SHELL_FN = re.compile(r"\$[({]shell\s+([^)}]*)[)}]")
-_MAKE_RULE = re.compile(r"^([^=:#;\t][^=:#;]*)::?(?!=)([^=;#]*);(.*)$")
-_MAKE_SHELL_VARS = frozenset({"SHELL", "MAKESHELL"})
-_ED_BANG = re.compile(r"^[^A-Za-z!]*(?:[erwWE]\s*)?!(.*)$")
+_SSH_LOCAL: Final = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
+_MAKE_SHELL_FN: Final = re.compile(r"\$[({]shell\s+([^)}]*)[)}]")
+_MAKE_RULE: Final = re.compile(r"^([^=:#;\t][^=:#;]*)::?(?!=)([^=;#]*);(.*)$")
+_MAKE_SHELL_VARS: Final = frozenset({"SHELL", "MAKESHELL"})
+_ED_BANG: Final = re.compile(r"^[^A-Za-z!]*(?:[erwWE]\s*)?!(.*)$")
 
 
 def language(ex: Walk, cmd: SimpleCommand, name: str, opts: list[tuple[str, Word | None]], operands: list[Word],

@@ -12,6 +12,7 @@ command under DST is SRC on the host, and the command is then judged as running 
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.programs.carriers import CARRIERS as PROGRAM_CARRIERS
 from phlegyas.analysis.programs.carriers import LANGUAGE_CARRIERS, Carrier
@@ -23,7 +24,7 @@ from phlegyas.analysis.shell.parse import SimpleCommand, Word
 
 __all__ = ["CARRIERS", "carry"]
 
-CARRIERS: frozenset[str] = frozenset(PROGRAM_CARRIERS) | frozenset(LANGUAGE_CARRIERS)
+CARRIERS: Final[frozenset[str]] = frozenset(PROGRAM_CARRIERS) | frozenset(LANGUAGE_CARRIERS)
 """Every program ``carry`` reads."""
 
 
@@ -42,7 +43,7 @@ def carry(ex: Walk, cmd: SimpleCommand, run: Run, key: str, args: list[Word], vi
         return
 
 
-_ORDERED: dict[str, tuple[Carrier, ...]] = {}
+_ORDERED: Final[dict[str, tuple[Carrier, ...]]] = {}
 
 
 def _by_path_length(key: str) -> tuple[Carrier, ...]:
@@ -134,7 +135,7 @@ def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word],
     return found
 
 
-_TMUX_KEYS = frozenset({"Enter", "C-m", "C-j", "KPEnter", "Space", "Tab", "Escape", "C-c", "C-d"})
+_TMUX_KEYS: Final = frozenset({"Enter", "C-m", "C-j", "KPEnter", "Space", "Tab", "Escape", "C-c", "C-d"})
 
 
 def _code(ex: Walk, value: Word, what: str, via: tuple[str, ...], depth: int, remote: bool) -> bool:
@@ -175,17 +176,17 @@ def _host_word(word: Word, mounts: list[tuple[str, str]]) -> Word:
 
 # -- editors and debuggers: only what starts a shell is shell code -------------------------------------
 
-_VIM_SYSTEM = re.compile(r"""\bsystem(?:list)?\s*\(\s*(['"])((?:(?!\1).)*)\1""")
-_VIM_BANG = re.compile(r"^(?:(?:silent!?|sil!?|exe(?:cute)?|keepalt|noautocmd)\s+)*(?:\d*,?\d*\s*)?"
+_VIM_SYSTEM: Final = re.compile(r"""\bsystem(?:list)?\s*\(\s*(['"])((?:(?!\1).)*)\1""")
+_VIM_BANG: Final = re.compile(r"^(?:(?:silent!?|sil!?|exe(?:cute)?|keepalt|noautocmd)\s+)*(?:\d*,?\d*\s*)?"
                        r"(?:r(?:ead)?\s*|w(?:rite)?!?\s*|\.?\s*)?!(?P<code>.*)$", re.S)
-_GDB_SHELL = re.compile(r"^\s*(?:shell\s+|!)(?P<code>.*)$", re.S)
-_GDB_PYTHON = re.compile(r"^\s*(?:python|py|python-interactive|pi)(?:\s+(?P<code>.*))?$", re.S)
-_EMACS_DELETE = re.compile(r"\((delete-directory|delete-file)\s+(?:\(expand-file-name\s+)?"
+_GDB_SHELL: Final = re.compile(r"^\s*(?:shell\s+|!)(?P<code>.*)$", re.S)
+_GDB_PYTHON: Final = re.compile(r"^\s*(?:python|py|python-interactive|pi)(?:\s+(?P<code>.*))?$", re.S)
+_EMACS_DELETE: Final = re.compile(r"\((delete-directory|delete-file)\s+(?:\(expand-file-name\s+)?"
                            r"\"((?:[^\"\\]|\\.)*)\"\)?(\s+[^\s()]+)?")
-_EMACS_PROCESS = re.compile(r"\(call-process\s+\"((?:[^\"\\]|\\.)*)\"\s+[^\s()]+\s+[^\s()]+\s+[^\s()]+"
+_EMACS_PROCESS: Final = re.compile(r"\(call-process\s+\"((?:[^\"\\]|\\.)*)\"\s+[^\s()]+\s+[^\s()]+\s+[^\s()]+"
                             r"((?:\s+\"(?:[^\"\\]|\\.)*\")*)")
-_PLAIN_PATH = re.compile(r"[~A-Za-z0-9_./@+-]+")
-_EMACS_SHELL = re.compile(r"\((?:async-)?shell-command(?:-to-string)?\s+\"((?:[^\"\\]|\\.)*)\"|"
+_PLAIN_PATH: Final = re.compile(r"[~A-Za-z0-9_./@+-]+")
+_EMACS_SHELL: Final = re.compile(r"\((?:async-)?shell-command(?:-to-string)?\s+\"((?:[^\"\\]|\\.)*)\"|"
                           r"\((?:call|start)-process-shell-command\s+(?:\"(?:[^\"\\]|\\.)*\"\s+\S+\s+)?"
                           r"\"((?:[^\"\\]|\\.)*)\"")
 

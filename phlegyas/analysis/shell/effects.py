@@ -12,6 +12,7 @@ which leaves its findings on the invocation as notes; variable assignments are r
 from __future__ import annotations
 
 import posixpath
+from typing import Final
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.effect_types import Effects, literal, new_effects
@@ -24,7 +25,7 @@ from phlegyas.analysis.shell.parse import Word
 
 # -- the generic rules -----------------------------------------------------------------------------
 
-_OPTION_SETS: dict[int, tuple[frozenset[str], frozenset[str], frozenset[str] | None]] = {}
+_OPTION_SETS: Final[dict[int, tuple[frozenset[str], frozenset[str], frozenset[str] | None]]] = {}
 
 
 def _option_sets(spec: P.Spec) -> tuple[frozenset[str], frozenset[str], frozenset[str] | None]:
@@ -48,7 +49,7 @@ def _option_sets(spec: P.Spec) -> tuple[frozenset[str], frozenset[str], frozense
     return got
 
 
-EMPTY: frozenset[str] = frozenset()
+EMPTY: Final[frozenset[str]] = frozenset()
 
 
 def unknown_option(spec: P.Spec, parsed: Parsed) -> str | None:
@@ -256,7 +257,7 @@ def resolve(spec: P.Spec, args: list[Word], eff: Effects, name: str) -> tuple[P.
     return spec, args, path, top
 
 
-_LEVEL_KNOWN: dict[int, frozenset[str]] = {}
+_LEVEL_KNOWN: Final[dict[int, frozenset[str]]] = {}
 
 
 def _level_option(spec: P.Spec, parsed: Parsed) -> str | None:
@@ -272,7 +273,7 @@ def _level_option(spec: P.Spec, parsed: Parsed) -> str | None:
     return None
 
 
-_SCRIPT_SPEC = P.Spec(category=P.TEST_BUILD, operands="none", handler="npm_run", does="runs a project script")
+_SCRIPT_SPEC: Final = P.Spec(category=P.TEST_BUILD, operands="none", handler="npm_run", does="runs a project script")
 
 
 # -- the entry point -------------------------------------------------------------------------------
@@ -313,7 +314,7 @@ def program_effects(name: str, args: list[Word], eff: Effects) -> None:
         fn(call)
 
 
-_OWN_READERS = frozenset({"find"})
+_OWN_READERS: Final = frozenset({"find"})
 """Handlers that work out the paths read from the arguments themselves (clearing the generic reads) and
 never look at the generic parse."""
 

@@ -3,6 +3,8 @@ script, ``git -c alias.x='!cmd'`` and the git settings that hold shell code.
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell import interpreters as I
 from phlegyas.analysis.shell.effects import FIND_EXEC, GIT_CODE_KEYS, find_exec_end, find_start_dirs, git_config_key
@@ -12,7 +14,7 @@ from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import stdin_text
 
-EMBEDDING = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git", "crontab"})
+EMBEDDING: Final = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git", "crontab"})
 """Programs whose arguments may hold commands or code of their own."""
 
 

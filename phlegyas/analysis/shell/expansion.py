@@ -8,13 +8,14 @@ defines. The modules that expand wrappers, nested code, interpreters and embedde
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 
-MAX_DEPTH = 8
-MAX_RUNS = 500
+MAX_DEPTH: Final = 8
+MAX_RUNS: Final = 500
 
 
 @dataclass(slots=True, eq=False, init=False)

@@ -11,19 +11,20 @@ opens the matching files with CMD. Each command becomes runs of its own, judged 
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.expansion import Walk, literal
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 
-_CODE_KEY = re.compile(r"^(?:filter\..+\.(?:clean|smudge|process)|uploadpack\.packobjectshook|"
+_CODE_KEY: Final = re.compile(r"^(?:filter\..+\.(?:clean|smudge|process)|uploadpack\.packobjectshook|"
                        r"remote\..+\.(?:uploadpack|receivepack)|diff\..+\.(?:command|textconv)|merge\..+\.driver|"
                        r"(?:merge|diff)tool\..+\.cmd|credential\..+\.helper)$")
 """Keys whose value git runs through a shell, other than those ``shell.embedded`` already reads."""
 
-_URL_SUBCOMMANDS = frozenset({"fetch", "clone", "ls-remote", "push", "pull", "remote", "submodule", "archive"})
-_EXT_ESCAPES = {" ": " ", "%": "%", "s": "git-upload-pack", "S": "upload-pack"}
+_URL_SUBCOMMANDS: Final = frozenset({"fetch", "clone", "ls-remote", "push", "pull", "remote", "submodule", "archive"})
+_EXT_ESCAPES: Final = {" ": " ", "%": "%", "s": "git-upload-pack", "S": "upload-pack"}
 
 
 def ext_argv(text: str) -> list[str]:

@@ -13,9 +13,9 @@ so the plain lines of the fast path never pay for them.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
-_COMMENT_AFTER = frozenset(" \t\n;&|()")
+_COMMENT_AFTER: Final = frozenset(" \t\n;&|()")
 
 
 def _scan(src: str, on_unquoted: Any = None) -> str:

@@ -6,13 +6,15 @@ interpreter's code analysis reports becomes notes and nested commands of the run
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis.shell import interpreters as I
 from phlegyas.analysis.shell.expansion import MAX_DEPTH, Run, Walk, literal, text_of
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import stdin_text, substitution_output
 from phlegyas.analysis.shell.variables import positionals
 
-NOEXEC_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "oksh", "loksh"})
+NOEXEC_SHELLS: Final = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "oksh", "loksh"})
 """Shells whose ``-n`` (noexec) reads a script without running it; an interactive shell (``-i``) ignores
 ``-n``, so that form still runs code."""
 
@@ -87,7 +89,7 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
     stdin_code(ex, run, name, cmd, via, depth, remote, "shell")
 
 
-STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+STDIN_FILES: Final = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 """Paths that name the shell's own stdin: a script read from one is the piped text."""
 
 

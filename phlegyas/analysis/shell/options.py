@@ -7,11 +7,11 @@ dash but are long (``find -name``, ``java -jar``) are recognised whole when the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Collection
+from typing import Collection, Final
 
 from phlegyas.analysis.shell.parse import Word
 
-EMPTY: frozenset[str] = frozenset()
+EMPTY: Final[frozenset[str]] = frozenset()
 
 
 @dataclass(slots=True, init=False)
@@ -107,7 +107,7 @@ def parse_options(args: list[Word], value_opts: frozenset[str] = EMPTY, whole: f
     return out
 
 
-_FLAG_CLUSTERS: dict[tuple[str, frozenset[str]], tuple[tuple[str, None], ...]] = {}
+_FLAG_CLUSTERS: Final[dict[tuple[str, frozenset[str]], tuple[tuple[str, None], ...]]] = {}
 
 
 def _flags_of(text: str, value_opts: frozenset[str]) -> tuple[tuple[str, None], ...]:

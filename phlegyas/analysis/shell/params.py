@@ -15,16 +15,17 @@ non-empty value: ``${X:+rm}`` is ``rm``, anything that needs the value itself st
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.shell.stdin import substitution_output
 
 LITERAL, EXPANDED, UNKNOWN = 0, 1, 2
 Segment = tuple[str, int]
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*#?$!-]")
-_SIMPLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])")
-_SPECIAL = frozenset("@*#?$!-")
-_MAX_LENGTH = 4096
+_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*#?$!-]")
+_SIMPLE: Final = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])")
+_SPECIAL: Final = frozenset("@*#?$!-")
+_MAX_LENGTH: Final = 4096
 
 
 class _Unknown(Exception):

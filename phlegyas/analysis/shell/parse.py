@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from phlegyas.analysis.shell import lexfix as _lexfix
 from phlegyas.analysis.shell import plain as _plain
@@ -29,7 +29,7 @@ from phlegyas.analysis.shell.syntax import (
 if TYPE_CHECKING:  # tree-sitter itself is loaded on the first line the plain fast path does not take
     from tree_sitter import Parser
 
-MAX_DEPTH = 150
+MAX_DEPTH: Final = 150
 """Deeper nesting than this is reported as a problem instead of being walked (no RecursionError)."""
 
 _PARSER: Parser | None = None  # declared: a compiled module checks the type of what is stored here
@@ -45,21 +45,21 @@ def _parser() -> Parser:
     return _PARSER
 
 
-_COMMAND_KINDS = frozenset({
+_COMMAND_KINDS: Final = frozenset({
     "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
     "negated_command", "if_statement", "while_statement", "for_statement", "c_style_for_statement",
     "case_statement", "function_definition", "declaration_command", "unset_command", "test_command",
     "variable_assignment", "variable_assignments",
 })
 # Nodes whose children are walked for commands and that add nothing of their own.
-_CONTAINERS = frozenset({
+_CONTAINERS: Final = frozenset({
     "program", "list", "subshell", "compound_statement", "do_group", "if_statement", "elif_clause",
     "else_clause", "while_statement", "for_statement", "c_style_for_statement", "case_statement",
     "case_item", "negated_command", "test_command", "binary_expression", "unary_expression",
     "parenthesized_expression", "ternary_expression", "postfix_expression", "arithmetic_expansion",
     "array", "subscript", "expansion", "string", "concatenation", "heredoc_body",
 })
-_IGNORED = frozenset({
+_IGNORED: Final = frozenset({
     "comment", "heredoc_start", "heredoc_end", "heredoc_content", "string_content", "word", "number",
     "raw_string", "ansi_c_string", "variable_name", "special_variable_name", "simple_expansion",
     "test_operator", "file_descriptor", "regex", "extglob_pattern", "translated_string",
@@ -67,10 +67,10 @@ _IGNORED = frozenset({
 })
 
 
-ARRAY_SEPARATOR = "\x00"
+ARRAY_SEPARATOR: Final = "\x00"
 """Between the elements of an array assignment's value (``a=(rm -fr /)``); no word holds a NUL."""
 
-_MISPLACED_RESERVED = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
+_MISPLACED_RESERVED: Final = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
 """Reserved words tree-sitter accepts as a command's name where bash reports a syntax error and runs
 nothing (``env if true; then rm -rf /; fi``): such a line is not understood."""
 
@@ -487,15 +487,15 @@ class _Walker:
         return upstream
 
 
-_FIRST_UNPARSEABLE = "\U00040000"
+_FIRST_UNPARSEABLE: Final = "\U00040000"
 """tree-sitter-bash 0.25 crashes the process (SIGSEGV, about one run in two) on ``{`` followed by a code
 point from about U+54000 up (``{\U00100000``). Planes 4 and up hold no assigned characters but tags and
 private use, so such a line is refused before it reaches the parser: not understood, never allowed."""
 
 
-LARGE_SOURCE = 4096
-PARSE_BUDGET_SECONDS = 0.5
-_CHUNK = 1024
+LARGE_SOURCE: Final = 4096
+PARSE_BUDGET_SECONDS: Final = 0.5
+_CHUNK: Final = 1024
 """tree-sitter's error recovery is quadratic on long runs of operators (``cmd >>>>…``, ``||||…``: 16 KB
 of ``||`` take 2 s, 230 KB minutes). A line longer than ``LARGE_SOURCE`` bytes is fed through a reader
 that ends the input once the budget is spent; what was not read is a problem (not understood). The reader
@@ -562,8 +562,8 @@ def parse(source: str) -> Script:
     return script
 
 
-_BRACE_WORD = re.compile(r"(?:^|(?<=[\s;&|(]))\{(?=[^\s{}'\"]*,[^\s{}'\"]*\})")
-_BRACE_MARK = "\ue000"
+_BRACE_WORD: Final = re.compile(r"(?:^|(?<=[\s;&|(]))\{(?=[^\s{}'\"]*,[^\s{}'\"]*\})")
+_BRACE_MARK: Final = "\ue000"
 
 
 def _brace_words(source: str) -> Script | None:

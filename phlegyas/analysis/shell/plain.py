@@ -20,23 +20,23 @@ generated ones.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, Final
 
 from phlegyas.analysis.shell.syntax import Redirect, Script, SimpleCommand, Word, is_glob, unescape_unquoted
 
-_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,@%+-*?~^!")
-_FIRST_OK = _WORD - frozenset("=%@^?*!")  # tree-sitter reads these oddly at the start of a command
-_BAD_IN_DOUBLE = frozenset('$`\\!')
-_BAD_IN_DOUBLE_DOLLAR = _BAD_IN_DOUBLE - {"$"}  # the dollar lexer lets `$` into double quotes only as an expansion
-_RESERVED = frozenset({
+_WORD: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,@%+-*?~^!")
+_FIRST_OK: Final = _WORD - frozenset("=%@^?*!")  # tree-sitter reads these oddly at the start of a command
+_BAD_IN_DOUBLE: Final = frozenset('$`\\!')
+_BAD_IN_DOUBLE_DOLLAR: Final = _BAD_IN_DOUBLE - {"$"}  # the dollar lexer lets `$` into double quotes only as an expansion
+_RESERVED: Final = frozenset({
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function", "select",
     "time", "coproc", "in", "export", "local", "declare", "typeset", "readonly", "unset", "let", "[", "[[", "]]",
     "{", "}", "!", "test",
 })
 
-_NOT_PROGRAMS = _RESERVED | {"-"}
+_NOT_PROGRAMS: Final = _RESERVED | {"-"}
 """First words the fast path leaves to tree-sitter (which reads ``- x=1`` as an assignment, ``- a?b`` as an error)."""
-_OPERATOR_STARTS = ("==", "=~")
+_OPERATOR_STARTS: Final = ("==", "=~")
 """Tree-sitter reads these as test operators, which the walk then drops (``echo a == b`` → ``echo a b``,
 ``echo =="x"`` → ``echo x``): a word starting with one is left to it."""
 
@@ -53,24 +53,24 @@ class _Reject(Exception):
 
 
 # The lexer scans with regexes (one C call per word instead of a Python loop per character).
-_WORD_CLASS = "A-Za-z0-9_./=:,@%+*?~^!-"  # exactly the characters of _WORD
-_WORD_PATTERN = f"(?>(?:[{_WORD_CLASS}]+|'[^']*'|\"[^\"]*\")+)"  # atomic: a failing line cannot backtrack into it
-_WORD_RE = re.compile(_WORD_PATTERN)
-_PART_RE = re.compile(f"([{_WORD_CLASS}]+)|'([^']*)'|\"([^\"]*)\"")
-_SPACES_RE = re.compile("[ \t]*")
-_SURROGATE_RE = re.compile(r"[\ud800-\udfff]")  # (the escapes for re: no surrogate in a literal)
-_FD_RE = re.compile("[1-9][0-9]*(?=[<>])")  # digits right before < or >: a redirection's file descriptor
+_WORD_CLASS: Final = "A-Za-z0-9_./=:,@%+*?~^!-"  # exactly the characters of _WORD
+_WORD_PATTERN: Final = f"(?>(?:[{_WORD_CLASS}]+|'[^']*'|\"[^\"]*\")+)"  # atomic: a failing line cannot backtrack into it
+_WORD_RE: Final = re.compile(_WORD_PATTERN)
+_PART_RE: Final = re.compile(f"([{_WORD_CLASS}]+)|'([^']*)'|\"([^\"]*)\"")
+_SPACES_RE: Final = re.compile("[ \t]*")
+_SURROGATE_RE: Final = re.compile(r"[\ud800-\udfff]")  # (the escapes for re: no surrogate in a literal)
+_FD_RE: Final = re.compile("[1-9][0-9]*(?=[<>])")  # digits right before < or >: a redirection's file descriptor
 # (tree-sitter-bash reads `0<f` as the word `0` and `<f`, and `00>f` as an error: a leading 0 is left to it)
-_WORD_START = _WORD | frozenset("'\"$")  # `$` starts a word for the dollar lexer; the plain regexes refuse it
+_WORD_START: Final = _WORD | frozenset("'\"$")  # `$` starts a word for the dollar lexer; the plain regexes refuse it
 
 # The same lexer for lines with `$`: a word may also hold `$NAME` and `${NAME}`, unquoted or in double quotes.
 # Possessive and atomic, as bash reads a name (the longest): `$IFS` could otherwise also be `$I` `F` `S`,
 # and a line that fails at its end (`"…$IFS$IFS…$"`) backtracked through every split: exponential.
-_NAME = "[A-Za-z_][A-Za-z0-9_]*+"
-_EXPANSION = f"\\$(?:{_NAME}|\\{{{_NAME}\\}})"
-_DOUBLE_DOLLAR = f'"(?>(?:[^"$]++|{_EXPANSION})*)"'
-_DOLLAR_WORD_RE = re.compile(f"(?>(?:[{_WORD_CLASS}]+|{_EXPANSION}|'[^']*'|{_DOUBLE_DOLLAR})+)")
-_DOLLAR_PART_RE = re.compile(f"([{_WORD_CLASS}]+)|({_EXPANSION})|'([^']*)'|\"((?:[^\"$]|{_EXPANSION})*)\"")
+_NAME: Final = "[A-Za-z_][A-Za-z0-9_]*+"
+_EXPANSION: Final = f"\\$(?:{_NAME}|\\{{{_NAME}\\}})"
+_DOUBLE_DOLLAR: Final = f'"(?>(?:[^"$]++|{_EXPANSION})*)"'
+_DOLLAR_WORD_RE: Final = re.compile(f"(?>(?:[{_WORD_CLASS}]+|{_EXPANSION}|'[^']*'|{_DOUBLE_DOLLAR})+)")
+_DOLLAR_PART_RE: Final = re.compile(f"([{_WORD_CLASS}]+)|({_EXPANSION})|'([^']*)'|\"((?:[^\"$]|{_EXPANSION})*)\"")
 
 
 def _quoted_word(token: str) -> Word:
@@ -102,7 +102,7 @@ def _word(src: str, i: int, n: int, word_re: re.Pattern[str] = _WORD_RE,
     return quoted_word(token), m.end()
 
 
-_AFTER_SPLIT_OK = frozenset("=:@%")
+_AFTER_SPLIT_OK: Final = frozenset("=:@%")
 """What may follow an unbraced ``$NAME`` after two parts of a word or more (``$U@$H:$D``); after any other
 character tree-sitter splits the word after that ``$`` (``$A/$B/x`` → ``$A/$`` ``B/x``)."""
 
@@ -159,9 +159,9 @@ def _redirect(src: str, i: int, n: int, fd: str | None, word_re: re.Pattern[str]
     return Redirect(op, target, fd), i
 
 
-_ALLOWED = _WORD | frozenset(" \t'\"|&;<>{}\\")
-_OPERATOR_CHARS = frozenset("|&;<>{\\")
-_SPECIAL = {"{}": Word("{}", False, True, False), "\\;": Word(";", False, False, False)}
+_ALLOWED: Final = _WORD | frozenset(" \t'\"|&;<>{}\\")
+_OPERATOR_CHARS: Final = frozenset("|&;<>{\\")
+_SPECIAL: Final = {"{}": Word("{}", False, True, False), "\\;": Word(";", False, False, False)}
 """Standalone ``{}`` and ``\\;`` (``find -exec … {} \\;``), as the tree-sitter walk reads them."""
 
 
@@ -214,21 +214,21 @@ def _parse_words(src: str) -> Script:
     return Script(src, [SimpleCommand(words, [], [], None, False, [], "top", src[start:end])], [], [])
 
 
-_ESCAPE = r"\\[!-~]"  # a backslash and the printable ASCII character it escapes (`\(`, `\!`, `\;`)
-_ESCAPE_RE = re.compile(_ESCAPE)
-_QUOTED_RE = re.compile("'[^']*'|\"[^\"]*\"")
-_BAD_ESCAPE_RE = re.compile(r"\\(?![!-~])")  # before a blank, a non-ASCII character or the end: not for the fast path
-_LIST_WORD = f"(?:(?>(?:[{_WORD_CLASS}]+|{_ESCAPE}|'[^']*'|\"[^\"]*\")+)|\\{{\\}})"  # a word, or a standalone `{{}}`
-_LIST_COMMAND_RE = re.compile(f"[ \t]*({_LIST_WORD}(?:[ \t]+{_LIST_WORD})*)[ \t]*(\\|\\||&&|[|&;]|\\Z)")
-_LIST_WORDS_RE = re.compile(_LIST_WORD)
-_DOLLAR_ESCAPE = r"\\[!-#%-~]"  # _ESCAPE but `\$`: an escaped `$` is not for the fast path
-_DOLLAR_LIST_WORD = (f"(?:(?>(?:[{_WORD_CLASS}]+|{_EXPANSION}|{_DOLLAR_ESCAPE}|'[^']*'|{_DOUBLE_DOLLAR})+)"
+_ESCAPE: Final = r"\\[!-~]"  # a backslash and the printable ASCII character it escapes (`\(`, `\!`, `\;`)
+_ESCAPE_RE: Final = re.compile(_ESCAPE)
+_QUOTED_RE: Final = re.compile("'[^']*'|\"[^\"]*\"")
+_BAD_ESCAPE_RE: Final = re.compile(r"\\(?![!-~])")  # before a blank, a non-ASCII character or the end: not for the fast path
+_LIST_WORD: Final = f"(?:(?>(?:[{_WORD_CLASS}]+|{_ESCAPE}|'[^']*'|\"[^\"]*\")+)|\\{{\\}})"  # a word, or a standalone `{{}}`
+_LIST_COMMAND_RE: Final = re.compile(f"[ \t]*({_LIST_WORD}(?:[ \t]+{_LIST_WORD})*)[ \t]*(\\|\\||&&|[|&;]|\\Z)")
+_LIST_WORDS_RE: Final = re.compile(_LIST_WORD)
+_DOLLAR_ESCAPE: Final = r"\\[!-#%-~]"  # _ESCAPE but `\$`: an escaped `$` is not for the fast path
+_DOLLAR_LIST_WORD: Final = (f"(?:(?>(?:[{_WORD_CLASS}]+|{_EXPANSION}|{_DOLLAR_ESCAPE}|'[^']*'|{_DOUBLE_DOLLAR})+)"
                      "|\\{\\})")
-_DOLLAR_LIST_COMMAND_RE = re.compile(
+_DOLLAR_LIST_COMMAND_RE: Final = re.compile(
     f"[ \t]*({_DOLLAR_LIST_WORD}(?:[ \t]+{_DOLLAR_LIST_WORD})*)[ \t]*(\\|\\||&&|[|&;]|\\Z)")
-_DOLLAR_LIST_WORDS_RE = re.compile(_DOLLAR_LIST_WORD)
-_STANDALONE_SPECIAL_RE = re.compile(r"(?:^|(?<=[ \t]))(?:\{\}|\\;)(?=[ \t]|$)")
-_BRACES = frozenset("{}\\")
+_DOLLAR_LIST_WORDS_RE: Final = re.compile(_DOLLAR_LIST_WORD)
+_STANDALONE_SPECIAL_RE: Final = re.compile(r"(?:^|(?<=[ \t]))(?:\{\}|\\;)(?=[ \t]|$)")
+_BRACES: Final = frozenset("{}\\")
 
 
 def _parse_list(src: str, dollar: bool = False) -> Script | None:
@@ -306,8 +306,8 @@ def _dollar_list_word(token: str) -> Word:
     return _dollar_word(token)  # a backslash in double quotes is refused there
 
 
-_SEPARATOR_RE = re.compile(r"(\|\||&&|[|&]|(?<!\\);)")  # a `;` after a backslash is the `\;` word
-_SEPARATOR_PLAIN_RE = re.compile(r"(\|\||&&|[|&;])")  # the same without a backslash in the line: twice as fast
+_SEPARATOR_RE: Final = re.compile(r"(\|\||&&|[|&]|(?<!\\);)")  # a `;` after a backslash is the `\;` word
+_SEPARATOR_PLAIN_RE: Final = re.compile(r"(\|\||&&|[|&;])")  # the same without a backslash in the line: twice as fast
 
 
 def _parse_unquoted_list(src: str) -> Script | None:

@@ -9,13 +9,14 @@ pipeline runs in a subshell and sets nothing in this one; its names are made unk
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.shell.syntax import SimpleCommand, decode_ansi_c
 
-ASSIGNING_BUILTINS = frozenset({"read", "printf", "mapfile", "readarray"})
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_READ_VALUED = frozenset("adinNptu")
-_DEFAULT_IFS = " \t\n"
+ASSIGNING_BUILTINS: Final = frozenset({"read", "printf", "mapfile", "readarray"})
+_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_READ_VALUED: Final = frozenset("adinNptu")
+_DEFAULT_IFS: Final = " \t\n"
 
 
 def learn_builtin(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> None:
@@ -166,8 +167,8 @@ def _printf(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -
         _set(name, got, values, conflicting)
 
 
-_NUMERIC = {"d": "d", "i": "d", "u": "d", "o": "o", "x": "x", "X": "X"}
-_SPEC = re.compile(r"%([-+ #0]*)([0-9]*)(?:\.([0-9]*))?([sbcdiouxXq%]|\()")
+_NUMERIC: Final = {"d": "d", "i": "d", "u": "d", "o": "o", "x": "x", "X": "X"}
+_SPEC: Final = re.compile(r"%([-+ #0]*)([0-9]*)(?:\.([0-9]*))?([sbcdiouxXq%]|\()")
 
 
 def printf_format(fmt: str, args: list[str]) -> str | None:

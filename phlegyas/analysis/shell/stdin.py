@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import SimpleCommand, decode_ansi_c, parse
@@ -49,8 +50,8 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
     return None, ""
 
 
-_DECODERS = frozenset({"base64", "base32", "xxd", "rev", "basenc"})
-_PRODUCERS = frozenset({"echo", "printf", "cat", *_DECODERS})
+_DECODERS: Final = frozenset({"base64", "base32", "xxd", "rev", "basenc"})
+_PRODUCERS: Final = frozenset({"echo", "printf", "cat", *_DECODERS})
 """The programs ``literal_output`` knows the output of: a substitution starting with any other is not parsed."""
 
 

@@ -6,6 +6,7 @@ Data and pure functions only, so that both parsers import this module and neithe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 # The records below are built thousands of times per second: each writes its ``__init__`` by hand
 # (``init=False``), which mypyc compiles, where a dataclass's generated one stays interpreted (8x slower).
@@ -101,7 +102,7 @@ class Script:
         return not self.problems
 
 
-_ANSI_ESCAPES = {
+_ANSI_ESCAPES: Final = {
     "n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
     "e": "\x1b", "E": "\x1b", "\\": "\\", "'": "'", '"': '"', "?": "?",
 }
@@ -187,7 +188,7 @@ def unescape_double(text: str) -> str:
     return "".join(out)
 
 
-_GLOB_CHARS = frozenset("*?[")
+_GLOB_CHARS: Final = frozenset("*?[")
 
 
 def is_glob(raw: str) -> bool:

@@ -7,15 +7,16 @@ two values, or a computed one, becomes unknown), ``positionals`` the arguments a
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.shell.expansion import literal
 from phlegyas.analysis.shell.params import EXPANDED, UNKNOWN, expand_text, split_fields
 from phlegyas.analysis.shell.parse import ARRAY_SEPARATOR, Redirect, SimpleCommand, Word
 from phlegyas.analysis.shell.syntax import is_glob
 
-_ARRAY_ALL = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")  # "${a[@]}", ${a[*]}: every element
-_ARRAY_ONE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[([0-9]+)\]\}")  # ${a[1]}
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])\}|([A-Za-z_][A-Za-z0-9_]*|[0-9@*#]))")
+_ARRAY_ALL: Final = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")  # "${a[@]}", ${a[*]}: every element
+_ARRAY_ONE: Final = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[([0-9]+)\]\}")  # ${a[1]}
+_VAR: Final = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*#])\}|([A-Za-z_][A-Za-z0-9_]*|[0-9@*#]))")
 
 
 def substitute(word: Word, values: dict[str, str]) -> Word:

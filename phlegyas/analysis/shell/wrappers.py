@@ -7,6 +7,8 @@ hands its operands to a shell.
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.programs.wrappers import QUERY_ALONE
 from phlegyas.analysis.shell.env_vars import carried_commands
@@ -158,8 +160,8 @@ def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args:
     return odd
 
 
-_SSH_LIKE = frozenset({"ssh", "mosh", "autossh"})
-_SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand",
+_SSH_LIKE: Final = frozenset({"ssh", "mosh", "autossh"})
+_SSH_COMMANDS: Final = frozenset({"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand",
                            "remotecommand"})
 
 
@@ -229,7 +231,7 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
             first.notes.append(("reads", value.text))
 
 
-_MAX_ITEMS = 16
+_MAX_ITEMS: Final = 16
 
 
 def _literal_stdin(ex: Walk, cmd: SimpleCommand) -> str | None:
@@ -337,7 +339,7 @@ def runner(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[
     ex.invoke(cmd, rest, inner_via, depth, remote)
 
 
-_PYTHON_RUNNERS = ("uvx", "uv ", "pipx ", "poetry ", "pdm ", "hatch ", "rye ", "pipenv ")
+_PYTHON_RUNNERS: Final = ("uvx", "uv ", "pipx ", "poetry ", "pdm ", "hatch ", "rye ", "pipenv ")
 
 
 def _runner_options(key: str, r: P.Runner, opts: list[tuple[str, Word | None]], tool: Word | None) -> str | None:

@@ -9,16 +9,17 @@ literal input. Any other xargs is left to ``shell.wrappers``.
 from __future__ import annotations
 
 import shlex
+from typing import Final
 
 from phlegyas.analysis.shell.expansion import Walk, literal, runs_code
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import stdin_text
 
-_VALUED = frozenset({"-I", "-d", "-n", "-L", "-P", "-s", "-E", "-a", "--delimiter", "--max-args", "--max-lines",
+_VALUED: Final = frozenset({"-I", "-d", "-n", "-L", "-P", "-s", "-E", "-a", "--delimiter", "--max-args", "--max-lines",
                      "--max-procs", "--max-chars", "--arg-file", "--process-slot-var"})
-_FLAGS = frozenset({"-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-p",
+_FLAGS: Final = frozenset({"-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-p",
                     "--interactive", "-o", "--open-tty", "-i"})
-_MAX_COMMANDS = 8
+_MAX_COMMANDS: Final = 8
 
 
 def xargs_code(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> bool:

@@ -12,24 +12,26 @@
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, parse_opts
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
-ROOT_CAPABILITIES = frozenset({
+ROOT_CAPABILITIES: Final = frozenset({
     "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search", "cap_sys_ptrace",
     "cap_sys_module", "cap_chown", "cap_fowner", "cap_sys_rawio", "cap_setfcap", "cap_setpcap", "cap_mknod",
     "cap_bpf", "cap_sys_boot", "all",
 })
 """Each of these is root by another name (GTFOBins' capabilities list: set the uid, read or write any file,
 load a kernel module, trace another process)."""
-_RUNS_ANYTHING = SHELLS | INTERPRETERS | frozenset({
+_RUNS_ANYTHING: Final = SHELLS | INTERPRETERS | frozenset({
     "vim", "vi", "nvim", "view", "rvim", "rview", "vimdiff", "emacs", "gdb", "env", "find", "tar", "rsync", "less",
     "more", "nano", "ed", "awk", "gawk", "mawk", "tclsh", "wish", "expect", "docker", "openssl", "dd", "cp", "mv",
     "chmod", "chown", "busybox", "strace", "ltrace", "make", "git", "ssh", "sed", "pip", "pip3", "npm",
 })
-ROOT_GROUPS = frozenset({"sudo", "wheel", "admin", "root", "docker", "lxd", "lxc", "disk", "shadow", "libvirt",
+ROOT_GROUPS: Final = frozenset({"sudo", "wheel", "admin", "root", "docker", "lxd", "lxc", "disk", "shadow", "libvirt",
                          "kvm", "adm", "staff", "sudoers"})
 
 
@@ -116,7 +118,7 @@ def detect_userdel(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                                      + (" with its home directory and mail" if home else ""))
 
 
-_MOUNT_LIST = frozenset({"-l", "--show-labels", "-h", "--help", "-V", "--version"})
+_MOUNT_LIST: Final = frozenset({"-l", "--show-labels", "-h", "--help", "-V", "--version"})
 
 
 def detect_mount(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

@@ -6,6 +6,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass, replace
+from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word, parse
@@ -16,7 +17,7 @@ from phlegyas.core.model import Finding, Verdict
 
 Out = list[Finding]
 
-REMOTE_PROJECT = "/\x00remote"
+REMOTE_PROJECT: Final = "/\x00remote"
 """The project root used for commands that run on another host: nothing there is inside the project."""
 
 
@@ -132,8 +133,8 @@ def _resolve_long(name: str, known: tuple[str, ...]) -> str:
 
 # -- production markers ------------------------------------------------------------------------------
 
-_TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
-_PROD = re.compile(r"(prod|production|prd)\d*")
+_TOKEN_SPLIT: Final = re.compile(r"[^a-z0-9]+")
+_PROD: Final = re.compile(r"(prod|production|prd)\d*")
 
 
 def is_prod(text: str) -> bool:
@@ -154,20 +155,20 @@ def prod_words(inv: Invocation) -> list[str]:
 
 # -- programs ----------------------------------------------------------------------------------------
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "busybox"})
-INTERPRETERS = frozenset({
+SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "busybox"})
+INTERPRETERS: Final = frozenset({
     "python", "python2", "python3", "pypy", "pypy3", "perl", "ruby", "node", "nodejs", "php", "lua",
     "luajit", "bun", "deno", "tclsh", "Rscript", "julia", "jjs", "jrunscript", "osascript",
 })
-NET_SOURCES = frozenset({
+NET_SOURCES: Final = frozenset({
     "curl", "wget", "fetch", "nc", "ncat", "netcat", "http", "https", "httpie", "xh", "aria2c",
     "lwp-request", "lwp-download", "GET", "POST", "ftp", "tftp", "telnet", "socat", "openssl", "ssh",
     "wget2", "curlie", "axel",
 })
 
 
-RSYNC_SHORT_VALUES = "eTBfM"
-RSYNC_LONG_VALUES = frozenset({
+RSYNC_SHORT_VALUES: Final = "eTBfM"
+RSYNC_LONG_VALUES: Final = frozenset({
     "--exclude", "--include", "--filter", "--files-from", "--exclude-from", "--include-from", "--rsh",
     "--rsync-path", "--chmod", "--chown", "--backup-dir", "--suffix", "--log-file", "--partial-dir", "--temp-dir",
     "--compare-dest", "--copy-dest", "--link-dest", "--password-file", "--port", "--bwlimit", "--timeout",
@@ -192,8 +193,8 @@ def upstream_closure(inv: Invocation, limit: int = 32) -> list[Invocation]:
     return seen
 
 
-_PRINTERS = frozenset({"echo", "printf"})
-_PASS_THROUGH = frozenset({"cat", "tee", "head", "tail", "grep", "sed", "envsubst", "tr"})
+_PRINTERS: Final = frozenset({"echo", "printf"})
+_PASS_THROUGH: Final = frozenset({"cat", "tee", "head", "tail", "grep", "sed", "envsubst", "tr"})
 
 
 def piped_text(inv: Invocation) -> tuple[list[str], bool]:
@@ -215,7 +216,7 @@ def piped_text(inv: Invocation) -> tuple[list[str], bool]:
     return texts, unknown
 
 
-_FILE_TEXT_LIMIT = 1024 * 1024
+_FILE_TEXT_LIMIT: Final = 1024 * 1024
 
 
 def given_text(text: str, env: AnalysisEnv) -> str | None:

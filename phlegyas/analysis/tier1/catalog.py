@@ -8,6 +8,7 @@ between deny, ask and allow.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from phlegyas.core.model import Verdict
 
@@ -23,7 +24,7 @@ class FindingClass:
     examples: tuple[tuple[str, str], ...]
 
 
-_CLASSES = (
+_CLASSES: Final = (
     FindingClass(
         "delete.catastrophic", DENY, "Deletion of /, home, the project, system locations or secrets",
         "Recursive or forced deletion of the root, the home directory, the whole project, its .git, a system "
@@ -381,4 +382,4 @@ _CLASSES = (
         (("iptables -F", "ask"), ("ufw disable", "ask"), ("systemctl stop firewalld", "ask"), ("iptables -L", "none"))),
 )
 
-CLASSES: dict[str, FindingClass] = {c.id: c for c in _CLASSES}
+CLASSES: Final[dict[str, FindingClass]] = {c.id: c for c in _CLASSES}

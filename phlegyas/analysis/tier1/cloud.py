@@ -21,28 +21,28 @@ asks. ``--dryrun``/``--dry-run`` makes any of them harmless.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, Final
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
-_DELETE_VERBS = ("delete", "remove", "terminate", "purge", "destroy", "drop", "batch-delete", "schedule-key-deletion")
-_AWS_DATA = frozenset({"s3", "s3api", "s3control", "dynamodb", "rds", "redshift", "redshift-serverless",
+_DELETE_VERBS: Final = ("delete", "remove", "terminate", "purge", "destroy", "drop", "batch-delete", "schedule-key-deletion")
+_AWS_DATA: Final = frozenset({"s3", "s3api", "s3control", "dynamodb", "rds", "redshift", "redshift-serverless",
                        "elasticache", "memorydb", "docdb", "docdb-elastic", "neptune", "glacier", "backup", "efs",
                        "fsx", "ebs", "kms", "secretsmanager", "ssm", "logs", "ecr", "timestream-write", "keyspaces",
                        "opensearch", "es", "qldb", "kinesis", "firehose", "glue", "athena", "lakeformation",
                        "dax", "storagegateway", "datasync", "lightsail"})
-_AWS_EC2_DATA = ("delete-volume", "delete-snapshot", "deregister-image", "delete-fpga-image")
-_GCLOUD_DATA = frozenset({"storage", "sql", "bigtable", "spanner", "firestore", "datastore", "bigquery",
+_AWS_EC2_DATA: Final = ("delete-volume", "delete-snapshot", "deregister-image", "delete-fpga-image")
+_GCLOUD_DATA: Final = frozenset({"storage", "sql", "bigtable", "spanner", "firestore", "datastore", "bigquery",
                           "filestore", "redis", "memcache", "alloydb", "kms", "secrets", "artifacts", "logging",
                           "pubsub", "backup-dr", "dataproc", "composer"})
-_GCLOUD_COMPUTE_DATA = frozenset({"disks", "snapshots", "images", "machine-images", "instant-snapshots"})
-_AZ_DATA = frozenset({"storage", "sql", "cosmosdb", "keyvault", "backup", "disk", "snapshot", "mysql", "postgres",
+_GCLOUD_COMPUTE_DATA: Final = frozenset({"disks", "snapshots", "images", "machine-images", "instant-snapshots"})
+_AZ_DATA: Final = frozenset({"storage", "sql", "cosmosdb", "keyvault", "backup", "disk", "snapshot", "mysql", "postgres",
                       "mariadb", "redis", "synapse", "datalake", "dls", "dla", "kusto", "monitor", "acr",
                       "netappfiles", "hdinsight", "databricks", "sig", "image"})
-_RCLONE_DELETES = frozenset({"delete", "deletefile", "purge", "rmdir", "rmdirs", "cleanup", "sync", "move"})
+_RCLONE_DELETES: Final = frozenset({"delete", "deletefile", "purge", "rmdir", "rmdirs", "cleanup", "sync", "move"})
 
 
 def _words(inv: Invocation) -> list[str]:
@@ -64,7 +64,7 @@ def _words(inv: Invocation) -> list[str]:
     return out
 
 
-_VALUE_OPTS = frozenset({"profile", "region", "endpoint-url", "output", "query", "project", "account", "format",
+_VALUE_OPTS: Final = frozenset({"profile", "region", "endpoint-url", "output", "query", "project", "account", "format",
                          "configuration", "subscription", "resource-group", "name", "cli-input-json", "zone",
                          "bucket", "key", "table-name", "db-instance-identifier", "db-cluster-identifier",
                          "snapshot-id", "volume-id", "instance", "database", "config"})
@@ -75,7 +75,7 @@ def _dry(inv: Invocation) -> bool:
     return any(w.text in marks for w in inv.args)
 
 
-_DELETE_PREFIXES = tuple(v + sep for v in _DELETE_VERBS for sep in ("-", "_"))
+_DELETE_PREFIXES: Final = tuple(v + sep for v in _DELETE_VERBS for sep in ("-", "_"))
 
 
 def _is_delete(verb: str) -> bool:
@@ -195,9 +195,9 @@ def _hosted_repo(inv: Invocation, words: list[str]) -> str | None:
     return None
 
 
-_API_VALUES = frozenset({"-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq",
+_API_VALUES: Final = frozenset({"-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq",
                          "-t", "--template", "--input", "-p", "--preview", "--hostname", "--cache"})
-_GRAVE_ENDPOINT = re.compile(r"^/?(?:repos/[^/]+/[^/]+|orgs/[^/]+|projects/[^/]+|groups/[^/]+|user/packages/.+|"
+_GRAVE_ENDPOINT: Final = re.compile(r"^/?(?:repos/[^/]+/[^/]+|orgs/[^/]+|projects/[^/]+|groups/[^/]+|user/packages/.+|"
                              r"orgs/[^/]+/packages/.+|repos/[^/]+/[^/]+/(?:releases|git/refs|environments|"
                              r"actions/(?:caches|artifacts|runs))(?:/.*)?)/?$")
 """A DELETE on these API paths removes a repository, an organisation, a project or group (GitLab), a
@@ -240,9 +240,9 @@ def _hosted(inv: Invocation, words: list[str]) -> str | None:
     return _hosted_repo(inv, words)
 
 
-_READERS: dict[str, Callable[[Invocation, list[str]], "str | None"]] = {
+_READERS: Final[dict[str, Callable[[Invocation, list[str]], "str | None"]]] = {
     "aws": _aws, "gcloud": _gcloud, "gsutil": _gsutil, "az": _az, "rclone": _rclone, "s3cmd": _s3cmd, "mc": _mc,
     "doctl": _doctl, "gh": _hosted, "glab": _hosted,
 }
 """Each CLI's reader: the deletion its words spell, or None."""
-CLOUD_PROGRAMS = tuple(_READERS)
+CLOUD_PROGRAMS: Final = tuple(_READERS)

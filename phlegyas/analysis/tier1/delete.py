@@ -7,6 +7,7 @@ roots, or anything outside the project is denied; a recursive one inside the pro
 from __future__ import annotations
 
 import os
+from typing import Final
 
 from phlegyas.analysis.generated import generated_find, generated_target
 from phlegyas.analysis.paths import TEMP_DIRS, is_temp_path
@@ -26,7 +27,7 @@ from phlegyas.analysis.tier1.words import (
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
-_RM_LONG = ("--recursive", "--force", "--dir", "--interactive", "--no-preserve-root", "--preserve-root",
+_RM_LONG: Final = ("--recursive", "--force", "--dir", "--interactive", "--no-preserve-root", "--preserve-root",
             "--one-file-system", "--verbose", "--help", "--version")
 
 
@@ -154,8 +155,8 @@ def detect_shred(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- find --------------------------------------------------------------------------------------------
 
-_FIND_DELETERS = frozenset({"rm", "shred", "unlink", "srm"})
-_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FIND_DELETERS: Final = frozenset({"rm", "shred", "unlink", "srm"})
+_FIND_EXEC: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
 def _find_roots(inv: Invocation, env: AnalysisEnv) -> list[Target]:
@@ -171,7 +172,7 @@ def _find_roots(inv: Invocation, env: AnalysisEnv) -> list[Target]:
     return roots or word_targets(Word("."), env)
 
 
-_FIND_NOT_FILTERS = frozenset({"-delete", "-depth", "-d", "-maxdepth", "-mindepth", "-xdev", "-mount", "-print",
+_FIND_NOT_FILTERS: Final = frozenset({"-delete", "-depth", "-d", "-maxdepth", "-mindepth", "-xdev", "-mount", "-print",
                                "-print0", "-ls", "-follow", "-noleaf", "-ignore_readdir_race", "-exec", "-execdir",
                                "-ok", "-okdir", "-daystart", "-regextype", "-warn", "-nowarn", "-type", "-xtype"})
 
@@ -233,7 +234,7 @@ def detect_mv(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                 add(out, "delete.catastrophic", inv, f"mv moves {t.path} away: {why}")
 
 
-_STREAM_DEVICES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty")
+_STREAM_DEVICES: Final = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty")
 
 
 def _device_dest(inv: Invocation, opts: Opts, env: AnalysisEnv) -> str | None:

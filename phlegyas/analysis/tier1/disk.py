@@ -3,6 +3,7 @@ and permission changes on system locations (``chmod``/``chown``/``chgrp -R /``, 
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.paths import is_system_path, is_within, sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
@@ -12,7 +13,7 @@ from phlegyas.analysis.tier1.words import catastrophic, in_project, is_safe_devi
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
-_INFO_FLAGS = frozenset({"--help", "-h", "--version", "-V"})
+_INFO_FLAGS: Final = frozenset({"--help", "-h", "--version", "-V"})
 
 
 def _info_only(inv: Invocation) -> bool:
@@ -65,7 +66,7 @@ def _first_operand(opts) -> str | None:
     return opts.operands[0].text if opts.operands else None
 
 
-_PART_READONLY = {
+_PART_READONLY: Final = {
     "fdisk": frozenset({"-l", "--list", "-s", "--getsz", "-v", "-V", "--version", "-h", "--help", "-x", "--list-details"}),
     "gdisk": frozenset({"-l", "-v", "-h", "--help"}),
     "cfdisk": frozenset({"-h", "--help", "-V", "--version"}),
@@ -75,7 +76,7 @@ _PART_READONLY = {
     "sgdisk": frozenset({"-p", "--print", "-i", "--info", "-v", "--verify", "-O", "--print-mbr", "-L",
                          "--list-types", "-V", "--version", "-?", "--help", "-b", "--backup"}),
 }
-_PARTED_WRITES = frozenset({"mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resize", "resizepart", "rescue",
+_PARTED_WRITES: Final = frozenset({"mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resize", "resizepart", "rescue",
                             "mkfs", "name", "set", "toggle", "disk_set", "disk_toggle", "cp", "move"})
 
 
@@ -122,7 +123,7 @@ def detect_windows_format(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "disk.wipe", inv, "diskpart runs a script the gate cannot see", Verdict.ASK)
 
 
-_SUBCOMMAND_WIPES = {
+_SUBCOMMAND_WIPES: Final = {
     "zpool": frozenset({"destroy", "labelclear"}),
     "zfs": frozenset({"destroy"}),
     "nvme": frozenset({"format", "sanitize"}),
@@ -149,9 +150,9 @@ def detect_badblocks(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- chmod / chown / chgrp ----------------------------------------------------------------------------
 
-_CHMOD_OPTION_LETTERS = frozenset("Rcfv")
-_SETUID = re.compile(r"^[ugoa]*[+=][rwxXt]*s|^0*[2467][0-7]{3}$")
-_WORLD_WRITABLE = re.compile(r"^0*[0-7]?[0-7][0-7][2367]$|(^|,)[oa]*[+=][rwxXst]*w|^\+?[rwx]*w[rwx]*$")
+_CHMOD_OPTION_LETTERS: Final = frozenset("Rcfv")
+_SETUID: Final = re.compile(r"^[ugoa]*[+=][rwxXt]*s|^0*[2467][0-7]{3}$")
+_WORLD_WRITABLE: Final = re.compile(r"^0*[0-7]?[0-7][0-7][2367]$|(^|,)[oa]*[+=][rwxXst]*w|^\+?[rwx]*w[rwx]*$")
 
 
 def _chmod_split(inv: Invocation) -> tuple[bool, str | None, list]:

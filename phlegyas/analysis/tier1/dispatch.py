@@ -2,7 +2,7 @@
 get only the generic checks (redirections, production deploys)."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Final
 
 from phlegyas.analysis.tier1 import (
     accounts,
@@ -133,5 +133,5 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     return {k: tuple(v) for k, v in t.items()}
 
 
-DETECTORS: dict[str, tuple[Detector, ...]] = _table()
-DEFAULT: tuple[Detector, ...] = (prod.detect_deploy,)
+DETECTORS: Final[dict[str, tuple[Detector, ...]]] = _table()
+DEFAULT: Final[tuple[Detector, ...]] = (prod.detect_deploy,)

@@ -8,6 +8,8 @@ the walk, so the usual detectors see them. Messages name the variable and the pa
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis import paths
 from phlegyas.analysis.shell import env_vars as V
 from phlegyas.analysis.shell.invocation import Invocation
@@ -16,7 +18,7 @@ from phlegyas.analysis.tier1.base import Out, add, env_for
 from phlegyas.analysis.tier1.words import in_project, resolve
 from phlegyas.core.analysis import AnalysisEnv
 
-_ENV_WRAPPERS = frozenset({"env", "sudo", "doas"})
+_ENV_WRAPPERS: Final = frozenset({"env", "sudo", "doas"})
 
 
 def assignments_of(inv: Invocation) -> list[tuple[str, Word]]:

@@ -21,18 +21,19 @@ are substituted before this runs.
 """
 from __future__ import annotations
 
-import fnmatch
+from typing import Final
 
 from phlegyas.analysis import programs as P
+from phlegyas.analysis.globs import matches as glob_matches
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.options import may_be_option
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.core.analysis import AnalysisEnv
 
-_HOME = ("$HOME", "${HOME}")
-MOVES_CWD = frozenset({"cd", "pushd"})
-INERT_HANDLER = "words_only"
+_HOME: Final = ("$HOME", "${HOME}")
+MOVES_CWD: Final = frozenset({"cd", "pushd"})
+INERT_HANDLER: Final = "words_only"
 """The handler of ``echo`` and ``test``: it only says that their words are text, so it runs nothing."""
 """An unknown directory here makes every relative path after it unknown (``cd $X && cat id_rsa``)."""
 
@@ -80,18 +81,18 @@ def is_unknown(word: Word) -> bool:
     return word.glob and "{" in word.text and ("," in word.text or ".." in word.text)
 
 
-_GLOB_OPTION_RUNS = frozenset({"tar", "find", "zip"})
+_GLOB_OPTION_RUNS: Final = frozenset({"tar", "find", "zip"})
 """Handlers whose programs have options that run a command (``tar --to-command``, ``find -exec``,
 ``zip -TT``): a glob that may spell such an option is a Tier 1 question, not only a Tier 2 doubt (programs
 whose entry lists ``exec_flags``, such as ``rsync -e``, are such programs without being named here)."""
-_FIND_ACTIONS = ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls")
+_FIND_ACTIONS: Final = ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls")
 """find's primaries take no ``=value``: a glob spells one only when it matches the primary's name itself
 (``*`` can, ``*.py`` cannot), unlike ``tar``'s ``--checkpoint-action=exec=sh x.py``."""
 
 
 def _spells_option(program: str, word: Word) -> bool:
     if program in ("find", "gfind", "bfs"):
-        return any(fnmatch.fnmatchcase(action, word.text) for action in _FIND_ACTIONS)
+        return any(glob_matches(action, word.text) for action in _FIND_ACTIONS)
     return True
 
 
@@ -101,7 +102,7 @@ def _consequential(spec: P.Spec) -> frozenset[str]:
             | spec.target_opts)
 
 
-_PLAIN_VALUES: dict[int, tuple[P.Spec, frozenset[str]]] = {}
+_PLAIN_VALUES: Final[dict[int, tuple[P.Spec, frozenset[str]]]] = {}
 
 
 def _plain_values(spec: P.Spec) -> frozenset[str]:

@@ -18,6 +18,7 @@ network is ``gate.self_approval`` (deny): only a person answers the gate's reque
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.environment import secret_variables
 from phlegyas.analysis.shell.invocation import Invocation
@@ -27,8 +28,8 @@ from phlegyas.analysis.urls import dev_server, gate_action, host_of, host_reason
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding
 
-_CURL = frozenset({"curl", "curlie"})
-OWN_SERVICES = {
+_CURL: Final = frozenset({"curl", "curlie"})
+OWN_SERVICES: Final = {
     "GITHUB": ("github.com", "githubusercontent.com"), "GH": ("github.com",), "GITLAB": ("gitlab.com",),
     "NPM": ("npmjs.org", "npmjs.com"), "OPENAI": ("openai.com",), "ANTHROPIC": ("anthropic.com",),
     "HF": ("huggingface.co",), "HUGGINGFACE": ("huggingface.co",), "SLACK": ("slack.com",),
@@ -46,12 +47,12 @@ def own_service(name: str, hosts: list[str]) -> bool:
     return all(any(h == d or h.endswith("." + d) for d in domains) for h in hosts)
 
 
-_CURL_VALUES = CURL_LONG_VALUES | frozenset({"--connect-to", "--abstract-unix-socket", "--doh-url", "--preproxy",
+_CURL_VALUES: Final = CURL_LONG_VALUES | frozenset({"--connect-to", "--abstract-unix-socket", "--doh-url", "--preproxy",
                                               "--socks5", "--socks5-hostname", "--socks4", "--socks4a"})
-_SOCKETS = ("--unix-socket", "--abstract-unix-socket")
-_HTTPIE = frozenset({"http", "https", "httpie", "xh"})
-_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-_BARE_LOCAL = re.compile(r"^(?:(?:localhost|\[[0-9A-Fa-f:.]+\]|\d+(?:\.\d+){1,3})(?::\d+)?(?:[/?#]|$)"
+_SOCKETS: Final = ("--unix-socket", "--abstract-unix-socket")
+_HTTPIE: Final = frozenset({"http", "https", "httpie", "xh"})
+_METHODS: Final = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_BARE_LOCAL: Final = re.compile(r"^(?:(?:localhost|\[[0-9A-Fa-f:.]+\]|\d+(?:\.\d+){1,3})(?::\d+)?(?:[/?#]|$)"
                          r"|(?:0x[0-9A-Fa-f]+|\d+)(?::\d+(?:[/?#]|$)|/))")
 """A URL written without its scheme that names this machine (``localhost:8080/x``, ``127.1``); a bare
 number counts only with a port or a path (``wget --tries 100`` is a count, not the address 0.0.0.100)."""

@@ -9,7 +9,7 @@ The seed's ``DangerousPatternDetector`` (``phlegyas.tier1_dangerous``) lives in 
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Final, Sequence
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script
@@ -75,9 +75,9 @@ def script_findings(script: Script, invocations: Sequence[Invocation], env: Anal
     return out
 
 
-_ASSIGNERS = frozenset({"env", "sudo", "doas", "export", "declare", "typeset", "local"})
+_ASSIGNERS: Final = frozenset({"env", "sudo", "doas", "export", "declare", "typeset", "local"})
 """Programs whose operands may be environment assignments (``env A=1 cmd``, ``export A=1``)."""
-_FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+_FILE_TOOLS: Final = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
 
 
 def _written_text(tool: str, data: dict) -> str:

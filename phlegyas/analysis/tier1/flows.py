@@ -10,7 +10,7 @@ push``, is the finding.
 from __future__ import annotations
 
 import posixpath
-from typing import Sequence
+from typing import Final, Sequence
 
 from phlegyas.analysis.paths import is_within
 from phlegyas.analysis.shell.invocation import Invocation
@@ -20,8 +20,8 @@ from phlegyas.analysis.tier1.words import path_of
 from phlegyas.analysis.tier1.writes import redirect_writes
 from phlegyas.core.analysis import AnalysisEnv
 
-_COPIERS = frozenset({"cp", "install", "mv", "ln", "rsync", "dd"})
-FLOW_PROGRAMS = frozenset({*UPLOADERS, "git"})
+_COPIERS: Final = frozenset({"cp", "install", "mv", "ln", "rsync", "dd"})
+FLOW_PROGRAMS: Final = frozenset({*UPLOADERS, "git"})
 """A line needs this walk only when it uploads or uses git at all (most lines do neither)."""
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import posixpath
 from functools import lru_cache
+from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
@@ -14,11 +15,11 @@ from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.analysis.tier1.words import path_of
 from phlegyas.core.analysis import AnalysisEnv
 
-_SELF_APPROVAL = frozenset({"approve", "deny", "dashboard"})
-_RECONFIGURE = frozenset({"install", "uninstall"})
-_TRUST_READ_ONLY = frozenset({"--list", "--verify", "--json", "-h", "--help"})
-_PHLEGYAS_MODULES = frozenset({"phlegyas", "phlegyas.__main__", "phlegyas.cli", "phlegyas.cli.__main__", "phlegyas.cli.main"})
-_TRUST_MODULES = frozenset({"phlegyas.trust_cli", "phlegyas.cli.trust"})
+_SELF_APPROVAL: Final = frozenset({"approve", "deny", "dashboard"})
+_RECONFIGURE: Final = frozenset({"install", "uninstall"})
+_TRUST_READ_ONLY: Final = frozenset({"--list", "--verify", "--json", "-h", "--help"})
+_PHLEGYAS_MODULES: Final = frozenset({"phlegyas", "phlegyas.__main__", "phlegyas.cli", "phlegyas.cli.__main__", "phlegyas.cli.main"})
+_TRUST_MODULES: Final = frozenset({"phlegyas.trust_cli", "phlegyas.cli.trust"})
 
 
 def detect_phlegyas(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -65,8 +66,8 @@ def _trust_args(inv: Invocation, texts: list[str], out: Out) -> None:
 
 # -- the gate's own state ----------------------------------------------------------------------------
 
-_DEFAULT_STATE = (".claude/phlegyas/", ".claude/trusted-scripts.json", ".claude/safe-patterns.json")
-_GATE_PROGRAMS = frozenset({"phlegyas", "phlegyas-trust", "phlegyas-hook"})  # judged by the detectors above
+_DEFAULT_STATE: Final = (".claude/phlegyas/", ".claude/trusted-scripts.json", ".claude/safe-patterns.json")
+_GATE_PROGRAMS: Final = frozenset({"phlegyas", "phlegyas-trust", "phlegyas-hook"})  # judged by the detectors above
 
 
 def state_places(env: AnalysisEnv) -> tuple[str, ...]:
@@ -131,8 +132,8 @@ def state_findings(inv: Invocation, writes: list[Word], deletes: list[Word], rea
 
 # -- the shared database (issue 16) -------------------------------------------------------------------
 
-DATABASE_VARIABLE = "PHLEGYAS_DATABASE_URL"
-_DATABASE_TABLES = ("phlegyas_requests", "phlegyas_notices", "phlegyas_audit", "phlegyas_cache", "phlegyas_meta")
+DATABASE_VARIABLE: Final = "PHLEGYAS_DATABASE_URL"
+_DATABASE_TABLES: Final = ("phlegyas_requests", "phlegyas_notices", "phlegyas_audit", "phlegyas_cache", "phlegyas_meta")
 
 
 def database_findings(inv: Invocation, readonly: bool, out: Out) -> None:
@@ -165,9 +166,11 @@ def _near_state(env: AnalysisEnv) -> bool:
 
 
 def _runs_phlegyas_module(inv: Invocation) -> bool:
-    texts = [w.text for w in inv.args]
-    return "-m" in texts and texts.index("-m") + 1 < len(texts) and (
-        texts[texts.index("-m") + 1].split(".")[0] == "phlegyas")
+    args = inv.args
+    for i in range(len(args) - 1):  # `python -m phlegyas…`: the first `-m` counts
+        if args[i].text == "-m":
+            return args[i + 1].text.split(".")[0] == "phlegyas"
+    return False
 
 
 def shown(path: str, env: AnalysisEnv) -> str:

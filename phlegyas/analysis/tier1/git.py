@@ -14,15 +14,17 @@ Decisions (documented in the class catalog):
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add, parse_opts
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
-PROTECTED_BRANCHES = frozenset({"main", "master"})
+PROTECTED_BRANCHES: Final = frozenset({"main", "master"})
 
-_GLOBAL_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+_GLOBAL_WITH_VALUE: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
                                 "--super-prefix", "--config-env", "--list-cmds", "--attr-source"})
 
 
@@ -61,7 +63,7 @@ def detect_git(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- push --------------------------------------------------------------------------------------------
 
-_PUSH_VALUES = frozenset({"--repo", "--push-option", "--receive-pack", "--exec", "--recurse-submodules"})
+_PUSH_VALUES: Final = frozenset({"--repo", "--push-option", "--receive-pack", "--exec", "--recurse-submodules"})
 
 
 def _branch(ref: str) -> str:
@@ -222,8 +224,8 @@ def _gc(inv: Invocation, args: list[Word], out: Out) -> None:
         add(out, "git.history_rewrite", inv, "git gc --prune=now deletes unreachable commits immediately")
 
 
-_HOOK_KEYS = frozenset({"core.hookspath", "core.fsmonitor"})
-_CONFIG_READ = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--unset", "--unset-all",
+_HOOK_KEYS: Final = frozenset({"core.hookspath", "core.fsmonitor"})
+_CONFIG_READ: Final = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--unset", "--unset-all",
                           "--get-urlmatch", "--show-origin", "--name-only"})
 
 
@@ -238,7 +240,7 @@ def _config(inv: Invocation, args: list[Word], out: Out) -> None:
         add(out, "persistence.git_hooks", inv, f"git config {values[0]} makes git run programs from {values[1]}")
 
 
-_SUBCOMMANDS = {
+_SUBCOMMANDS: Final = {
     "push": _push,
     "reset": _reset,
     "clean": _clean,

@@ -3,6 +3,7 @@ HTTP DELETE requests."""
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.environment import secret_variables
 from phlegyas.analysis.paths import is_within, sensitive_reason
@@ -26,7 +27,7 @@ from phlegyas.core.model import Verdict
 
 # -- who reads a program from stdin -----------------------------------------------------------------
 
-_INTERP_SPEC: dict[str, tuple[str, tuple[str, ...], frozenset[str]]] = {
+_INTERP_SPEC: Final[dict[str, tuple[str, tuple[str, ...], frozenset[str]]]] = {
     # program: (short options taking a value, flags whose value is code, long options taking a value)
     "python": ("cmWXQ", ("-c",), frozenset()),
     "perl": ("eEIMx", ("-e", "-E"), frozenset()),
@@ -38,7 +39,7 @@ _INTERP_SPEC: dict[str, tuple[str, tuple[str, ...], frozenset[str]]] = {
     "shell": ("oO", ("-c",), frozenset({"--rcfile", "--init-file"})),
     "other": ("e", ("-e",), frozenset()),
 }
-_FAMILY = {"python2": "python", "python3": "python", "pypy": "python", "pypy3": "python", "nodejs": "node",
+_FAMILY: Final = {"python2": "python", "python3": "python", "pypy": "python", "pypy3": "python", "nodejs": "node",
            "bun": "node", "luajit": "lua"}
 
 
@@ -131,15 +132,15 @@ def detect_interpreter(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             return
 
 
-_FORK = re.compile(r"\bfork\b|\bos\.fork\b|\bProcess\.fork\b|\bpcntl_fork\b")
-_ENDLESS = re.compile(r"\bwhile\s*\(?\s*(?:1|true|True)\b|\bloop\s*(?:\{|do\b)|\bfor\s*\(\s*;\s*;\s*\)|"
+_FORK: Final = re.compile(r"\bfork\b|\bos\.fork\b|\bProcess\.fork\b|\bpcntl_fork\b")
+_ENDLESS: Final = re.compile(r"\bwhile\s*\(?\s*(?:1|true|True)\b|\bloop\s*(?:\{|do\b)|\bfor\s*\(\s*;\s*;\s*\)|"
                       r"\buntil\s*\(?\s*(?:0|false|False)\b|\b1\s+while\b|\bwhile\s*\(\s*!\s*0\s*\)|"
                       r"\biter\(\s*int\s*,\s*[1-9]\d*\s*\)|\b(?:itertools\.)?(?:count|cycle)\(\s*[\w\[\]'\"]*\s*\)|"
                       r"\bwhile\s*\(?\s*(?:not\s+(?:0|False|None)|[1-9]\d*)\s*\)?\s*:|\bsetInterval\(")
 """Code that forks in a loop that never ends (``perl -e 'fork while 1'``, ``while True: os.fork()``,
 ``[os.fork() for _ in iter(int, 1)]``, ``for _ in itertools.count(): os.fork()``)."""
 
-_DATA_FEEDERS = ("tar --to-command", "gtar --to-command", "bsdtar --to-command")
+_DATA_FEEDERS: Final = ("tar --to-command", "gtar --to-command", "bsdtar --to-command")
 """Carriers (``shell.carriers``) that pipe data into the command they are given: a shell or interpreter
 there runs that data as its program."""
 
@@ -154,10 +155,10 @@ def detect_eval_source(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- reverse and bind shells ---------------------------------------------------------------------------
 
-_SOCKET_MARKS = re.compile(r"socket|fsockopen|TCPSocket|IO::Socket|require\(\s*['\"]net['\"]\s*\)|net\.connect|"
+_SOCKET_MARKS: Final = re.compile(r"socket|fsockopen|TCPSocket|IO::Socket|require\(\s*['\"]net['\"]\s*\)|net\.connect|"
                            r"createServer|/inet/tcp|/inet/udp|/dev/tcp|java\.net\.Socket|Sockets|ztcp|s_client",
                            re.IGNORECASE)
-_SHELL_MARKS = re.compile(r"/bin/(ba|z|da|k)?sh\b|\bsh\s+-i\b|pty\.spawn|\bdup2\b|child_process|subprocess|popen|"
+_SHELL_MARKS: Final = re.compile(r"/bin/(ba|z|da|k)?sh\b|\bsh\s+-i\b|pty\.spawn|\bdup2\b|child_process|subprocess|popen|"
                           r"\bexec\s*\(|ProcessBuilder|\bspawn\s*\(|\bsystem\s*\(|IO\.popen|io\.popen|\brun\(|STDIN",
                           re.IGNORECASE)
 
@@ -173,7 +174,7 @@ def redirect_to_socket(inv: Invocation) -> str | None:
     return None
 
 
-_NC_EXEC = frozenset({"-e", "-c", "--exec", "--sh-exec", "--lua-exec"})
+_NC_EXEC: Final = frozenset({"-e", "-c", "--exec", "--sh-exec", "--lua-exec"})
 
 
 def _interactive_shell(inv: Invocation) -> bool:
@@ -235,12 +236,12 @@ def detect_sed(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         _executes_input(inv, out, "its e command runs each line as a shell command")
 
 
-_RUNNER_SUBCOMMANDS = {"npm": ("exec", "x"), "pnpm": ("dlx", "exec"), "yarn": ("dlx",), "bun": ("x",),
+_RUNNER_SUBCOMMANDS: Final = {"npm": ("exec", "x"), "pnpm": ("dlx", "exec"), "yarn": ("dlx",), "bun": ("x",),
                        "pipx": ("run",), "uv": ("tool",)}
-_PACKAGE_OPTS = frozenset({"-p", "--package", "--from", "--spec", "--with"})
-_RUNNER_FLAGS = frozenset({"-y", "--yes", "-q", "--quiet", "-s", "--silent", "--no-install", "--prefer-offline",
+_PACKAGE_OPTS: Final = frozenset({"-p", "--package", "--from", "--spec", "--with"})
+_RUNNER_FLAGS: Final = frozenset({"-y", "--yes", "-q", "--quiet", "-s", "--silent", "--no-install", "--prefer-offline",
                            "--offline", "--ignore-existing", "-n", "--no-cache", "--isolated", "-v", "--verbose"})
-_REMOTE_SPEC = ("git+", "github:", "gitlab:", "bitbucket:", "gist:", "git@")
+_REMOTE_SPEC: Final = ("git+", "github:", "gitlab:", "bitbucket:", "gist:", "git@")
 
 
 def detect_remote_package(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -291,11 +292,11 @@ def _executes_input(inv: Invocation, out: Out, how: str) -> bool:
     return source is not None
 
 
-_AWK_RUNS = re.compile(r"\bsystem\s*\(|\|&?\s*\"\s*(?:sh|bash|zsh|dash|ksh|python3?|perl|ruby|node)\b|\|&?\s*\$|"
+_AWK_RUNS: Final = re.compile(r"\bsystem\s*\(|\|&?\s*\"\s*(?:sh|bash|zsh|dash|ksh|python3?|perl|ruby|node)\b|\|&?\s*\$|"
                        r"\$\w*\s*\|\s*getline")
 """An awk program that runs commands: ``system(…)``, printing into a shell, or into (or reading from) a
 command taken from the data (``print | $0``, ``$1 | getline``)."""
-_SED_RUNS = re.compile(r"(?:^|[;{}\n]\s*)e(?:\s|$|;)|s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gpiImM0-9w]*e")
+_SED_RUNS: Final = re.compile(r"(?:^|[;{}\n]\s*)e(?:\s|$|;)|s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gpiImM0-9w]*e")
 
 
 # -- uploads of secrets --------------------------------------------------------------------------------
@@ -309,11 +310,11 @@ CURL_LONG_VALUES = _CURL_LONG = frozenset({
     "--unix-socket", "--interface", "--limit-rate", "--variable", "--expand-data", "--stderr", "--trace",
     "--trace-ascii", "--aws-sigv4", "--netrc-file", "--output-dir", "--create-file-mode", "--proto",
 })
-_DATA_FLAGS = ("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json")
-_READERS = frozenset({"cat", "head", "tail", "tac", "base64", "base32", "xxd", "od", "hexdump", "gzip", "bzip2", "xz",
+_DATA_FLAGS: Final = ("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json")
+_READERS: Final = frozenset({"cat", "head", "tail", "tac", "base64", "base32", "xxd", "od", "hexdump", "gzip", "bzip2", "xz",
                       "zstd", "tar", "zip", "gpg", "strings", "cut", "sort", "nl", "rev", "jq", "yq", "less",
                       "more", "awk", "sed", "grep", "openssl", "dd", "uuencode", "cp", "find", "ls", "7z", "zcat"})
-_ENV_DUMPERS = frozenset({"printenv", "env", "set", "export", "declare", "compgen", "typeset"})
+_ENV_DUMPERS: Final = frozenset({"printenv", "env", "set", "export", "declare", "compgen", "typeset"})
 
 
 def secret_reason(path: str, env: AnalysisEnv, *, whole_files: bool = True) -> str | None:
@@ -419,7 +420,7 @@ def _curl_uploads(opts: Opts) -> tuple[list[str], bool]:
     return [f for f in files if f != "-"], stdin
 
 
-_COPY_OPTIONS = {
+_COPY_OPTIONS: Final = {
     "scp": ("cFiJloPSX", frozenset()),
     "sftp": ("BbcDFiJloPRSs", frozenset()),
     "rsync": (RSYNC_SHORT_VALUES, RSYNC_LONG_VALUES),
@@ -481,7 +482,7 @@ def _uploads(inv: Invocation) -> tuple[list[str], bool]:
     return [], True  # nc, ncat, netcat, telnet, openssl, ssh: whatever is on stdin
 
 
-MAILERS = frozenset({"mail", "mailx", "s-nail", "mutt", "neomutt", "sendmail", "msmtp", "ssmtp", "swaks"})
+MAILERS: Final = frozenset({"mail", "mailx", "s-nail", "mutt", "neomutt", "sendmail", "msmtp", "ssmtp", "swaks"})
 
 
 def detect_covert_channel(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -500,11 +501,11 @@ def detect_covert_channel(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             return
 
 
-COVERT_CHANNELS = ("host", "dig", "nslookup", "drill", "kdig", "delv", "resolvectl", "getent", "ping", "ping6",
+COVERT_CHANNELS: Final = ("host", "dig", "nslookup", "drill", "kdig", "delv", "resolvectl", "getent", "ping", "ping6",
                    "traceroute", "tracepath", "whois", "nping", "hping3", "arping")
 
 
-_STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_STDIN_FILES: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 
 def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -571,11 +572,11 @@ def detect_http_delete(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "net.http_delete", inv, f"{prog} sends an HTTP DELETE to {url}")
 
 
-UPLOADERS = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
+UPLOADERS: Final = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
                        "rclone", "aws", "gsutil", "ssh", "nc", "ncat", "netcat", "telnet", "socat", "openssl", "gh",
                        *MAILERS})
 """The programs ``detect_upload`` reads (``uploads``: the files each one sends)."""
 uploads = _uploads
-reader_secret = _reader_secret
-substituted_secret = _substituted_secret
-file_secret = _file_secret
+reader_secret: Final = _reader_secret
+substituted_secret: Final = _substituted_secret
+file_secret: Final = _file_secret

@@ -9,6 +9,8 @@ portable ``rm``) is judged here too: it is a deletion that the command line spel
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.options import parse_options
@@ -60,7 +62,7 @@ def detect_delete_flags(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                 judge_target(inv, t, env, out, recursive=True, forced=True)
 
 
-_CMAKE_REMOVE = frozenset({"rm", "remove", "remove_directory"})
+_CMAKE_REMOVE: Final = frozenset({"rm", "remove", "remove_directory"})
 
 
 def detect_cmake_remove(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

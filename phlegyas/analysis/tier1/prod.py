@@ -8,6 +8,8 @@ commands that merely mention production (``kubectl get pods -n production``, ``t
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import parse
 from phlegyas.analysis.tier1.base import Out, add, is_prod, parse_opts, prod_words
@@ -16,13 +18,13 @@ from phlegyas.core.model import Verdict
 
 # -- kubectl, helm -----------------------------------------------------------------------------------
 
-_KUBECTL_VALUES = frozenset({"--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s",
+_KUBECTL_VALUES: Final = frozenset({"--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s",
                              "--server", "--token", "--as", "--as-group", "--request-timeout", "-l", "--selector",
                              "-o", "--output", "-f", "--filename", "-c", "--container"})
-KUBECTL_MUTATING = frozenset({"delete", "apply", "patch", "scale", "replace", "edit", "drain", "cordon",
+KUBECTL_MUTATING: Final = frozenset({"delete", "apply", "patch", "scale", "replace", "edit", "drain", "cordon",
                               "uncordon", "create", "set", "label", "annotate", "taint", "autoscale", "expose",
                               "run", "exec", "cp", "debug", "attach", "rollout", "kustomize-apply"})
-_ROLLOUT_READ = frozenset({"status", "history"})
+_ROLLOUT_READ: Final = frozenset({"status", "history"})
 
 
 def _first_positional(args, values: frozenset[str]) -> tuple[int, str | None]:
@@ -77,7 +79,7 @@ def _manifests(inv: Invocation) -> str | None:
     return None
 
 
-_HELM_MUTATING = frozenset({"install", "upgrade", "uninstall", "delete", "del", "un", "rollback", "test"})
+_HELM_MUTATING: Final = frozenset({"install", "upgrade", "uninstall", "delete", "del", "un", "rollback", "test"})
 
 
 def detect_helm(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -93,9 +95,9 @@ def detect_helm(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- terraform and friends ----------------------------------------------------------------------------
 
-_TF_MUTATING = frozenset({"apply", "destroy", "import", "taint", "untaint", "refresh", "force-unlock", "up",
+_TF_MUTATING: Final = frozenset({"apply", "destroy", "import", "taint", "untaint", "refresh", "force-unlock", "up",
                           "update", "cancel", "deploy", "run-all"})
-_TF_STATE_WRITES = frozenset({"rm", "mv", "push", "replace-provider", "delete"})
+_TF_STATE_WRITES: Final = frozenset({"rm", "mv", "push", "replace-provider", "delete"})
 
 
 def detect_terraform(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -126,7 +128,7 @@ def detect_terraform(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- cloud CLIs ---------------------------------------------------------------------------------------
 
-_CLOUD_MUTATING_PREFIXES = ("delete", "terminate", "remove", "put", "update", "create", "modify", "stop", "reboot",
+_CLOUD_MUTATING_PREFIXES: Final = ("delete", "terminate", "remove", "put", "update", "create", "modify", "stop", "reboot",
                             "detach", "disassociate", "revoke", "deregister", "rm", "rb", "mv", "deploy", "reset",
                             "restore", "set", "apply", "patch", "resize", "scale", "rollback", "purge", "destroy",
                             "start", "run", "invoke", "publish", "attach", "replace", "import", "sync", "cp")
@@ -154,7 +156,7 @@ def detect_cloud(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "prod.target", inv, f"{inv.program} {verb} against production ({marks[0]})")
 
 
-_DOCKER_MUTATING = frozenset({"rm", "rmi", "stop", "kill", "run", "exec", "restart", "up", "down", "start",
+_DOCKER_MUTATING: Final = frozenset({"rm", "rmi", "stop", "kill", "run", "exec", "restart", "up", "down", "start",
                               "prune", "deploy", "update", "scale", "create", "push", "cp", "pause"})
 
 
@@ -174,11 +176,11 @@ def detect_docker(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- ssh, scp, rsync to production hosts --------------------------------------------------------------
 
-_SSH_VALUES = "BbcDEeFIiJLlmOopQRSWw"
-REMOTE_READONLY = frozenset({"ls", "cat", "tail", "head", "grep", "uptime", "df", "du", "ps", "top", "free", "who",
+_SSH_VALUES: Final = "BbcDEeFIiJLlmOopQRSWw"
+REMOTE_READONLY: Final = frozenset({"ls", "cat", "tail", "head", "grep", "uptime", "df", "du", "ps", "top", "free", "who",
                              "w", "hostname", "uname", "date", "journalctl", "whoami", "id", "pwd", "echo",
                              "less", "stat", "find", "wc", "env", "printenv", "true", "exit", "ping"})
-_SYSTEMCTL_READ = frozenset({"status", "is-active", "is-enabled", "list-units", "show", "cat"})
+_SYSTEMCTL_READ: Final = frozenset({"status", "is-active", "is-enabled", "list-units", "show", "cat"})
 
 
 def _remote_readonly(words: list[str]) -> bool:
@@ -230,10 +232,10 @@ def detect_copy_to_host(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- generic deploy-like commands ---------------------------------------------------------------------
 
-DEPLOY_VERBS = frozenset({"deploy", "release", "rollout", "promote", "provision", "migrate", "destroy", "teardown",
+DEPLOY_VERBS: Final = frozenset({"deploy", "release", "rollout", "promote", "provision", "migrate", "destroy", "teardown",
                           "publish", "ship", "apply", "up", "down", "rollback", "restart", "scale", "upgrade",
                           "uninstall", "undeploy", "drop", "reset", "seed", "remove", "delete", "push", "sync"})
-_NOT_DEPLOY = frozenset({
+_NOT_DEPLOY: Final = frozenset({
     "grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "cat", "less", "more", "head", "tail", "echo", "printf", "ls",
     "find", "sed", "awk", "jq", "yq", "diff", "wc", "sort", "uniq", "cut", "tr", "man", "which", "type", "file",
     "stat", "tree", "bat", "vim", "vi", "nvim", "nano", "emacs", "code", "open", "xdg-open", "test", "[", "true",
@@ -242,11 +244,11 @@ _NOT_DEPLOY = frozenset({
     "pytest", "curl", "wget", "pip", "pip3", "tee", "xargs", "env", "sudo", "time", "timeout", "nohup", "watch",
 })
 """Programs that are never deploy commands themselves (their arguments may still say deploy/prod)."""
-_PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun", "pip", "uv", "poetry", "composer", "bundle"})
-_DEPENDENCY_FLAGS = frozenset({"prod", "production", "only", "omit", "without", "no-dev"})
-_PROD_FLAG_DEPLOYERS = frozenset({"vercel", "netlify", "wrangler", "railway", "firebase", "amplify"})
-_ALWAYS_MUTATING = frozenset({"ansible-playbook", "kamal", "cap", "skaffold"})
-_DRY = ("--dry-run", "--check", "--plan", "--diff", "--preview", "--what-if", "--noop", "--syntax-check",
+_PACKAGE_MANAGERS: Final = frozenset({"npm", "pnpm", "yarn", "bun", "pip", "uv", "poetry", "composer", "bundle"})
+_DEPENDENCY_FLAGS: Final = frozenset({"prod", "production", "only", "omit", "without", "no-dev"})
+_PROD_FLAG_DEPLOYERS: Final = frozenset({"vercel", "netlify", "wrangler", "railway", "firebase", "amplify"})
+_ALWAYS_MUTATING: Final = frozenset({"ansible-playbook", "kamal", "cap", "skaffold"})
+_DRY: Final = ("--dry-run", "--check", "--plan", "--diff", "--preview", "--what-if", "--noop", "--syntax-check",
         "--list-hosts", "--list-tasks")
 
 

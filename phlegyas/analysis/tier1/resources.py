@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script, _parser
@@ -24,18 +24,18 @@ from phlegyas.analysis.tier1.words import is_safe_device, path_of
 from phlegyas.analysis.tier1.writes import redirect_writes
 from phlegyas.core.analysis import AnalysisEnv
 
-GIB = 1024 ** 3
-LIMIT = GIB
+GIB: Final = 1024 ** 3
+LIMIT: Final = GIB
 """Above this many bytes a write is a disk fill, not a test file."""
-INF = float("inf")
+INF: Final = float("inf")
 
 # -- loops that start background jobs ------------------------------------------------------------------
 
-_LOOP_WORD = re.compile(r"(?:^|[\s;&|(){}])(?:while|until|for)(?=[\s(])")
-_BACKGROUND = re.compile(r"(?<![&>|<])&(?![&>])")
-_TRUE = frozenset({"true", ":", "/bin/true", "/usr/bin/true"})
-_FALSE = frozenset({"false", "/bin/false", "/usr/bin/false"})
-_ALWAYS = re.compile(r"^(?:\[\[?\s*(?:1|true|-n\s+1|x)\s*\]?\]|\(\(\s*1\s*\)\))$")
+_LOOP_WORD: Final = re.compile(r"(?:^|[\s;&|(){}])(?:while|until|for)(?=[\s(])")
+_BACKGROUND: Final = re.compile(r"(?<![&>|<])&(?![&>])")
+_TRUE: Final = frozenset({"true", ":", "/bin/true", "/usr/bin/true"})
+_FALSE: Final = frozenset({"false", "/bin/false", "/usr/bin/false"})
+_ALWAYS: Final = re.compile(r"^(?:\[\[?\s*(?:1|true|-n\s+1|x)\s*\]?\]|\(\(\s*1\s*\)\))$")
 
 
 def background_loops(script: Script, out: Out) -> None:
@@ -107,9 +107,9 @@ def _endless(loop: Any) -> bool:
 
 # -- endless inline code -----------------------------------------------------------------------------
 
-_ENDLESS_CODE = re.compile(r"\biter\s*\(\s*int\s*,\s*1\s*\)|\bitertools\s*\.\s*(?:count|cycle)\s*\(|"
+_ENDLESS_CODE: Final = re.compile(r"\biter\s*\(\s*int\s*,\s*1\s*\)|\bitertools\s*\.\s*(?:count|cycle)\s*\(|"
                            r"\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*[:{]|\bloop\s*\{|\bfor\s*\(\s*;\s*;\s*\)")
-_LEAVES = re.compile(r"\b(?:break|exit|return|die|last|quit|raise|throw)\b|sys\.exit")
+_LEAVES: Final = re.compile(r"\b(?:break|exit|return|die|last|quit|raise|throw)\b|sys\.exit")
 """A way out of the loop (``while (true) { … if (…) break; }``): the code ends when its input does."""
 
 
@@ -125,8 +125,8 @@ def detect_endless_code(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- filling the disk ----------------------------------------------------------------------------------
 
-_SIZE = re.compile(r"^[+<>/%]?\s*(\d+(?:\.\d+)?)\s*([kKmMgGtTpPeEzZyY]?)(i?[bB])?$")
-_POWERS = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5, "e": 6, "z": 7, "y": 8}
+_SIZE: Final = re.compile(r"^[+<>/%]?\s*(\d+(?:\.\d+)?)\s*([kKmMgGtTpPeEzZyY]?)(i?[bB])?$")
+_POWERS: Final = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5, "e": 6, "z": 7, "y": 8}
 
 
 def size_of(text: str) -> float | None:
@@ -140,7 +140,7 @@ def size_of(text: str) -> float | None:
     return number * base ** _POWERS[unit]
 
 
-_DD_UNITS = {"c": 1, "w": 2, "b": 512}
+_DD_UNITS: Final = {"c": 1, "w": 2, "b": 512}
 
 
 def _dd_number(text: str) -> float | None:
@@ -162,8 +162,8 @@ def shown_size(n: float) -> str:
     return f"{n / GIB:.0f} GiB" if n >= GIB else f"{n / 1024 ** 2:.0f} MiB"
 
 
-_ENDLESS_DEVICES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"})
-_FILTERS = frozenset({"cat", "tee", "tr", "base64", "xxd", "od", "hexdump", "gzip", "bzip2", "xz", "zstd", "lz4",
+_ENDLESS_DEVICES: Final = frozenset({"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"})
+_FILTERS: Final = frozenset({"cat", "tee", "tr", "base64", "xxd", "od", "hexdump", "gzip", "bzip2", "xz", "zstd", "lz4",
                       "pv", "openssl", "sed", "awk", "rev", "fold", "nl", "cut", "uniq", "strings", "buffer",
                       "mbuffer", "pigz"})
 
@@ -265,4 +265,4 @@ def detect_fill(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "disk.fill", inv, f"{prog} writes {shown_size(size)} into {files[0]}: it fills the disk")
 
 
-FILL_PROGRAMS = ("yes", "seq", "dd", "head", "fallocate", "truncate") + tuple(sorted(_FILTERS))
+FILL_PROGRAMS: Final = ("yes", "seq", "dd", "head", "fallocate", "truncate") + tuple(sorted(_FILTERS))

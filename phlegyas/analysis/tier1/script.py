@@ -3,7 +3,7 @@ then run, and a switch to a production context followed by a mutating command.""
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Final, Sequence
 
 from phlegyas.analysis.paths import is_system_path
 from phlegyas.analysis.shell.invocation import Invocation
@@ -31,7 +31,7 @@ def fork_bombs(script: Script, out: Out) -> None:
             return
 
 
-_DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "wget2"})
+_DOWNLOADERS: Final = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "wget2"})
 
 
 def _download_outputs(inv: Invocation, env: AnalysisEnv) -> list[str]:
@@ -66,8 +66,8 @@ def _remote_names(inv: Invocation) -> list[str]:
     return names
 
 
-_BARE_URL = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?::[0-9]+)?/[^\s]*[^/\s]$")
-_CLONE_VALUES = frozenset({"-b", "--branch", "--depth", "-o", "--origin", "-c", "--config", "--reference", "-j",
+_BARE_URL: Final = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?::[0-9]+)?/[^\s]*[^/\s]$")
+_CLONE_VALUES: Final = frozenset({"-b", "--branch", "--depth", "-o", "--origin", "-c", "--config", "--reference", "-j",
                            "--jobs", "--filter", "--template", "--separate-git-dir", "-u", "--upload-pack",
                            "--shallow-since", "--shallow-exclude", "--server-option", "--bundle-uri"})
 
@@ -99,7 +99,7 @@ def _cloned_dir(inv: Invocation, env: AnalysisEnv) -> str | None:
     return path_of(target, env) if target else None
 
 
-_EXTRACTORS = frozenset({"tar", "gtar", "bsdtar", "unzip", "7z", "7za", "unrar", "cpio", "gunzip", "bunzip2", "unxz",
+_EXTRACTORS: Final = frozenset({"tar", "gtar", "bsdtar", "unzip", "7z", "7za", "unrar", "cpio", "gunzip", "bunzip2", "unxz",
                          "zstd", "unzstd", "ar", "pax"})
 
 
@@ -155,8 +155,8 @@ def computed_programs(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
             return
 
 
-_RM_SHORT = frozenset("fiIrRdv")
-_RM_LONG = frozenset({"--force", "--interactive", "--one-file-system", "--no-preserve-root", "--preserve-root",
+_RM_SHORT: Final = frozenset("fiIrRdv")
+_RM_LONG: Final = frozenset({"--force", "--interactive", "--one-file-system", "--no-preserve-root", "--preserve-root",
                       "--recursive", "--dir", "--verbose"})
 
 
@@ -236,7 +236,7 @@ def _downloader_upstream(inv: Invocation) -> str | None:
     return None
 
 
-_CODE_RUNNERS = SHELLS | INTERPRETERS | {"eval", "source", "."}
+_CODE_RUNNERS: Final = SHELLS | INTERPRETERS | {"eval", "source", "."}
 
 
 def _runs_variable(inv: Invocation, read: dict[str, str], out: Out) -> bool:
@@ -255,8 +255,8 @@ def _runs_variable(inv: Invocation, read: dict[str, str], out: Out) -> bool:
     return False
 
 
-_TF = frozenset({"terraform", "tofu", "terragrunt"})
-_TF_MUTATING = frozenset({"apply", "destroy", "import", "taint", "untaint", "refresh"})
+_TF: Final = frozenset({"terraform", "tofu", "terragrunt"})
+_TF_MUTATING: Final = frozenset({"apply", "destroy", "import", "taint", "untaint", "refresh"})
 
 
 def _switch(inv: Invocation) -> str | None:
@@ -289,7 +289,7 @@ def _mutates(inv: Invocation) -> bool:
     return False
 
 
-LINE_STARTERS = _DOWNLOADERS | _TF | {"kubectl", "export", "declare", "", "git"}
+LINE_STARTERS: Final = _DOWNLOADERS | _TF | {"kubectl", "export", "declare", "", "git"}
 """The programs ``download_then_run`` and ``production_switch`` start from: without one, neither finds anything."""
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import Final
 
 from phlegyas.analysis.paths import exposure_reason, holds_secrets, is_within, matches_pattern, normalize
 from phlegyas.analysis.shell.handlers.find import find_start_dirs
@@ -22,7 +23,7 @@ from phlegyas.analysis.tier1.base import env_for, subject, upstream_closure
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding, Verdict
 
-_KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_KEY_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("an AWS access key", re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b")),
     ("an AWS secret key", re.compile(r"aws_?secret_?access_?key\s*[=:]\s*[\"']?[A-Za-z0-9/+=]{40}\b", re.I)),
     ("a private key", re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----"
@@ -36,11 +37,11 @@ _KEY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a GitLab token", re.compile(r"\bglpat-[0-9A-Za-z_\-]{20,}")),
     ("an npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
 )
-_LITERAL = re.compile(  # the name starts where a name starts: tried from every letter of a long word, it was quadratic
+_LITERAL: Final = re.compile(  # the name starts where a name starts: tried from every letter of a long word, it was quadratic
     r"(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|api_?key|apikey|access_?token|auth_?token|"
     r"private_?key|client_?secret|token))[\"']?\s*(?::=|=>|=|:)\s*(?P<q>[\"'])(?P<value>[^\"'\s]{8,})(?P=q)",
     re.I)
-_PLACEHOLDER_WORDS = ("example", "changeme", "change_me", "placeholder", "your", "xxx", "***", "dummy", "sample",
+_PLACEHOLDER_WORDS: Final = ("example", "changeme", "change_me", "placeholder", "your", "xxx", "***", "dummy", "sample",
                       "redacted", "fake", "test", "todo", "replace", "<", "{{", "${", "%s", "env(", "environ",
                       "getenv", "process.env", "secret_here", "password123", "...", "insert")
 
@@ -66,7 +67,7 @@ def find_secret(content: str) -> str | None:
     return None
 
 
-_LOCAL_SUFFIXES = (".example", ".sample", ".template", ".dist", ".local", ".tmpl")
+_LOCAL_SUFFIXES: Final = (".example", ".sample", ".template", ".dist", ".local", ".tmpl")
 
 
 def is_local_config(path: str) -> bool:
@@ -85,7 +86,7 @@ def tracked_file(path: str, env: AnalysisEnv) -> bool:
 
 # -- commands whose output is a credential --------------------------------------------------------------
 
-_CREDENTIAL_COMMANDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+_CREDENTIAL_COMMANDS: Final[dict[str, tuple[tuple[tuple[str, ...], str], ...]]] = {
     # program → (the words its operands start with, what it prints)
     "gh": ((("auth", "token"), "a GitHub token"),),
     "glab": ((("auth", "token"), "a GitLab token"),),
@@ -172,9 +173,9 @@ def sftp_puts(inv: Invocation) -> list[str]:
 
 # -- secret files read through a pipe ------------------------------------------------------------------
 
-_LISTERS = frozenset({"find", "fd", "fdfind", "ls", "tree", "echo", "printf", "locate", "plocate", "du"})
+_LISTERS: Final = frozenset({"find", "fd", "fdfind", "ls", "tree", "echo", "printf", "locate", "plocate", "du"})
 """Programs whose output is file names that ``xargs`` or ``parallel`` hands to the next program."""
-_NAMES_ONLY = frozenset({"echo", "printf", "basename", "dirname", "ls", "stat", "du", "realpath", "readlink", "test",
+_NAMES_ONLY: Final = frozenset({"echo", "printf", "basename", "dirname", "ls", "stat", "du", "realpath", "readlink", "test",
                          "[", "true"})
 """Programs that, given file names, show or test the names, not the files' contents."""
 

@@ -9,6 +9,7 @@ SQL is tokenized, not searched: string literals, quoted identifiers and comments
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, given_text, is_prod, parse_opts, piped_text
@@ -17,7 +18,7 @@ from phlegyas.core.model import Verdict
 
 # -- tokenizer ---------------------------------------------------------------------------------------
 
-_DOLLAR_TAG = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)?\$")
+_DOLLAR_TAG: Final = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)?\$")
 
 
 def statements(sql: str, hash_comments: bool = False) -> list[list[tuple[str, int]]]:
@@ -92,8 +93,8 @@ def _skip_quoted(sql: str, i: int, quote: str) -> int:
     return n
 
 
-_DROP_DENY = frozenset({"TABLE", "DATABASE", "SCHEMA", "TABLESPACE", "OWNED", "COLLECTION", "KEYSPACE"})
-_MUTATING = frozenset({"INSERT", "UPDATE", "DELETE", "DROP", "ALTER", "CREATE", "TRUNCATE", "GRANT", "REVOKE",
+_DROP_DENY: Final = frozenset({"TABLE", "DATABASE", "SCHEMA", "TABLESPACE", "OWNED", "COLLECTION", "KEYSPACE"})
+_MUTATING: Final = frozenset({"INSERT", "UPDATE", "DELETE", "DROP", "ALTER", "CREATE", "TRUNCATE", "GRANT", "REVOKE",
                        "REPLACE", "MERGE", "UPSERT", "COPY", "CALL", "DO", "EXEC", "EXECUTE", "RENAME", "LOAD",
                        "VACUUM", "REINDEX", "CLUSTER", "REFRESH", "LOCK", "COMMENT", "SECURITY", "IMPORT"})
 
@@ -140,9 +141,9 @@ def judge_sql(sql: str, hash_comments: bool = False) -> tuple[list[tuple[Verdict
 
 # -- other stores --------------------------------------------------------------------------------------
 
-_MONGO_DENY = re.compile(r"\.\s*(dropDatabase|drop|dropAllUsers|dropUser)\s*\(|\.\s*(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)")
-_MONGO_ASK = re.compile(r"\.\s*(deleteMany|remove|findOneAndDelete|deleteOne|updateMany)\s*\(")
-_MONGO_READ = re.compile(r"^\s*(db\.\w+\.(find|count|countDocuments|aggregate|findOne|distinct)\b|show |db\.(stats|version)\b)")
+_MONGO_DENY: Final = re.compile(r"\.\s*(dropDatabase|drop|dropAllUsers|dropUser)\s*\(|\.\s*(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)")
+_MONGO_ASK: Final = re.compile(r"\.\s*(deleteMany|remove|findOneAndDelete|deleteOne|updateMany)\s*\(")
+_MONGO_READ: Final = re.compile(r"^\s*(db\.\w+\.(find|count|countDocuments|aggregate|findOne|distinct)\b|show |db\.(stats|version)\b)")
 
 
 def judge_mongo(code: str) -> tuple[list[tuple[Verdict, str]], bool]:
@@ -153,7 +154,7 @@ def judge_mongo(code: str) -> tuple[list[tuple[Verdict, str]], bool]:
     return [], not _MONGO_READ.match(code)
 
 
-_REDIS_READ = frozenset({"GET", "MGET", "KEYS", "SCAN", "INFO", "TTL", "PTTL", "TYPE", "EXISTS", "HGET", "HGETALL",
+_REDIS_READ: Final = frozenset({"GET", "MGET", "KEYS", "SCAN", "INFO", "TTL", "PTTL", "TYPE", "EXISTS", "HGET", "HGETALL",
                          "HKEYS", "HLEN", "LRANGE", "LLEN", "SMEMBERS", "SCARD", "ZRANGE", "ZCARD", "PING", "DBSIZE",
                          "MONITOR", "STRLEN", "SISMEMBER", "HMGET", "XRANGE", "XLEN", "MEMORY", "SLOWLOG",
                          "CLIENT", "CONFIG", "COMMAND", "ECHO", "TIME", "LASTSAVE", "ROLE", "CLUSTER"})
@@ -203,7 +204,7 @@ def _mysql(inv: Invocation) -> _Query:
     return q
 
 
-_SQLITE_VALUE_OPTS = frozenset({"-cmd", "-init", "-separator", "-nullvalue", "-newline", "-vfs", "-maxsize",
+_SQLITE_VALUE_OPTS: Final = frozenset({"-cmd", "-init", "-separator", "-nullvalue", "-newline", "-vfs", "-maxsize",
                                 "-mmap", "-pagecache", "-lookaside", "-heap", "-c", "-s", "-f"})
 
 
@@ -273,12 +274,12 @@ def _cqlsh(inv: Invocation) -> _Query:
     return q
 
 
-_CLIENTS = {
+_CLIENTS: Final = {
     "psql": _psql, "mysql": _mysql, "mariadb": _mysql, "sqlite3": _sqlite, "sqlite": _sqlite, "duckdb": _sqlite,
     "clickhouse-client": _clickhouse, "clickhouse": _clickhouse, "cockroach": _cockroach, "sqlcmd": _sqlcmd,
     "cqlsh": _cqlsh,
 }
-_HASH_COMMENTS = frozenset({"mysql", "mariadb", "clickhouse-client", "clickhouse"})
+_HASH_COMMENTS: Final = frozenset({"mysql", "mariadb", "clickhouse-client", "clickhouse"})
 
 
 def _report(inv: Invocation, found: list[tuple[Verdict, str]], mutating: bool, unknown: bool,

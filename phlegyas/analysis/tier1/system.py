@@ -2,12 +2,14 @@
 power state, firewalls."""
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.analysis.tier1.words import inner_commands
 from phlegyas.core.analysis import AnalysisEnv
 
-_SUDO_HARMLESS = frozenset({"-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp",
+_SUDO_HARMLESS: Final = frozenset({"-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp",
                             "--remove-timestamp", "-h", "--help", "-V", "--version"})
 
 
@@ -21,7 +23,7 @@ def detect_sudo(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- publishing ------------------------------------------------------------------------------------------
 
-_PUBLISH: dict[str, frozenset[str]] = {
+_PUBLISH: Final[dict[str, frozenset[str]]] = {
     "npm": frozenset({"publish", "unpublish", "deprecate"}),
     "pnpm": frozenset({"publish"}),
     "yarn": frozenset({"publish"}),
@@ -50,7 +52,7 @@ _PUBLISH: dict[str, frozenset[str]] = {
     "dotnet": frozenset({"push"}),
     "nuget": frozenset({"push"}),
 }
-_DRY = frozenset({"--dry-run", "--dry", "--dryrun"})
+_DRY: Final = frozenset({"--dry-run", "--dry", "--dryrun"})
 
 
 def detect_publish(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -80,7 +82,7 @@ def detect_publish(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- killing, services, power ------------------------------------------------------------------------------
 
-DAEMONS = frozenset({
+DAEMONS: Final = frozenset({
     "sshd", "ssh", "dockerd", "docker", "containerd", "containerd-shim", "docker-proxy", "systemd", "init",
     "kubelet", "launchd", "Xorg", "Xwayland", "gdm", "gdm3", "sddm", "lightdm", "NetworkManager", "networkd",
     "systemd-networkd", "systemd-journald", "journald", "systemd-logind", "systemd-udevd", "udevd", "rsyslogd",
@@ -88,7 +90,7 @@ DAEMONS = frozenset({
     "mongod", "redis-server", "nginx", "apache2", "httpd", "kube-apiserver", "etcd", "agetty", "login",
     "wpa_supplicant", "firewalld", "auditd", "snapd", "cupsd", "avahi-daemon", "chronyd", "ntpd", "sssd",
 })
-_SIGNAL_VALUE = frozenset({"-s", "-n", "--signal"})
+_SIGNAL_VALUE: Final = frozenset({"-s", "-n", "--signal"})
 
 
 def _kill_targets(inv: Invocation) -> list:
@@ -141,9 +143,9 @@ def detect_killall(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             return
 
 
-_POWER_VERBS = frozenset({"poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency",
+_POWER_VERBS: Final = frozenset({"poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency",
                           "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate"})
-_FIREWALL_UNITS = frozenset({"firewalld", "ufw", "nftables", "iptables", "netfilter-persistent", "apparmor",
+_FIREWALL_UNITS: Final = frozenset({"firewalld", "ufw", "nftables", "iptables", "netfilter-persistent", "apparmor",
                              "selinux"})
 
 

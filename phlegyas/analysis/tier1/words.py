@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
+from typing import Final
 
 from phlegyas.analysis.paths import is_harmless_device, is_system_path, is_within, normalize, sensitive_reason
 from phlegyas.analysis.shell.braces import expand_word
@@ -12,10 +13,10 @@ from phlegyas.core.analysis import AnalysisEnv
 
 # -- substitutions ------------------------------------------------------------------------------------
 
-_KNOWN_HOME = ("$HOME", "${HOME}")
-_KNOWN_CWD = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
-KNOWN_PREFIXES = _KNOWN_HOME + _KNOWN_CWD
-PLACEHOLDER = "\x00unknown"
+_KNOWN_HOME: Final = ("$HOME", "${HOME}")
+_KNOWN_CWD: Final = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
+KNOWN_PREFIXES: Final = _KNOWN_HOME + _KNOWN_CWD
+PLACEHOLDER: Final = "\x00unknown"
 
 
 def expansions(text: str) -> list[tuple[int, int]]:
@@ -77,7 +78,7 @@ def substitution_bodies(text: str) -> list[str]:
     return bodies
 
 
-_INNER_CACHE: dict[str, list] = {}
+_INNER_CACHE: Final[dict[str, list]] = {}
 
 
 def inner_commands(text: str) -> list:
@@ -179,8 +180,8 @@ def path_of(text: str, env: AnalysisEnv) -> str | None:
     return resolve(text, env)
 
 
-GLOB_CHARS = "*?["
-ALL_MATCH = frozenset({"*", ".*", ".[!.]*", ".[^.]*", ".??*", "*.*"})
+GLOB_CHARS: Final = "*?["
+ALL_MATCH: Final = frozenset({"*", ".*", ".[!.]*", ".[^.]*", ".??*", "*.*"})
 
 
 def glob_base(path: str) -> tuple[str, bool]:

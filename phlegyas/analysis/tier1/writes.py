@@ -5,6 +5,7 @@ into tracked files.
 from __future__ import annotations
 
 import posixpath
+from typing import Final
 
 from phlegyas.analysis.paths import SHELL_RC_FILES, sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
@@ -15,7 +16,7 @@ from phlegyas.analysis.tier1.words import in_project, path_of
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
-_WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
+_WRITE_OPS: Final = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 
 
 def redirect_writes(inv: Invocation) -> list[str]:
@@ -73,8 +74,8 @@ def program_writes(inv: Invocation) -> list[str]:
 
 # -- where a write lands ---------------------------------------------------------------------------
 
-_RC_NAMES = frozenset(posixpath.basename(f) for f in SHELL_RC_FILES) - {".inputrc"}
-_RC_REL = frozenset(SHELL_RC_FILES)
+_RC_NAMES: Final = frozenset(posixpath.basename(f) for f in SHELL_RC_FILES) - {".inputrc"}
+_RC_REL: Final = frozenset(SHELL_RC_FILES)
 
 
 def _prefixes(*dirs: str) -> tuple[tuple[str, ...], frozenset[str]]:
@@ -86,15 +87,15 @@ def _under(path: str, table: tuple[tuple[str, ...], frozenset[str]]) -> bool:
     return path.startswith(table[0]) or path in table[1]
 
 
-_SYSTEM_RC = _prefixes("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zsh",
+_SYSTEM_RC: Final = _prefixes("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zsh",
                        "/etc/zshrc", "/etc/zprofile", "/etc/zshenv", "/etc/environment", "/etc/fish/config.fish")
-_CRON = _prefixes("/etc/crontab", "/etc/cron.d", "/etc/cron.daily", "/etc/cron.hourly", "/etc/cron.weekly",
+_CRON: Final = _prefixes("/etc/crontab", "/etc/cron.d", "/etc/cron.daily", "/etc/cron.hourly", "/etc/cron.weekly",
                   "/etc/cron.monthly", "/var/spool/cron", "/etc/anacrontab", "/var/spool/at")
-_SERVICES = _prefixes("/etc/systemd", "/lib/systemd", "/usr/lib/systemd", "/etc/init.d", "/etc/rc.local",
+_SERVICES: Final = _prefixes("/etc/systemd", "/lib/systemd", "/usr/lib/systemd", "/etc/init.d", "/etc/rc.local",
                       "/etc/init", "/Library/LaunchAgents", "/Library/LaunchDaemons", "/etc/xdg/autostart",
                       "/etc/ld.so.preload", "/etc/udev/rules.d")
-_HOME_SERVICES = _prefixes(".config/systemd", "Library/LaunchAgents", ".config/autostart", ".local/share/systemd")
-_SYSTEM_ROOTS = ("/etc/", "/lib/", "/usr/lib/", "/var/spool/", "/Library/")
+_HOME_SERVICES: Final = _prefixes(".config/systemd", "Library/LaunchAgents", ".config/autostart", ".local/share/systemd")
+_SYSTEM_ROOTS: Final = ("/etc/", "/lib/", "/usr/lib/", "/var/spool/", "/Library/")
 
 
 def private_key(path: str, home: str) -> str | None:
@@ -148,7 +149,7 @@ def _content(inv: Invocation) -> str:
     return "\n".join(texts)
 
 
-_EMPTIED_ROOTS = ("/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/var/lib/", "/opt/")
+_EMPTIED_ROOTS: Final = ("/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/var/lib/", "/opt/")
 
 
 def _empties(inv: Invocation, target: str) -> bool:
@@ -232,7 +233,7 @@ def detect_at(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     add(out, "persistence.cron", inv, f"{inv.program} schedules a command to run later")
 
 
-_SYSTEMCTL_PERSIST = frozenset({"enable", "reenable", "link", "preset", "preset-all", "add-wants", "add-requires",
+_SYSTEMCTL_PERSIST: Final = frozenset({"enable", "reenable", "link", "preset", "preset-all", "add-wants", "add-requires",
                                 "set-default", "edit", "revert"})
 
 

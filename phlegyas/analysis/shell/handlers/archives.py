@@ -3,6 +3,7 @@ and the verb-letter archivers (``7z``, ``ar``, ``cpio`` …)."""
 from __future__ import annotations
 
 import posixpath
+from typing import Final
 
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call, is_remote, operand_texts
@@ -10,7 +11,7 @@ from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import Word
 
 # tar: bundled first argument (``tar xzf a.tgz``), modes, and options that run programs.
-_TAR_VALUES = frozenset({"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
+_TAR_VALUES: Final = frozenset({"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
                          "-b", "--blocking-factor", "-L", "--tape-length", "-N", "--newer", "--after-date",
                          "-K", "--starting-file", "-V", "--label", "-g", "--listed-incremental", "-H", "--format",
                          "--exclude", "--transform", "--xform", "--owner", "--group", "--mode", "--mtime",
@@ -18,9 +19,9 @@ _TAR_VALUES = frozenset({"-f", "--file", "-C", "--directory", "-T", "--files-fro
                          "-F", "--new-volume-script", "--rsh-command", "--rmt-command", "--index-file",
                          "--strip-components", "--suffix", "--backup", "--newer-mtime", "--hole-detection",
                          "--occurrence", "--quoting-style", "--sort", "--warning", "--record-size", "--level"})
-_TAR_EXEC = frozenset({"--checkpoint-action", "--to-command", "--use-compress-program", "-I", "--info-script",
+_TAR_EXEC: Final = frozenset({"--checkpoint-action", "--to-command", "--use-compress-program", "-I", "--info-script",
                        "-F", "--new-volume-script", "--rsh-command", "--rmt-command"})
-_TAR_BUNDLED_VALUES = frozenset("fCTXbLNKVgHI")
+_TAR_BUNDLED_VALUES: Final = frozenset("fCTXbLNKVgHI")
 
 
 def _tar_args(args: list[Word]) -> list[Word]:

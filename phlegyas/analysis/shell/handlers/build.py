@@ -9,6 +9,7 @@ package is a path in the project; ``cmake -E`` has commands of its own; ``tox ex
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.shell.handlers.base import Call
 from phlegyas.analysis.shell.parse import Word
@@ -40,7 +41,7 @@ def _pathlike(text: str) -> bool:
 
 # -- pytest, tox -------------------------------------------------------------------------------------------
 
-_PYTEST_INI_HARMLESS = frozenset({
+_PYTEST_INI_HARMLESS: Final = frozenset({
     "testpaths", "python_files", "python_classes", "python_functions", "markers", "filterwarnings",
     "xfail_strict", "log_cli", "log_cli_level", "log_level", "console_output_style", "asyncio_mode",
     "asyncio_default_fixture_loop_scope", "junit_family", "junit_suite_name", "junit_logging",
@@ -52,7 +53,7 @@ _PYTEST_INI_HARMLESS = frozenset({
 ``DJANGO_SETTINGS_MODULE`` … are not among them)."""
 
 
-_ADDOPTS_WORD = re.compile(r"-[qvxsl]+|-r[a-zA-Z]+|--strict-markers|--strict-config|--disable-warnings|--lf|--ff|"
+_ADDOPTS_WORD: Final = re.compile(r"-[qvxsl]+|-r[a-zA-Z]+|--strict-markers|--strict-config|--disable-warnings|--lf|--ff|"
                            r"--nf|--sw|--stepwise|--new-first|--failed-first|--last-failed|--no-header|--showlocals|"
                            r"--tb=(?:auto|long|short|line|native|no)|--color=(?:yes|no|auto)|--maxfail=\d+|"
                            r"--durations=\d+|--import-mode=(?:prepend|append|importlib)|-n(?:=?(?:auto|\d+))?|"
@@ -60,7 +61,7 @@ _ADDOPTS_WORD = re.compile(r"-[qvxsl]+|-r[a-zA-Z]+|--strict-markers|--strict-con
                            r"-k(?:=|\s*)[^/]+")
 
 
-_PAIRED = frozenset({"-p", "-W", "-n", "-m", "-k"})
+_PAIRED: Final = frozenset({"-p", "-W", "-n", "-m", "-k"})
 
 
 def _harmless_addopts(setting: str) -> bool:
@@ -105,7 +106,7 @@ def pytest_opts(c: Call) -> None:
                 c.eff.blockers.append("pytest --cov-report with a computed value")
 
 
-_TOX_RUNS = frozenset({"exec", "e", "devenv", "d", "quickstart", "q"})
+_TOX_RUNS: Final = frozenset({"exec", "e", "devenv", "d", "quickstart", "q"})
 
 
 def tox(c: Call) -> None:
@@ -153,7 +154,7 @@ def cargo_opts(c: Call) -> None:
                     c.eff.loads.append(value)
 
 
-_RUSTC_SAFE_C = frozenset({"opt-level", "debuginfo", "target-cpu", "codegen-units", "lto", "panic",
+_RUSTC_SAFE_C: Final = frozenset({"opt-level", "debuginfo", "target-cpu", "codegen-units", "lto", "panic",
                            "overflow-checks", "strip", "debug-assertions", "force-frame-pointers"})
 
 
@@ -225,7 +226,7 @@ def go_run(c: Call) -> None:
 
 # -- compilers ---------------------------------------------------------------------------------------------
 
-_LINKER_RUNS = ("--plugin", "-plugin", "--wrap", "-fuse-ld", "--dynamic-linker", "-dynamic-linker")
+_LINKER_RUNS: Final = ("--plugin", "-plugin", "--wrap", "-fuse-ld", "--dynamic-linker", "-dynamic-linker")
 
 
 def cc_opts(c: Call) -> None:
@@ -287,9 +288,9 @@ def rustc_opts(c: Call) -> None:
 
 # -- cmake ---------------------------------------------------------------------------------------------------
 
-_CMAKE_LOADED = re.compile(r"(COMPILER|LAUNCHER|LINKER|TOOLCHAIN_FILE|_INCLUDES?|INCLUDE_BEFORE|PROGRAM|_EXECUTABLE|"
+_CMAKE_LOADED: Final = re.compile(r"(COMPILER|LAUNCHER|LINKER|TOOLCHAIN_FILE|_INCLUDES?|INCLUDE_BEFORE|PROGRAM|_EXECUTABLE|"
                            r"CROSSCOMPILING_EMULATOR|_MAKE_PROGRAM|_AR|_RANLIB)$")
-_CMAKE_E_READ = frozenset({"echo", "echo_append", "capabilities", "compare_files", "md5sum", "sha1sum",
+_CMAKE_E_READ: Final = frozenset({"echo", "echo_append", "capabilities", "compare_files", "md5sum", "sha1sum",
                            "sha224sum", "sha256sum", "sha384sum", "sha512sum", "true", "false", "cat", "sleep"})
 
 

@@ -1,11 +1,13 @@
 """``find``: the start points, and the expression after them (``-delete``, ``-fprint``, ``-exec`` …)."""
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call
 from phlegyas.analysis.shell.parse import Word
 
-_FIND_VALUES = frozenset({
+_FIND_VALUES: Final = frozenset({
     "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname",
     "-type", "-xtype", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-anewer",
     "-cnewer", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-maxdepth", "-mindepth",
@@ -13,11 +15,11 @@ _FIND_VALUES = frozenset({
     "-newerXY", "-newermt", "-newerct", "-newerat", "-newermm", "-since", "-Bmin", "-Btime", "-Bnewer", "-mnewer",
     "-flags", "-xattrname", "-depth-n",
 })
-_FIND_READS = frozenset({"-files0-from"})
+_FIND_READS: Final = frozenset({"-files0-from"})
 """Primaries whose value is a file ``find`` reads (the start points, NUL-separated)."""
-_FIND_WRITES = {"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2}
-FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-_FIND_FLAGS = frozenset({
+_FIND_WRITES: Final = {"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2}
+FIND_EXEC: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FIND_FLAGS: Final = frozenset({
     "-print", "-print0", "-ls", "-delete", "-prune", "-quit", "-true", "-false", "-empty", "-readable",
     "-writable", "-executable", "-nouser", "-nogroup", "-depth", "-mount", "-xdev", "-noleaf", "-daystart",
     "-follow", "-ignore_readdir_race", "-noignore_readdir_race", "-a", "-and", "-o", "-or", "-not", "-warn",

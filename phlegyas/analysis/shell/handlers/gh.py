@@ -1,11 +1,13 @@
 """The GitHub CLI: read-only verbs of its nouns, ``gh api`` methods and uploads, and tokens it shows."""
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call, operand_texts, read_only
 
-_GH_READ = frozenset({"list", "ls", "view", "status", "diff", "checks", "show", "watch", "search", "get"})
+_GH_READ: Final = frozenset({"list", "ls", "view", "status", "diff", "checks", "show", "watch", "search", "get"})
 
 
 def gh(c: Call) -> None:

@@ -3,14 +3,15 @@ branches, tags, stashes, remotes, configuration, worktrees or the working tree, 
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.programs.git import GIT_SETTABLE_CONFIG
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call, mutate, read_only
 
-MAIN_BRANCHES = frozenset({"main", "master", "origin/main", "origin/master", "upstream/main", "upstream/master"})
-GIT_CODE_KEYS = ("core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "core.hookspath",
+MAIN_BRANCHES: Final = frozenset({"main", "master", "origin/main", "origin/master", "upstream/main", "upstream/master"})
+GIT_CODE_KEYS: Final = ("core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "core.hookspath",
                  "core.askpass", "sequence.editor", "diff.external", "gpg.program", "credential.helper",
                  "core.gitproxy", "pager.")
 
@@ -39,7 +40,7 @@ def git(c: Call) -> None:
         check(c)
 
 
-_BUILTIN_STRATEGIES = frozenset({"ort", "recursive", "resolve", "octopus", "ours", "subtree"})
+_BUILTIN_STRATEGIES: Final = frozenset({"ort", "recursive", "resolve", "octopus", "ours", "subtree"})
 
 
 def _strategy(c: Call) -> None:
@@ -101,7 +102,7 @@ def _grep(c: Call) -> None:
     c.eff.reads.extend(ops or [literal(".")])
 
 
-_BY_SUBCOMMAND = {"merge": _strategy, "rebase": _strategy, "cherry-pick": _strategy, "revert": _strategy,
+_BY_SUBCOMMAND: Final = {"merge": _strategy, "rebase": _strategy, "cherry-pick": _strategy, "revert": _strategy,
                   "fetch": _fetching, "pull": _fetching, "ls-remote": _remote_words, "clone": _clone, "diff": _diff,
                   "grep": _grep}
 
@@ -123,11 +124,11 @@ def git_not_main(c: Call) -> None:
             c.eff.blockers.append(f"git {c.path[-1]} with a computed ref")
 
 
-_REF_WORD = re.compile(r"((HEAD|@|[0-9a-f]{7,40})([~^][0-9]*)*|@\{-[0-9]+\}|-|[A-Za-z0-9]+(-[A-Za-z0-9]+)+"
+_REF_WORD: Final = re.compile(r"((HEAD|@|[0-9a-f]{7,40})([~^][0-9]*)*|@\{-[0-9]+\}|-|[A-Za-z0-9]+(-[A-Za-z0-9]+)+"
                        r"|v[0-9]+(\.[0-9]+)*(-[A-Za-z0-9.]+)?)$")
-_BRANCH_PREFIXES = ("feature/", "feat/", "fix/", "bugfix/", "hotfix/", "release/", "chore/", "refactor/", "topic/",
+_BRANCH_PREFIXES: Final = ("feature/", "feat/", "fix/", "bugfix/", "hotfix/", "release/", "chore/", "refactor/", "topic/",
                     "wip/", "dependabot/", "renovate/")
-_BRANCH_NAMES = frozenset({"develop", "development", "staging", "trunk", "gh-pages"})
+_BRANCH_NAMES: Final = frozenset({"develop", "development", "staging", "trunk", "gh-pages"})
 
 
 def _surely_a_ref(text: str) -> bool:
@@ -169,13 +170,13 @@ def git_switch(c: Call) -> None:
             c.eff.blockers.append(f"switches to {t.text}, a branch only known when it runs")
 
 
-_BRANCH_MUTATE = frozenset({"-D", "-M", "-f", "--force", "--edit-description", "-C"})
+_BRANCH_MUTATE: Final = frozenset({"-D", "-M", "-f", "--force", "--edit-description", "-C"})
 """Options that throw work away or overwrite: ``-D`` deletes unmerged commits' only branch, ``-M``/``-C``
 and ``-f`` overwrite an existing branch."""
-_BRANCH_SAFE_CHANGE = frozenset({"-d", "--delete", "-m", "--move"})
+_BRANCH_SAFE_CHANGE: Final = frozenset({"-d", "--delete", "-m", "--move"})
 """``-d`` deletes only a branch merged into HEAD or its upstream (git refuses the rest: nothing is lost),
 ``-m`` renames (git refuses to overwrite an existing branch)."""
-_BRANCH_LIST = frozenset({"-l", "--list", "-a", "--all", "-r", "--remotes", "--contains", "--no-contains", "--merged",
+_BRANCH_LIST: Final = frozenset({"-l", "--list", "-a", "--all", "-r", "--remotes", "--contains", "--no-contains", "--merged",
                           "--no-merged", "--points-at", "--show-current", "-v", "-vv", "--verbose"})
 
 
@@ -200,7 +201,7 @@ def git_branch(c: Call) -> None:
             c.eff.blockers.append("creates a main/master branch")
 
 
-_TAG_LIST = ("-l", "--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-v",
+_TAG_LIST: Final = ("-l", "--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-v",
              "--verify")
 
 
@@ -218,7 +219,7 @@ def git_tag(c: Call) -> None:
     c.eff.category = P.GIT_LOCAL
 
 
-_PATCH_CONTROL = ("--continue", "--skip", "--abort", "--quit", "--show-current-patch", "-r", "--resolved",
+_PATCH_CONTROL: Final = ("--continue", "--skip", "--abort", "--quit", "--show-current-patch", "-r", "--resolved",
                   "--stat", "--numstat", "--summary", "--check")
 
 
@@ -252,7 +253,7 @@ def git_paths(c: Call) -> None:
             c.eff.reads.append(w)
 
 
-_URL_SCHEMES = ("https://", "http://", "ssh://", "git://")
+_URL_SCHEMES: Final = ("https://", "http://", "ssh://", "git://")
 
 
 def _network_url(text: str) -> bool:
@@ -273,9 +274,9 @@ def git_remote(c: Call) -> None:
         c.eff.blockers.append(f"git remote add of {ops[1].text}, which is not an https or ssh URL")
 
 
-_CONFIG_READ = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch", "--get-color",
+_CONFIG_READ: Final = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch", "--get-color",
                           "--get-colorbool", "--show-origin", "--show-scope", "--name-only"})
-_CONFIG_WRITE = frozenset({"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section",
+_CONFIG_WRITE: Final = frozenset({"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section",
                            "-e", "--edit"})
 
 
@@ -302,7 +303,7 @@ def git_config(c: Call) -> None:
     c.eff.writes.extend(c.parsed.values(("-f", "--file")))
 
 
-_CONFIG_SECTIONS = frozenset({"--rename-section", "--remove-section", "-e", "--edit"})
+_CONFIG_SECTIONS: Final = frozenset({"--rename-section", "--remove-section", "-e", "--edit"})
 
 
 def git_worktree(c: Call) -> None:

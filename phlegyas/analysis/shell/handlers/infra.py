@@ -2,10 +2,12 @@
 Terraform state, cloud CLIs (``aws``, ``gcloud`` …), and database clients."""
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.handlers.base import Call, operand_texts, read_only
 
-_DOCKER_READ = {
+_DOCKER_READ: Final = {
     "image": {"ls", "list", "inspect", "history"}, "container": {"ls", "list", "ps", "inspect", "logs", "top", "port",
                                                                 "diff", "stats"},
     "network": {"ls", "list", "inspect"}, "volume": {"ls", "list", "inspect"}, "system": {"df", "info", "events"},
@@ -71,14 +73,14 @@ def tf_output(c: Call) -> None:
         c.eff.secrets.append("Terraform outputs and state, sensitive values unmasked")
 
 
-_CLOUD_READ = frozenset({"ls", "list", "describe", "show", "info", "get", "status", "logs", "version", "whoami",
+_CLOUD_READ: Final = frozenset({"ls", "list", "describe", "show", "info", "get", "status", "logs", "version", "whoami",
                          "get-value", "get-iam-policy", "cat", "du", "stat", "lookup", "search", "account",
                          "print-settings", "help", "releases", "apps", "domains", "regions", "wait"})
-_CLOUD_SECRET_WORDS = ("secret", "password", "credential", "token", "decrypt", "private", "get-login",
+_CLOUD_SECRET_WORDS: Final = ("secret", "password", "credential", "token", "decrypt", "private", "get-login",
                        "print-access", "print-identity", "aws_secret", "key-value")
 
 
-_CLOUD_REVEAL = frozenset({"--with-decryption", "--decrypt", "--reveal", "--show-secrets", "--show-token",
+_CLOUD_REVEAL: Final = frozenset({"--with-decryption", "--decrypt", "--reveal", "--show-secrets", "--show-token",
                            "--show-secret", "--include-secrets", "--plaintext"})
 """Options that make a read print secret values (``aws ssm get-parameter --with-decryption``)."""
 

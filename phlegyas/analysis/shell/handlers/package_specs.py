@@ -15,11 +15,11 @@ against the project, as a file loaded) or ``"other"`` with the reason in words.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar", ".zip", ".egg",
+ARCHIVE_SUFFIXES: Final = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar", ".zip", ".egg",
                     ".gem", ".crate", ".nupkg", ".jar", ".phar")
-_VCS_PREFIXES = ("git+", "hg+", "svn+", "bzr+", "git://", "git@", "ssh://", "file:")
+_VCS_PREFIXES: Final = ("git+", "hg+", "svn+", "bzr+", "git://", "git@", "ssh://", "file:")
 
 
 class Verdict(NamedTuple):
@@ -30,16 +30,16 @@ class Verdict(NamedTuple):
     why: str = ""
 
 
-NAME = Verdict("name")
+NAME: Final = Verdict("name")
 
 # -- Python ----------------------------------------------------------------------------------------
 
-_PY_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
-_PY_EXTRAS = r"(?:\[\s*(?:[A-Za-z0-9][A-Za-z0-9._-]*\s*(?:,\s*[A-Za-z0-9][A-Za-z0-9._-]*\s*)*)?\])?"
-_PY_CLAUSE = r"(?:===|==|!=|~=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+"
-_PY_REQ = re.compile(rf"{_PY_NAME}\s*{_PY_EXTRAS}\s*(?:\(?\s*{_PY_CLAUSE}(?:\s*,\s*{_PY_CLAUSE})*\s*\)?)?")
-_EXTRAS_AT_END = re.compile(r"\[[A-Za-z0-9._,\s-]*\]$")
-_POETRY_VERSION = re.compile(r"[\^~]?[<>=!~^]*\s*[0-9A-Za-z.*+_-]+(?:\s*,\s*[<>=!~^]*\s*[0-9A-Za-z.*+_-]+)*")
+_PY_NAME: Final = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
+_PY_EXTRAS: Final = r"(?:\[\s*(?:[A-Za-z0-9][A-Za-z0-9._-]*\s*(?:,\s*[A-Za-z0-9][A-Za-z0-9._-]*\s*)*)?\])?"
+_PY_CLAUSE: Final = r"(?:===|==|!=|~=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+"
+_PY_REQ: Final = re.compile(rf"{_PY_NAME}\s*{_PY_EXTRAS}\s*(?:\(?\s*{_PY_CLAUSE}(?:\s*,\s*{_PY_CLAUSE})*\s*\)?)?")
+_EXTRAS_AT_END: Final = re.compile(r"\[[A-Za-z0-9._,\s-]*\]$")
+_POETRY_VERSION: Final = re.compile(r"[\^~]?[<>=!~^]*\s*[0-9A-Za-z.*+_-]+(?:\s*,\s*[<>=!~^]*\s*[0-9A-Za-z.*+_-]+)*")
 
 
 def _looks_like_path(text: str) -> bool:
@@ -79,10 +79,10 @@ def _odd(text: str) -> Verdict:
 
 # -- JavaScript ------------------------------------------------------------------------------------
 
-_JS_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9_][a-z0-9._~-]*", re.IGNORECASE)
-_JS_RANGE = re.compile(r"[0-9A-Za-z.*+^~<>=|\s_-]*")
-_JS_LOCAL_PROTOCOLS = ("file:", "link:", "portal:")
-_JS_PROJECT_PROTOCOLS = ("workspace:",)
+_JS_NAME: Final = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9_][a-z0-9._~-]*", re.IGNORECASE)
+_JS_RANGE: Final = re.compile(r"[0-9A-Za-z.*+^~<>=|\s_-]*")
+_JS_LOCAL_PROTOCOLS: Final = ("file:", "link:", "portal:")
+_JS_PROJECT_PROTOCOLS: Final = ("workspace:",)
 
 
 def npm_spec(text: str) -> Verdict:
@@ -114,7 +114,7 @@ def npm_spec(text: str) -> Verdict:
     return Verdict("other", why=f"installs {text} from a source other than the registry")
 
 
-_NAME_END = re.compile(r"[@=<>!~\[;\s]")
+_NAME_END: Final = re.compile(r"[@=<>!~\[;\s]")
 
 
 def package_name(text: str) -> str:

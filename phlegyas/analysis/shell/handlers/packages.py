@@ -5,7 +5,7 @@ own paths and bare names of the default index stay safe (issue 11, item 4)."""
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, Final
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.effect_types import literal
@@ -47,8 +47,8 @@ def npm_audit(c: Call) -> None:
         c.eff.mutates.append("changes dependencies (npm audit fix)")
 
 
-_GOAL_WORDS = ("test", "compile", "check", "lint", "build", "assemble")
-_MAKE_PROGRAM_VARS = frozenset({"SHELL", ".SHELLFLAGS", "MAKEFILES", "MAKEFLAGS", "MFLAGS", "MAKE", "CC", "CXX",
+_GOAL_WORDS: Final = ("test", "compile", "check", "lint", "build", "assemble")
+_MAKE_PROGRAM_VARS: Final = frozenset({"SHELL", ".SHELLFLAGS", "MAKEFILES", "MAKEFLAGS", "MFLAGS", "MAKE", "CC", "CXX",
                                 "CPP", "LD", "AR", "AS", "FC", "NM", "RANLIB", "STRIP", "OBJCOPY", "PYTHON", "GO",
                                 "CARGO", "RUSTC", "NPM", "NODE", "JAVA", "JAVAC", "DOCKER", "INSTALL", "RM", "CP",
                                 "MV", "MKDIR", "SED", "AWK", "PERL", "BASH", "SH", "CMAKE", "NINJA"})
@@ -97,20 +97,20 @@ def build_goals(c: Call) -> None:
             c.eff.blockers.append(f"runs the build target {text!r}")
 
 
-_PKG_READ = frozenset({"list", "search", "show", "info", "policy", "depends", "rdepends", "madison", "outdated",
+_PKG_READ: Final = frozenset({"list", "search", "show", "info", "policy", "depends", "rdepends", "madison", "outdated",
                        "deps", "leaves", "config", "doctor", "--version", "-v", "version", "help", "history",
                        "provides", "repolist", "repoquery", "query", "changelog", "home", "desc", "uses",
                        "list-installed", "ls", "which", "current", "versions", "check", "--help", "-V", "show-deps",
                        "toolchain-list", "env", "why", "licenses", "audit", "fund", "path", "environment"})
-_PKG_PROJECT = {"bundle": {"install", "update", "add", "remove", "lock", "check", "outdated", "list", "show"},
+_PKG_PROJECT: Final = {"bundle": {"install", "update", "add", "remove", "lock", "check", "outdated", "list", "show"},
                 "bundler": {"install", "update", "add", "remove", "lock"},
                 "composer": {"install", "update", "require", "remove", "dump-autoload", "dumpautoload", "validate"},
                 "cabal": {"build", "test", "update", "run-tests", "bench", "check"},
                 "stack": {"build", "test", "bench", "setup"}}
-_PKG_BUILD = frozenset({"build", "test", "bench", "check", "run-tests", "validate"})
+_PKG_BUILD: Final = frozenset({"build", "test", "bench", "check", "run-tests", "validate"})
 
 
-_CONFIG_WRITES = frozenset({"--unset", "--delete", "--add", "--remove", "--append", "--set", "--global"})
+_CONFIG_WRITES: Final = frozenset({"--unset", "--delete", "--add", "--remove", "--append", "--set", "--global"})
 
 
 def system_pkg(c: Call) -> None:
@@ -144,7 +144,7 @@ def system_pkg(c: Call) -> None:
         eff.changes.append("installs project dependencies" if eff.category == P.PKG_INSTALL else "builds the project")
 
 
-_SOURCE_OPTIONS = frozenset({"--git", "--github", "--source", "--path", "--branch", "--ref", "--glob", "--repository",
+_SOURCE_OPTIONS: Final = frozenset({"--git", "--github", "--source", "--path", "--branch", "--ref", "--glob", "--repository",
                              "--repository-url", "--registry", "--index", "--index-url", "--gemfile"})
 
 
@@ -168,7 +168,7 @@ def pip_config(c: Call) -> None:
             c.eff.secrets.append(f"a credential of {c.name}'s configuration ({ops[1][:40]})")
 
 
-_SECRET_KEY = re.compile(r"(?i)auth|token|password|passwd|secret|credential|cert-key|keyfile")
+_SECRET_KEY: Final = re.compile(r"(?i)auth|token|password|passwd|secret|credential|cert-key|keyfile")
 
 
 def npm_cache(c: Call) -> None:

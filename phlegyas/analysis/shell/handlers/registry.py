@@ -1,6 +1,8 @@
 """The handlers by name, and the check that the program table names none that is missing."""
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.handlers.archives import archive_generic, tar, unzip, zip_
 from phlegyas.analysis.shell.handlers.base import Handler
@@ -76,7 +78,7 @@ from phlegyas.analysis.shell.handlers.shell import history, runs_code, shell_sta
 from phlegyas.analysis.shell.handlers.system import assign_operand_mutates, ip, operand_mutates, service, system_config
 from phlegyas.analysis.shell.handlers.text import awk, editor, jq, plus_command, sed, tex, words_only
 
-HANDLERS: dict[str, Handler] = {
+HANDLERS: Final[dict[str, Handler]] = {
     # archives
     "tar": tar, "zip": zip_, "unzip": unzip, "archive_generic": archive_generic,
     # build and test tools
@@ -136,6 +138,6 @@ def check_handlers() -> list[str]:
     return missing
 
 
-_EXPANSION_HANDLERS = frozenset({"trap", "stdin_code", "npx", "uv_run", "uv_tool", "coverage_run", "interp_here",
+_EXPANSION_HANDLERS: Final = frozenset({"trap", "stdin_code", "npx", "uv_run", "uv_tool", "coverage_run", "interp_here",
                                  "yarn_workspace", "formatter", "openssl", "openssl_in"})
 """Handlers that ``shell.analyze`` implements (they expand into other invocations) or that need nothing."""

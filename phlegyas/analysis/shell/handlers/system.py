@@ -2,6 +2,8 @@
 ``ifconfig``, ``sysctl``), ``ip`` objects and verbs, system configuration tools and ``service``."""
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis.shell.handlers.base import Call, operand_texts, read_only
 
 
@@ -17,7 +19,7 @@ def assign_operand_mutates(c: Call) -> None:
         c.eff.mutates.append(c.spec.does or "changes settings")
 
 
-_IP_READ = frozenset({"", "show", "list", "ls", "lst", "sh", "get", "help", "s", "l"})
+_IP_READ: Final = frozenset({"", "show", "list", "ls", "lst", "sh", "get", "help", "s", "l"})
 
 
 def ip(c: Call) -> None:

@@ -4,6 +4,7 @@ two-word options and filters, and the words ``echo`` and ``test`` print or compa
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from phlegyas.analysis.shell.handlers.base import Call
 from phlegyas.analysis.shell.parse import Word
@@ -78,7 +79,7 @@ def awk(c: Call) -> None:
     c.eff.reads[:] = [r for r in c.eff.reads if "=" not in r.text or r.text.startswith(("/", "."))]
 
 
-_AWK_W_HARMLESS = frozenset({"version", "V", "help", "usage", "copyright", "posix", "traditional", "compat",
+_AWK_W_HARMLESS: Final = frozenset({"version", "V", "help", "usage", "copyright", "posix", "traditional", "compat",
                              "sandbox", "lint", "interactive", "re-interval", "characters-as-bytes"})
 """``awk -W NAME``: the long options this spells that only change how awk reads its program. The others
 (``-W exec file``, ``-W source=…``, ``-W dump-variables``, ``-W profile``) run or write something."""
@@ -88,7 +89,7 @@ def editor(c: Call) -> None:
     c.eff.runs.append(f"starts {c.name}, which can run commands")
 
 
-_TEX_EXEC = frozenset({"--shell-escape", "-shell-escape", "--enable-write18", "-enable-write18", "-R0", "-I",
+_TEX_EXEC: Final = frozenset({"--shell-escape", "-shell-escape", "--enable-write18", "-enable-write18", "-R0", "-I",
                        "--filter", "-U", "--unsafe", "-e", "-pdflatex", "-latex", "-lualatex", "-xelatex",
                        "-usepretex"})
 
@@ -113,11 +114,11 @@ def words_only(c: Call) -> None:
     c.eff.blockers[:] = [b for b in c.eff.blockers if not b.endswith(own)]
 
 
-_JQ_TWO = frozenset({"--arg", "--argjson", "--rawfile", "--slurpfile"})
+_JQ_TWO: Final = frozenset({"--arg", "--argjson", "--rawfile", "--slurpfile"})
 """jq options that take two words: a name, then a value (``--arg``) or a file it reads (``--rawfile``)."""
-_JQ_FILES = frozenset({"--rawfile", "--slurpfile"})
-_JQ_MODULES = re.compile(r"(?:^|[\s;|(])(?:import|include)\s+\"")
-_YQ_LOAD = re.compile(r"\bload(?:_str|_xml|_props|_base64|_yaml|_json)?\s*\(\s*(\"[^\"]*\")?")
+_JQ_FILES: Final = frozenset({"--rawfile", "--slurpfile"})
+_JQ_MODULES: Final = re.compile(r"(?:^|[\s;|(])(?:import|include)\s+\"")
+_YQ_LOAD: Final = re.compile(r"\bload(?:_str|_xml|_props|_base64|_yaml|_json)?\s*\(\s*(\"[^\"]*\")?")
 
 
 def jq(c: Call) -> None:
