@@ -217,7 +217,8 @@ CASES = [
     ("python3 -c 'exec(\"import os; os.system(\\\"rm -rf src\\\")\")'", "notsafe deletes"),
     ("python3 -c 'import base64; exec(base64.b64decode(\"eA==\"))'", "notsafe executes"),
     ("python3 -c 'import os; os.system(f\"rm {x}\")'", "notsafe notunderstood"),
-    ("python3 -c 'import os; c = \"rm\"; os.system(c)'", "notsafe notunderstood"),
+    ("python3 -c 'import os; c = \"rm\"; os.system(c)'", "notsafe understood executes"),  # c is that literal
+    ("python3 -c 'import os, sys; c = sys.argv[1]; os.system(c)'", "notsafe notunderstood"),
     ("python3 -c 'import ctypes'", "notsafe executes"),
     ("python3 -c 'this is not python('", "notsafe notunderstood"),
     ("python3 -c 'print(1 + 1)'", "safe readonly"),

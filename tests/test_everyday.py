@@ -133,7 +133,10 @@ PYTHON = [
     ("import os; print(os.environ['USER'])", True, []),
     ("import os; print(os.environ)", False, []),
     ("import os; print(os.getenv('GITHUB_TOKEN'))", False, []),
-    ("import os; k = 'HOME'; print(os.environ[k])", False, []),
+    ("import os; k = 'HOME'; print(os.environ[k])", True, []),  # a name bound once to a literal is that literal
+    ("import os; k = 'GITHUB_TOKEN'; print(os.environ[k])", False, []),
+    ("import os, sys; k = sys.argv[1]; print(os.environ[k])", False, []),
+    ("import os; k = 'HOME'; k = k + '_TOKEN'; print(os.environ[k])", False, []),
     ("from os import environ; print(dict(environ))", False, []),
 ]
 

@@ -46,12 +46,19 @@ def test_decompression_is_bounded():
     assert bytes_value(node, _name) is None
 
 
-def test_inline_aliases_resolves_references_not_constants():
-    tree = ast.parse("import os\nf = os.system\nc = 'ls'\nf(c)")
+def test_inline_aliases_resolves_references_and_text_constants():
+    tree = ast.parse("import os\nf = os.system\nc = 'rm -rf ' + '~'\nn = 3\nf(c, n)")
     inline_aliases(tree)
     call = tree.body[-1].value  # type: ignore[attr-defined]
     assert _name(call.func) == "os.system"
-    assert isinstance(call.args[0], ast.Name)  # a plain constant stays a name
+    assert literal(call.args[0], _name) == "rm -rf ~"  # a name bound once to text is that text
+    assert isinstance(call.args[1], ast.Name)  # other constants stay names
+
+
+def test_inline_aliases_keeps_text_bound_twice():
+    tree = ast.parse("import os\nc = 'ls'\nc += ' ~'\nos.system(c)")
+    inline_aliases(tree)
+    assert isinstance(tree.body[-1].value.args[0], ast.Name)  # type: ignore[attr-defined]
 
 
 def test_inline_aliases_skips_names_bound_twice():

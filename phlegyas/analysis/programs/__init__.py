@@ -44,7 +44,14 @@ from phlegyas.analysis.programs.readers import (
                                               SORT_VALUES,
                                               TAIL_VALUES,
 )
-from phlegyas.analysis.programs.runtimes import INTERPRETERS, PYTHON_MODULES, SHELL_VALUE_OPTS, SHELLS
+from phlegyas.analysis.programs.runtimes import (
+    DENO_EVAL,
+    DENO_EVAL_FLAGS,
+    INTERPRETERS,
+    PYTHON_MODULES,
+    SHELL_VALUE_OPTS,
+    SHELLS,
+)
 from phlegyas.analysis.programs.spec import (
                                               GIT_LOCAL,
                                               GIT_READ,
@@ -82,7 +89,7 @@ from phlegyas.analysis.programs.wrappers import RUNNERS, WRAPPERS
 
 __all__ = [
     "AWK_VALUES", "CHMOD_VALUES", "CP_VALUES", "EQUIVALENTS", "CURL_VALUES", "CUT_VALUES", "DIFF_VALUES", "E", "GIT",
-    "GIT_HARMLESS_CONFIG", "GIT_LOCAL", "GIT_READ", "GREP_VALUES", "HEAD_VALUES", "INSTALL_VALUES", "INTERPRETERS",
+    "DENO_EVAL", "DENO_EVAL_FLAGS", "GIT_HARMLESS_CONFIG", "GIT_LOCAL", "GIT_READ", "GREP_VALUES", "HEAD_VALUES", "INSTALL_VALUES", "INTERPRETERS",
     "Interpreter", "JQ_VALUES", "LINT_FORMAT", "LS_VALUES", "NAVIGATION", "NETWORK_CATEGORIES", "NET_READ", "NPM",
     "OPERAND_MODES", "PIP", "PKG_INSTALL", "PROGRAMS", "PROJECT_EDIT", "PS_VALUES", "PYTHON_MODULES",
     "PythonModule", "READONLY_TOOL", "READ_ONLY", "RG_VALUES", "RSYNC_VALUES", "RUNNERS", "Runner", "SAFE_GOALS",

@@ -2,6 +2,8 @@
 code options (``-c``, ``-e``, ``-m``) and the ``python -m`` modules we know."""
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis.programs.spec import (
     EMPTY,
     PKG_INSTALL,
@@ -15,7 +17,7 @@ from phlegyas.analysis.programs.spec import (
     ro,
 )
 
-RUNTIMES: dict[str, Spec] = {}
+RUNTIMES: Final[dict[str, Spec]] = {}
 """Language runtimes and ``source``: the last programs of the table."""
 
 
@@ -61,12 +63,12 @@ _add("source .", Spec(operands="none", handler="source", does="runs a file in th
 
 # -- shells and interpreters -----------------------------------------------------------------------
 
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "pdksh", "ash", "yash", "posh", "fish", "csh",
+SHELLS: Final = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "pdksh", "ash", "yash", "posh", "fish", "csh",
                     "tcsh", "rc", "elvish", "sash", "nu", "xonsh", "oksh", "loksh", "rbash", "hush"})
-SHELL_VALUE_OPTS = E("-o +o -O +O --rcfile --init-file")
+SHELL_VALUE_OPTS: Final = E("-o +o -O +O --rcfile --init-file")
 
 
-INTERPRETERS: dict[str, Interpreter] = {}
+INTERPRETERS: Final[dict[str, Interpreter]] = {}
 
 
 def _interp(names: str, it: Interpreter) -> None:
@@ -80,6 +82,14 @@ _interp("node nodejs", Interpreter("js", E("-e --eval -p --print"), value_opts=E
                                    readonly_opts=E("-v --version -h --help"),
                                    exec_opts=E("-r --require --import --loader --experimental-loader")))
 _interp("bun", Interpreter("js", E("-e --eval -p --print")))
+DENO_EVAL: Final = Interpreter("js", E("-e"), value_opts=E("--ext --location --v8-flags --seed --cert --lock --env-file "
+                                                           "--node-modules-dir --unstable"),
+                               exec_opts=E("-c --config --import-map --preload --require"))
+"""``deno eval [OPTIONS] CODE``: JavaScript (or TypeScript) run with every permission; the analysis hands CODE
+to this entry as ``-e CODE`` (``interpreter_calls.deno_eval``)."""
+DENO_EVAL_FLAGS: Final = E("-p --print -q --quiet --check --no-check -r --reload --no-remote --no-npm --no-config "
+                           "--no-lock --cached-only -T --ts")
+"""deno eval's options that change neither what runs nor what it can reach."""
 _interp("perl", Interpreter("perl", E("-e -E"), value_opts=E("-I -M -m -F -l -0 -x -C -d -D"),
                             readonly_opts=E("-v --version -V"), exec_opts=E("-M -m -d")))
 _interp("ruby irb", Interpreter("ruby", E("-e"), value_opts=E("-I -r -C -E -F -0 -x"),
@@ -99,7 +109,7 @@ _interp("java", Interpreter("java", EMPTY, value_opts=E("-cp -classpath --class-
 
 # -- python -m modules -----------------------------------------------------------------------------
 
-PYTHON_MODULES: dict[str, PythonModule] = {
+PYTHON_MODULES: Final[dict[str, PythonModule]] = {
     **{m: PythonModule(program=m) for m in (
         "pytest", "pip", "mypy", "black", "ruff", "flake8", "pylint", "isort", "coverage", "tox", "nox",
         "pyright", "bandit", "pycodestyle", "pydocstyle", "pyflakes", "autopep8", "yapf", "poetry", "pipx",

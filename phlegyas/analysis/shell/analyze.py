@@ -14,13 +14,15 @@ each command routed to what expands it — ``shell.wrappers``, ``shell.nested``,
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.braces import MAX_WORDS as MAX_BRACE_WORDS
 from phlegyas.analysis.shell.braces import expand_words
 from phlegyas.analysis.shell.carriers import CARRIERS, carry
 from phlegyas.analysis.shell.embedded import EMBEDDING, embedded
 from phlegyas.analysis.shell.expansion import MAX_DEPTH, MAX_RUNS, Expansion, Run, Walk, literal, quote
-from phlegyas.analysis.shell.interpreter_calls import interpreter
+from phlegyas.analysis.shell.interpreter_calls import deno_eval, interpreter
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.nested import builtin_code, shell, source_code, stdin_shell
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
@@ -38,7 +40,7 @@ from phlegyas.analysis.shell.variables import (
 from phlegyas.analysis.shell.wrappers import carried, runner, wrapper
 from phlegyas.analysis.shell.xargs_code import xargs_code
 
-STDIN_SHELLS = frozenset({"at", "batch"})
+STDIN_SHELLS: Final = frozenset({"at", "batch"})
 
 
 def expand(script: Script) -> Expansion:
@@ -195,6 +197,8 @@ class _Expander(Walk):
             interpreter(self, cmd, name, key, args, via, depth, remote, written)
         elif key in ("eval", "trap"):
             builtin_code(self, cmd, name, args, via, depth, remote)
+        elif key == "deno" and args and args[0].text == "eval":
+            deno_eval(self, cmd, name, args[1:], via, depth, remote, written)
         elif key in STDIN_SHELLS:
             stdin_shell(self, cmd, name, args, via, depth, remote, written)
         elif key in _SOURCE:
@@ -253,9 +257,9 @@ def _file_key(path: str) -> str:
     return path[2:] if path.startswith("./") else path
 
 
-_SOURCE = frozenset({"source", "."})
-_ROUTED = frozenset({*P.WRAPPERS, *P.SHELLS, *(k.split()[0] for k in P.RUNNERS), *P.INTERPRETERS, "eval", "trap",
-                     *STDIN_SHELLS, *_SOURCE})
+_SOURCE: Final = frozenset({"source", "."})
+_ROUTED: Final = frozenset({*P.WRAPPERS, *P.SHELLS, *(k.split()[0] for k in P.RUNNERS), *P.INTERPRETERS, "eval",
+                            "trap", "deno", *STDIN_SHELLS, *_SOURCE})
 """Every program key ``invoke`` treats specially; any other is a plain program run (one set lookup)."""
 
 __all__ = ["MAX_DEPTH", "MAX_RUNS", "STDIN_SHELLS", "Expansion", "Run", "expand", "expand_command", "substitute"]

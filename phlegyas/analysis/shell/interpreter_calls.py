@@ -7,13 +7,15 @@ program or spec.
 """
 from __future__ import annotations
 
+from typing import Final
+
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.expansion import Run, Walk, literal
 from phlegyas.analysis.shell.interpreters import PURE_RUBY_LIBRARIES
 from phlegyas.analysis.shell.nested import run_code, stdin_code
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 
-SYNTAX_CHECKS: dict[str, frozenset[str]] = {
+SYNTAX_CHECKS: Final[dict[str, frozenset[str]]] = {
     "php": frozenset({"-l", "--syntax-check"}),
     "node": frozenset({"-c", "--check"}),
     "nodejs": frozenset({"-c", "--check"}),
@@ -36,10 +38,34 @@ def _syntax_check(key: str, args: list[Word]) -> list[Word] | None:
     return files
 
 
+def deno_eval(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[str, ...], depth: int,
+              remote: bool, written: str) -> None:
+    """``deno eval [OPTIONS] CODE [ARGS]`` (``args`` after ``eval``): CODE is judged as ``node -e CODE`` is,
+    with the options that load code judged as node's ``-r``."""
+    kept: list[Word] = []
+    i = 0
+    while i < len(args) and args[i].text.startswith("-") and args[i].text != "-":
+        text = args[i].text
+        if text == "--":
+            i += 1
+            break
+        if text not in P.DENO_EVAL_FLAGS:
+            kept.append(args[i])
+            if text in P.DENO_EVAL.value_opts or text in P.DENO_EVAL.exec_opts:
+                if i + 1 < len(args):
+                    kept.append(args[i + 1])
+                i += 1
+        i += 1
+    code = [literal("-e"), args[i]] if i < len(args) else []
+    interpreter(ex, cmd, name, "deno", kept + code + args[i + 1:], via, depth, remote, written, P.DENO_EVAL)
+
+
 def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...],
-                depth: int, remote: bool, written: str) -> None:
-    """One interpreter run: its inline code, ``-m`` module, script file or stdin program."""
-    it = P.INTERPRETERS[key]
+                depth: int, remote: bool, written: str, it: P.Interpreter | None = None) -> None:
+    """One interpreter run: its inline code, ``-m`` module, script file or stdin program (``it``: the
+    interpreter's entry, when it is not ``INTERPRETERS[key]``)."""
+    if it is None:
+        it = P.INTERPRETERS[key]
     run = ex.new_run(cmd, name, args, via, depth, remote, written, "interp")
     checked = _syntax_check(key, args)
     if checked is not None:
@@ -142,7 +168,7 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
     stdin_code(ex, run, name, cmd, via, depth, remote, it.lang)
 
 
-_DJANGO_DEV = frozenset({"test", "runserver", "check", "showmigrations", "makemigrations"})
+_DJANGO_DEV: Final = frozenset({"test", "runserver", "check", "showmigrations", "makemigrations"})
 """``manage.py`` commands that run the project's tests, dev server or checks (not ``migrate``, ``shell``,
 ``flush``, ``dbshell``: they change or open the database the settings name, which may not be a dev one)."""
 

@@ -101,15 +101,25 @@ class _Inline(ast.NodeTransformer):
         return ast.copy_location(copy.deepcopy(value), node)
 
 
+def _text_constant(value: ast.AST) -> bool:
+    """A string or bytes literal, or literals joined with ``+`` (``s = 'rm -rf ' + '~'``): a name bound once
+    to one is that text wherever it is used (``os.system(s)`` runs it). Other constants stay names."""
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, (str, bytes))
+    return isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) and _text_constant(value.left) \
+        and _text_constant(value.right)
+
+
 def inline_aliases(tree: ast.Module) -> None:
-    """Replace each use of a module-level name bound once to a reference by that reference (in place)."""
+    """Replace each use of a module-level name bound once to a reference, or to a string literal, by that
+    reference or literal (in place)."""
     counts = _bindings(tree)
     values: dict[str, ast.AST] = {}
     inline = _Inline(values)
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             name = stmt.targets[0].id
-            if counts.get(name) == 1 and _reference(stmt.value):
+            if counts.get(name) == 1 and (_reference(stmt.value) or _text_constant(stmt.value)):
                 values[name] = inline.visit(copy.deepcopy(stmt.value))  # earlier aliases resolved inside
     if not values:
         return

@@ -78,6 +78,36 @@ def decode_literals(code: str, lang: str) -> str:
     return code
 
 
+_ASSIGNED: dict[str, re.Pattern[str]] = {
+    # a name bound to one string literal: `const c = "…"`, `c = '…'`, `my $c = "…"`, `$c = '…'`
+    "js": re.compile(rf"""(?:^|[;{{\n]|\b(?:const|let|var)\s)\s*([A-Za-z_$][\w$]*)\s*=\s*({_STR})\s*(?=;|\n|$)"""),
+    "ruby": re.compile(rf"""(?:^|[;\n])\s*([a-z_]\w*)\s*=\s*({_STR})\s*(?=;|\n|$)"""),
+    "perl": re.compile(rf"""(?:^|[;{{\n]|\bmy\s|\bour\s)\s*(\$[A-Za-z_]\w*)\s*=\s*({_STR})\s*(?=;|\n|$)"""),
+    "php": re.compile(rf"""(?:^|[;{{\n])\s*(\$[A-Za-z_]\w*)\s*=\s*({_STR})\s*(?=;|\n|$)"""),
+}
+
+
+def fold_constants(code: str, lang: str) -> str:
+    """``code`` with each use of a name bound once, to one string literal, written as that literal:
+    ``c = "rm -rf ~"; system(c)`` is ``system("rm -rf ~")``. A name bound more than once (or changed with
+    ``+=``, ``.=``, ``<<``) keeps its uses, which stay computed."""
+    pattern = _ASSIGNED.get(lang)
+    if pattern is None or len(code) > 20_000:
+        return code
+    found: dict[str, str] = {}
+    for m in pattern.finditer(code):
+        found[m.group(1)] = m.group(2) if m.group(1) not in found else ""
+    for name, value in found.items():
+        word = re.escape(name) + (r"(?![\w$])" if name.startswith("$") else r"\b")
+        lead = "" if name.startswith("$") else r"(?<![\w$.])"
+        bindings = re.findall(lead + word + r"\s*(?:[-+.|&*/]?=(?!=)|<<|\+\+|--)", code)
+        if not value or len(bindings) != 1:
+            continue
+        uses = re.compile(lead + word + r"(?!\s*(?:[-+.|&*/]?=(?!=)|:))")
+        code = uses.sub(lambda _: value, code)
+    return code
+
+
 _INTERPOLATED_HOME: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     # (a string that interpolates, the home directory's expression inside it)
     "perl": (re.compile(r'"[^"\\]*"'), re.compile(r"""\$\{?ENV\{\s*['"]?HOME['"]?\s*\}\}?|\$\{?HOME\}?(?=/|")""")),

@@ -11,6 +11,7 @@ import shlex
 from phlegyas.analysis.shell.interpreters import script_flow as S
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
 from phlegyas.analysis.shell.interpreters.pure_scripts import pure_script
+from phlegyas.analysis.shell.interpreters.tcl import analyze_tcl
 from phlegyas.core.redact import secret_kind
 
 _LANG_SINKS: dict[str, dict[str, str]] = {
@@ -21,7 +22,10 @@ _LANG_SINKS: dict[str, dict[str, str]] = {
            "appendFileSync": "write", "appendFile": "write", "createWriteStream": "write", "fetch": "network",
            "request": "network", "connect": "network", "createConnection": "network", "get": "network",
            "eval": "code", "Function": "code", "runInThisContext": "code", "runInNewContext": "code",
-           "axios": "network", "post": "network", "put": "network"},
+           "axios": "network", "post": "network", "put": "network",
+           # Deno's own API (`deno eval`): remove/removeSync recurse with `{recursive: true}`
+           "removeSync": "rm", "remove": "rm", "Deno.Command": "argv", "Deno.run": "argv",
+           "writeTextFileSync": "write", "writeTextFile": "write"},
     "perl": {"system": "shell", "exec": "shell", "qx": "shell", "unlink": "rm", "rmdir": "rmdir",
              "rmtree": "rmr", "remove_tree": "rmr", "open": "open", "IO::Socket::INET": "network",
              "LWP::UserAgent": "network", "HTTP::Tiny": "network", "Socket": "network", "eval": "code"},
@@ -104,7 +108,8 @@ def _perl_qx(code: str, report: CodeReport) -> None:
 _HOME_EXPRESSIONS: dict[str, re.Pattern[str]] = {
     "js": re.compile(r"""(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\s*\)|"""
                      r"""\bos\.userInfo\(\s*\)\.homedir|\bprocess\.env(?:\.(?:HOME|USERPROFILE)\b|"""
-                     r"""\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])"""),
+                     r"""\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])|\bDeno\.env\.get\(\s*['"]HOME['"]\s*\)|"""
+                     r"""\bDeno\.homeDir\(\s*\)"""),
     "ruby": re.compile(r"""\bDir\.home\b(?:\(\s*\))?|\bENV\[\s*['"]HOME['"]\s*\]|"""
                        r"""\bFile\.expand_path\(\s*['"]~['"]\s*\)|\bGem\.user_home\b"""),
     "perl": re.compile(r"""\$ENV\{\s*['"]?HOME['"]?\s*\}|\(getpwuid\(\s*\$<\s*\)\)\[7\]|"""
@@ -182,10 +187,16 @@ def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
         report.notes.extend(("reads", path) for path in verdict.reads)
         return report
     report.notes.append(("executes", f"{lang} code"))
+    if lang == "tcl":  # its commands can be read exactly
+        analyze_tcl(code, report)
+        return report
+    if lang == "applescript":
+        _do_shell_script(code, report)
+        return report
     fetched = remote_eval(code, lang)
     if fetched is not None:
         report.shell.append(fetched)
-    code = literal_paths(S.interpolated_home(S.decode_literals(code, lang), lang), lang)
+    code = literal_paths(S.interpolated_home(S.fold_constants(S.decode_literals(code, lang), lang), lang), lang)
     sinks = _LANG_SINKS.get(lang, {})
     toks = _tokens(code)
     if lang == "perl":
@@ -205,7 +216,7 @@ def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
             continue
         if what in ("rm", "rmdir") and _RECURSIVE.search(_call_text(toks, idx + 1)):
             what = "rmr"  # `fs.rmdirSync(p, {recursive: true})`, julia's `rm(p, recursive=true)`
-        lits = _following_literals(toks, idx + 1)
+        lits = _following_literals(toks, idx + 1) if text != "Deno.Command" else _deno_command(toks, idx + 1)
         if what in ("rm", "rmr", "rmdir") and not lits:
             unseen_delete = True
             recursive = recursive or what == "rmr"
@@ -264,6 +275,25 @@ def _sent_secrets(code: str, lang: str, report: CodeReport) -> None:
             report.shell.append(f'curl -d "${name}" {shlex.quote(url)}')
 
 
+def _deno_command(toks: list[tuple[str, str]], i: int) -> list[str]:
+    """``new Deno.Command("rm", {args: ["-rf", p]})``: the program, then the literals of its ``args`` array
+    (none when an argument is computed: then only the program, which still reads as running code)."""
+    program = _following_literals(toks, i)[:1]
+    for j in range(i, min(len(toks) - 2, i + 40)):
+        k = j + 1 if toks[j] == ("w", "args:") else j + 2 if toks[j] in (("w", "args"), ("s", "args")) and (
+            toks[j + 1][1] == ":") else -1  # `args: [`, `"args": [`
+        if k > 0 and toks[k] == ("p", "["):
+            out: list[str] = []
+            for kind, text in toks[k + 1:k + 40]:
+                if kind == "p" and text == "]":
+                    return program + out
+                if kind == "s":
+                    out.append(text)
+                elif not (kind == "p" and text == ","):
+                    return program
+    return program
+
+
 def _following_literals(toks: list[tuple[str, str]], i: int) -> list[str]:
     """String literals that directly follow a sink name: ``system("a")``, ``system "a", "b"``, ``exec(['a'])``."""
     out: list[str] = []
@@ -290,6 +320,21 @@ def _following_literals(toks: list[tuple[str, str]], i: int) -> list[str]:
         if len(out) > 16:
             break
     return out
+
+
+_DO_SHELL = re.compile(r'do\s+shell\s+script\s+"((?:[^"\\]|\\.)*)"([^\n]*)', re.IGNORECASE)
+
+
+def _do_shell_script(code: str, report: CodeReport) -> None:
+    """AppleScript's ``do shell script "…"`` runs its string with ``sh``; ``with administrator privileges``
+    as root. A string joined with ``&`` to something else is computed: the note that the code executes
+    stays, which is never automatic."""
+    for m in _DO_SHELL.finditer(code):
+        rest = m.group(2)
+        if rest.lstrip().startswith("&"):
+            continue
+        command = re.sub(r"\\(.)", r"\1", m.group(1))
+        report.shell.append("sudo " + command if "administrator privileges" in rest.lower() else command)
 
 
 def _literal_sink(what: str, lits: list[str], report: CodeReport, lang: str) -> None:
