@@ -100,7 +100,7 @@ def _program_text(args: list[Word], values: frozenset[str], twice: frozenset[str
 
 
 _JQ_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
-_JQ_ENV: Final = re.compile(r'(?<![\w.$])(?:\$ENV|env)\b(?!\s*:)(?:\s*\.\s*([A-Za-z_]\w*)|\s*\.?\[\s*"([^"\\]*)"\s*\])?')
+_JQ_ENV = re.compile(r'(?<![\w.$])(?:\$ENV|env)\b(?!\s*:)(?:\s*\.\s*([A-Za-z_]\w*)|\s*\.?\[\s*"([^"\\]*)"\s*\])?')
 _YQ_ENV: Final = re.compile(r"\b(?:str)?env\(\s*([A-Za-z_]\w*)?\s*\)|\benvsubst\b")
 _JQ_VALUES: Final = frozenset({"--indent", "-L", "--library-path"})
 _JQ_TWICE: Final = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
@@ -147,7 +147,7 @@ def _python(args: list[Word]) -> Names:
     return _secret_or_whole(names)
 
 
-_PS_VALUES: Final = frozenset({"-o", "-O", "-p", "-u", "-U", "-g", "-G", "-t", "-C", "-q", "--format", "--sort", "--pid",
+_PS_VALUES = frozenset({"-o", "-O", "-p", "-u", "-U", "-g", "-G", "-t", "-C", "-q", "--format", "--sort", "--pid",
                         "--ppid", "--user", "--group", "-k"})
 
 
@@ -163,4 +163,4 @@ def _ps(args: list[Word]) -> bool:
 
 
 _CODE_READERS: Final = {"jq": _jq, "gojq": _jq, "jaq": _jq, "yq": _jq, "awk": _awk, "gawk": _awk, "mawk": _awk,
-                 "nawk": _awk}
+                        "nawk": _awk}

@@ -29,7 +29,7 @@ CACHE_NAMES: Final = frozenset({
 CACHE_PATTERNS: Final = ("*.pyc", "*.pyo", "*.py[co]", "*.egg-info", ".coverage.*")
 """Name patterns only tools create (``find -name`` and ``rm`` alike)."""
 BUILD_NAMES: Final = frozenset({"build", "dist", "coverage", "target", "out", "_build", "dist-newstyle",
-                         "cmake-build-debug", "cmake-build-release", "storybook-static", ".cache"})
+                                "cmake-build-debug", "cmake-build-release", "storybook-static", ".cache"})
 """Output directories of builds: deleted by name with ``rm`` (``rm -rf build``), never found by ``find``."""
 GENERATED_EXAMPLES: Final = (
     ("rm -rf build dist *.egg-info", True), ("rm -rf node_modules/", True), ("rm -rf web/.next", True),
@@ -76,8 +76,8 @@ def generated_target(text: str, dynamic: bool, cwd: str, home: str, root: str) -
 _FIND_SELECTORS: Final = frozenset({"-name", "-iname"})
 _FIND_HARMLESS_VALUES: Final = frozenset({"-type", "-maxdepth", "-mindepth"})
 _FIND_HARMLESS_FLAGS: Final = frozenset({"-prune", "-print", "-print0", "-depth", "-xdev", "-mount", "-a", "-and",
-                                  "-delete"})
-_FIND_DELETERS: Final = (("rm", "-rf", "{}", "+"), ("rm", "-rf", "{}", ";"), ("rm", "-r", "{}", "+"),
+                                         "-delete"})
+_FIND_DELETERS = (("rm", "-rf", "{}", "+"), ("rm", "-rf", "{}", ";"), ("rm", "-r", "{}", "+"),
                   ("rm", "-r", "{}", ";"), ("rm", "-fr", "{}", "+"), ("rm", "-fr", "{}", ";"), ("rm", "{}", "+"),
                   ("rm", "{}", ";"), ("rm", "-f", "{}", "+"), ("rm", "-f", "{}", ";"), ("rm", "-rf", "--", "{}", "+"))
 

@@ -42,8 +42,8 @@ from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding, Verdict
 
 DESTRUCTIVE_VERBS: Final = frozenset({"delete", "drop", "destroy", "remove", "purge", "truncate", "wipe", "erase", "rm",
-                               "del", "nuke", "reset", "terminate", "unpublish"})
-GRAVE_OBJECTS: Final = frozenset({"repository", "repo", "repositories", "repos", "database", "databases", "db", "table",
+                                      "del", "nuke", "reset", "terminate", "unpublish"})
+GRAVE_OBJECTS = frozenset({"repository", "repo", "repositories", "repos", "database", "databases", "db", "table",
                            "tables", "schema", "bucket", "buckets", "project", "projects", "cluster", "clusters",
                            "organization", "organisation", "org", "volume", "volumes", "keyspace", "collection",
                            "collections", "index", "namespace", "account", "workspace", "environment", "instance",
@@ -51,18 +51,18 @@ GRAVE_OBJECTS: Final = frozenset({"repository", "repo", "repositories", "repos",
                            "keyspaces", "keys", "dataset", "datasets", "indices", "indexes", "everything", "storage",
                            "namespaces", "accounts", "workspaces", "environments", "instances", "zone", "domain"})
 READ_VERBS: Final = frozenset({"get", "list", "search", "read", "describe", "show", "find", "view", "lookup", "count",
-                        "query", "fetch_status", "status", "inspect", "browse", "explain", "check", "diff"})
+                               "query", "fetch_status", "status", "inspect", "browse", "explain", "check", "diff"})
 SQL_KEYS: Final = frozenset({"sql", "query", "statement", "statements", "stmt", "sql_query"})
 COMMAND_KEYS: Final = frozenset({"command", "cmd", "script", "shell", "bash", "commandline", "command_line"})
 PATH_KEYS: Final = frozenset({"path", "paths", "file", "files", "file_path", "filepath", "filename", "directory", "dir",
-                       "target", "source", "destination", "dest", "folder", "cwd", "working_directory"})
+                              "target", "source", "destination", "dest", "folder", "cwd", "working_directory"})
 URL_KEYS: Final = frozenset({"url", "uri", "href", "link", "endpoint", "address", "website", "page", "location", "src"})
 ARGV_KEYS: Final = ("args", "argv", "arguments")
 WHOLE_STORE: Final = frozenset({"flushall", "flushdb"})
-SEND_VERBS: Final = frozenset({"send", "post", "create", "upload", "publish", "share", "submit", "comment", "reply", "push",
+SEND_VERBS = frozenset({"send", "post", "create", "upload", "publish", "share", "submit", "comment", "reply", "push",
                         "write", "put", "update", "add", "append", "insert", "tweet", "message", "notify", "email",
                         "mail", "chat", "forward", "set", "save", "store", "edit", "commit", "fork"})
-LOCAL_SERVERS: Final = frozenset({"filesystem", "file", "files", "fs", "desktop", "local", "memory", "shell", "terminal",
+LOCAL_SERVERS = frozenset({"filesystem", "file", "files", "fs", "desktop", "local", "memory", "shell", "terminal",
                            "editor", "jetbrains", "ide", "sqlite", "git", "commander"})
 """Servers whose tools act on this machine: a secret they are given stays here (the path checks judge it)."""
 _WORDS: Final = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")

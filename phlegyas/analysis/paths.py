@@ -44,7 +44,7 @@ SHELL_RC_FILES: Final = (
 
 TEMP_DIRS: Final = ("/tmp", "/var/tmp", "/dev/shm")
 HARMLESS_DEVICES: Final = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random",
-                    "/dev/urandom", "/dev/fd", "/dev/stdin")
+                           "/dev/urandom", "/dev/fd", "/dev/stdin")
 
 
 _SYSTEM_TOPS: Final = frozenset(SYSTEM_DIRS)
@@ -151,7 +151,7 @@ _KEY_SUFFIXES: Final = (".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".p
 _SSH_KEY_NAMES: Final = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk")
 _PLACEHOLDER_SUFFIXES: Final = (".example", ".sample", ".template")
 _DATA_SUFFIXES: Final = frozenset({"", ".json", ".yml", ".yaml", ".toml", ".ini", ".xml", ".txt", ".conf", ".cfg",
-                            ".properties", ".csv", ".env", ".enc", ".gpg", ".age"})
+                                   ".properties", ".csv", ".env", ".enc", ".gpg", ".age"})
 """``credentials.json`` and ``secrets.yaml`` hold secrets; ``credentials.py`` is code that handles them."""
 
 

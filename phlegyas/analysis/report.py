@@ -34,9 +34,9 @@ from phlegyas.analysis.tier1.gate import database_findings, state_findings
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
-PRIVILEGED: Final = frozenset({"sudo", "doas", "pkexec", "su", "run0", "ksu", "runuser", "nsenter", "chroot", "systemd-run",
+PRIVILEGED = frozenset({"sudo", "doas", "pkexec", "su", "run0", "ksu", "runuser", "nsenter", "chroot", "systemd-run",
                         "sg", "newgrp"})
-FS_EDIT_PROGRAMS: Final = frozenset({"mkdir", "touch", "cp", "mv", "rm", "rmdir", "tee", "sed", "truncate", "chmod", "ln",
+FS_EDIT_PROGRAMS = frozenset({"mkdir", "touch", "cp", "mv", "rm", "rmdir", "tee", "sed", "truncate", "chmod", "ln",
                               "install"})
 """Basic file-system commands that ``acceptEdits`` allows inside the project (as Claude Code does)."""
 _WRITE_OPS: Final = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})

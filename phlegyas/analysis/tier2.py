@@ -27,12 +27,12 @@ DEFAULT_SAFE_WRITE_DIRS: Final = ("/tmp/", "docs/research/", "tests/", "scripts/
 """The seed's safe places; relative ones are resolved against the project root."""
 
 CATEGORY_ORDER: Final = (P.PKG_INSTALL, P.TEST_BUILD, P.PROJECT_EDIT, P.SAFE_WRITE, P.GIT_LOCAL, P.LINT_FORMAT,
-                  P.WEB_READ, P.NET_READ, P.GIT_READ, P.READONLY_TOOL, P.READ_ONLY, P.NAVIGATION)
+                         P.WEB_READ, P.NET_READ, P.GIT_READ, P.READONLY_TOOL, P.READ_ONLY, P.NAVIGATION)
 """When several subcommands are safe, the call is reported under the first category of this order."""
 USER_PATTERN: Final = "user pattern"
 
 READ_TOOLS: Final = {"Read": "file_path", "NotebookRead": "notebook_path", "LS": "path", "Glob": "path", "Grep": "path"}
-EDIT_TOOLS: Final = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+EDIT_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
 SAFE_TOOLS: Final = {
     "WebFetch": (P.WEB_READ, True), "WebSearch": (P.WEB_READ, True), "TodoWrite": (P.READONLY_TOOL, True),
     "TodoRead": (P.READONLY_TOOL, True), "Task": ("agent", True), "Agent": ("agent", True),
@@ -43,7 +43,7 @@ SAFE_TOOLS: Final = {
 """Tools that are safe by themselves: (category, read-only). ``ExitPlanMode`` is not here on purpose:
 leaving plan mode is the user's decision (it is read-only, so plan mode lets it reach the user)."""
 READONLY_UNSAFE_TOOLS: Final = frozenset({"ExitPlanMode"})
-FIRECRAWL_READ: Final = frozenset({"firecrawl_scrape", "firecrawl_search", "firecrawl_map", "firecrawl_crawl",
+FIRECRAWL_READ = frozenset({"firecrawl_scrape", "firecrawl_search", "firecrawl_map", "firecrawl_crawl",
                             "firecrawl_extract", "firecrawl_check_crawl_status", "firecrawl_batch_scrape",
                             "firecrawl_check_batch_status", "firecrawl_deep_research", "firecrawl_generate_llmstxt"})
 JETBRAINS_READ_PREFIXES: Final = ("get_", "find_", "list_", "search_")

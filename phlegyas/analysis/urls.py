@@ -29,7 +29,7 @@ METADATA_HOSTS: Final = frozenset({
     "metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal",
     "metadata.azure.com", "metadata.tencentyun.com", "100.100.100.200",
 })
-LOCAL_HOSTS: Final = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback", "lvh.me",
+LOCAL_HOSTS = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback", "lvh.me",
                          "localtest.me", "vcap.me", "lacolhost.com", "host.docker.internal", "gateway.docker.internal",
                          "host.containers.internal"})
 """Names of this machine (the last ones: the host, seen from a container)."""
@@ -173,7 +173,7 @@ def _inet_aton(host: str) -> ipaddress.IPv4Address | None:
     return ipaddress.IPv4Address(value * room + numbers[-1])
 
 
-_DEV_HOSTS: Final = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", "host.docker.internal", "host.containers.internal"})
+_DEV_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", "host.docker.internal", "host.containers.internal"})
 """Loopback, spelled plainly, and the host seen from a container (a dev server runs there too)."""
 
 

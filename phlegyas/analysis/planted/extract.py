@@ -80,7 +80,7 @@ def _hook_text(text: str, run_dir: str) -> str:
 
 
 _DIRENV: Final = re.compile(r"^(?P<indent>[ \t]*)(?P<fn>[A-Za-z_]+)\b(?P<rest>.*)$", re.M)
-_DIRENV_ENV_ONLY: Final = frozenset({"PATH_add", "path_add", "MANPATH_add", "dotenv", "dotenv_if_exists", "watch_file",
+_DIRENV_ENV_ONLY = frozenset({"PATH_add", "path_add", "MANPATH_add", "dotenv", "dotenv_if_exists", "watch_file",
                               "watch_dir", "strict_env", "unstrict_env", "log_status", "log_error", "layout", "use",
                               "env_vars_required", "expand_path", "has", "direnv_version", "export_alias"})
 
@@ -115,7 +115,7 @@ _YAML_KEYS: Final = {
     "run": ("run", "script", "before_script", "after_script", "commands", "command"),
     "cmds": ("cmds", "cmd", "run"),
 }
-_YAML_LINE: Final = re.compile(r"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(?P<value>.*))?$")
+_YAML_LINE = re.compile(r"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(?P<value>.*))?$")
 _ITEM: Final = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<value>.*)$")
 
 
@@ -258,7 +258,7 @@ _NPM_FIELDS: Final = frozenset({
 which object a pair belongs to; a script's key is free, so every other key with a value of several
 words is read as one: ``"testEnvironment": "node"`` is configuration, ``"x": "curl … | sh"`` is not)."""
 _VERSIONISH: Final = re.compile(r"^(?:[\^~<>=*]|\d|v\d|x$|latest$|next$|beta$|canary$|workspace:|npm:|file:|link:|"
-                         r"portal:|patch:|catalog:|git[+:]|github:|gitlab:|bitbucket:|https?://|\.{0,2}/)")
+                                r"portal:|patch:|catalog:|git[+:]|github:|gitlab:|bitbucket:|https?://|\.{0,2}/)")
 """Dependency versions, ranges, tags, protocols and paths (``^1.2.0``, ``workspace:*``, ``./lib``)."""
 
 

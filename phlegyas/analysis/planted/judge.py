@@ -213,7 +213,7 @@ def _unparsed(problems: list[str]) -> bool:
 # -- Python -----------------------------------------------------------------------------------------
 
 _PY_SINKS: Final = re.compile(r"\b(?:os\.system|os\.popen|subprocess|exec\s*\(|eval\s*\(|__import__|importlib|socket|"
-                       r"urllib|requests|httpx|ctypes|pty|shutil\.rmtree|os\.remove|os\.unlink|compile\s*\()")
+                              r"urllib|requests|httpx|ctypes|pty|shutil\.rmtree|os\.remove|os\.unlink|compile\s*\()")
 _PY_EXEC_OK: Final = ("Path.",)
 
 

@@ -35,7 +35,7 @@ from phlegyas.core.redact import redact
 
 PACKAGE_SOURCE: Final = "write.package_source"
 _OFFICIAL_HOSTS: Final = frozenset({"registry.npmjs.org", "registry.npmjs.com", "registry.yarnpkg.com", "pypi.org",
-                             "pypi.python.org", "files.pythonhosted.org"})
+                                    "pypi.python.org", "files.pythonhosted.org"})
 _URL: Final = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*)://(?P<userinfo>[^/@\s]*@)?(?P<host>[^/:\s'\"?#]*)", re.I)
 _USERINFO: Final = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s]*@", re.I)
 
@@ -84,7 +84,7 @@ def _outside(target: str, base: str, env: AnalysisEnv) -> bool:
 _RC_LINES: Final = {
     "npmrc": (re.compile(r"^\s*(?P<key>[^=\s]+)\s*=\s*(?P<value>.*?)\s*$"),),
     "yarnrc": (re.compile(r"""^\s*(?:-\s+)?["']?(?P<key>[\w@:/.-]+?)["']?\s*:(?:\s+(?P<value>.*?))?\s*$"""),
-               re.compile(r"""^\s*"?(?P<key>[^"\s]+)"?\s+(?P<value>.+?)\s*$""")),
+                      re.compile(r"""^\s*"?(?P<key>[^"\s]+)"?\s+(?P<value>.+?)\s*$""")),
 }
 _RC_REGISTRY: Final = re.compile(r"(?:^|:)registry$|^npmRegistryServer$|^replace-registry-host$|^npmScopes$", re.I)
 _RC_PROXY: Final = frozenset({"proxy", "https-proxy", "http-proxy", "httpproxy", "httpsproxy"})
@@ -124,11 +124,11 @@ def _npmrc(language: str, content: str) -> list[str]:
 _HEADER: Final = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 _ENTRY: Final = re.compile(r"^\s*(?P<key>[\"']?[\w.-]+[\"']?)\s*(?:=|:(?!//))\s*(?P<value>.*)$")
 _INDEX_KEYS: Final = frozenset({"index-url", "index_url", "index", "extra-index-url", "extra_index_url", "find-links",
-                         "find_links", "python-install-mirror", "pypy-install-mirror", "registry", "url"})
+                                "find_links", "python-install-mirror", "pypy-install-mirror", "registry", "url"})
 _TRUST_KEYS: Final = frozenset({"trusted-host", "trusted_host", "allow-insecure-host", "allow_insecure_host"})
 _STRING: Final = re.compile(r""""((?:[^"\\]|\\.)*)"|'([^']*)'""")
 _DIRECT_REF: Final = re.compile(r"^\s*[A-Za-z0-9][\w.-]*\s*(?:\[[^\]]*\])?\s*@\s*(?P<ref>[a-z][a-z0-9+.-]*://\S+|git\+\S+|"
-                         r"file:\S+)", re.I)
+                                r"file:\S+)", re.I)
 _INLINE_SOURCE: Final = re.compile(r"""\b(?P<key>git|url|path)\s*=\s*(?:"(?P<d>[^"]*)"|'(?P<s>[^']*)')""")
 
 
@@ -268,10 +268,10 @@ def _requirement(spec: str, base: str, env: AnalysisEnv) -> list[str]:
 # -- package.json -------------------------------------------------------------------------------------
 
 _DEP_SECTIONS: Final = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "overrides",
-                 "resolutions")
+                        "resolutions")
 _PROTOCOL: Final = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|git\+|git@|github:|gitlab:|bitbucket:|gist:|npm:|file:|link:|portal:|"
-                       r"\.\.?/|/|~/)", re.I)
-_NOT_DEPS: Final = frozenset({"url", "homepage", "repository", "bugs", "$schema", "funding", "registry", "directory",
+                              r"\.\.?/|/|~/)", re.I)
+_NOT_DEPS = frozenset({"url", "homepage", "repository", "bugs", "$schema", "funding", "registry", "directory",
                        "main", "module", "types", "typings", "browser", "bin", "exports", "files", "source", "style",
                        "unpkg", "jsdelivr", "email", "author", "icon", "license", "workspaces", "man", "imports",
                        "default", "import", "require", "node", "publishConfig", "config"})

@@ -43,10 +43,10 @@ def commands(language: str, text: str) -> list[str]:
 
 # -- CMake --------------------------------------------------------------------------------------------
 
-_CMAKE_CALL: Final = re.compile(r"\b(?P<fn>execute_process|add_custom_command|add_custom_target|file|exec_program)\s*\(",
+_CMAKE_CALL = re.compile(r"\b(?P<fn>execute_process|add_custom_command|add_custom_target|file|exec_program)\s*\(",
                          re.IGNORECASE)
 _CMAKE_ARG: Final = re.compile(r'\[(?P<eq>=*)\[(?P<bracket>.*?)\](?P=eq)\]|"(?P<quoted>(?:[^"\\]|\\.)*)"|'
-                        r"(?P<comment>#[^\n]*)|(?P<bare>(?:[^\s()\"#\\]|\\.)+)", re.S)
+                               r"(?P<comment>#[^\n]*)|(?P<bare>(?:[^\s()\"#\\]|\\.)+)", re.S)
 _CMAKE_KEYWORDS: Final = frozenset({
     "COMMAND", "WORKING_DIRECTORY", "TIMEOUT", "RESULT_VARIABLE", "RESULTS_VARIABLE", "OUTPUT_VARIABLE",
     "ERROR_VARIABLE", "INPUT_FILE", "OUTPUT_FILE", "ERROR_FILE", "OUTPUT_QUIET", "ERROR_QUIET", "COMMAND_ECHO",
@@ -156,8 +156,8 @@ def cmake_commands(text: str) -> list[str]:
 # -- Rust ---------------------------------------------------------------------------------------------
 
 _RUST_HOME: Final = (r"(?:(?:dirs(?:_next)?|home|std::env|env)::)?home_dir\(\s*\)|"
-              r"(?:std::)?env::var(?:_os)?\(\s*\"(?:HOME|USERPROFILE)\"\s*\)")
-_RUST_LET: Final = re.compile(rf"\blet\s+(?:mut\s+)?(?P<name>\w+)\s*(?::[^=;]*)?=\s*(?P<value>[^;]*?(?:{_RUST_HOME})[^;]*);")
+                     r"(?:std::)?env::var(?:_os)?\(\s*\"(?:HOME|USERPROFILE)\"\s*\)")
+_RUST_LET = re.compile(rf"\blet\s+(?:mut\s+)?(?P<name>\w+)\s*(?::[^=;]*)?=\s*(?P<value>[^;]*?(?:{_RUST_HOME})[^;]*);")
 _RUST_REMOVE: Final = re.compile(r"\bremove_dir_all\s*\(\s*(?P<arg>(?:[^();]|\((?:[^();]|\([^();]*\))*\))*)\)")
 _RUST_LITERAL: Final = re.compile(r'^"((?:[^"\\]|\\.)*)"$')
 
@@ -204,7 +204,7 @@ _GO_STRING: Final = r'"(?:[^"\\]|\\.)*"|`[^`]*`'
 _GO_COMMAND: Final = re.compile(r"\bexec\.Command(?P<ctx>Context)?\s*\((?P<args>(?:[^()]|\([^()]*\))*)\)")
 _GO_HOME: Final = r'os\.Getenv\(\s*"(?:HOME|USERPROFILE)"\s*\)|os\.UserHomeDir\(\s*\)'
 _GO_LET: Final = re.compile(rf"\b(?:var\s+)?(?P<name>\w+)\s*(?:,\s*\w+\s*)?(?::=|=)\s*"
-                     rf"(?P<value>[^\n;]*?(?:{_GO_HOME})[^\n;]*)")
+                            rf"(?P<value>[^\n;]*?(?:{_GO_HOME})[^\n;]*)")
 _GO_REMOVE: Final = re.compile(r"\bos\.RemoveAll\s*\((?P<arg>(?:[^()]|\([^()]*\))*)\)")
 
 
@@ -247,7 +247,7 @@ def go_commands(text: str) -> list[str]:
 _GRADLE_STRING: Final = r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*\""""
 _GRADLE_LINE: Final = re.compile(rf"\bcommandLine\s*\(?\s*\[?\s*(?P<args>(?:(?:{_GRADLE_STRING})\s*,?\s*)+)")
 _GRADLE_EXECUTE: Final = re.compile(rf"(?P<s>{_GRADLE_STRING})\s*\.execute\(\s*\)|"
-                             rf"\[(?P<list>(?:\s*(?:{_GRADLE_STRING})\s*,?)+)\]\s*\.execute\(\s*\)")
+                                    rf"\[(?P<list>(?:\s*(?:{_GRADLE_STRING})\s*,?)+)\]\s*\.execute\(\s*\)")
 
 
 def gradle_commands(text: str) -> list[str]:

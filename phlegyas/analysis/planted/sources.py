@@ -37,8 +37,8 @@ _MAX_LINES: Final = 400
 _MAX_CHUNKS: Final = 2000
 _WINDOW: Final = 400  # characters of JavaScript or Ruby read together for a synthetic command
 _PY_SINK_LINE: Final = re.compile(r"\b(?:os\.(?:system|popen|exec\w*|spawn\w*|remove|unlink|rmdir|removedirs)|"
-                           r"subprocess\.\w+|shutil\.rmtree|rmtree|\.unlink|\.rmdir|exec|eval|check_output|"
-                           r"check_call|Popen)\s*\(")
+                                  r"subprocess\.\w+|shutil\.rmtree|rmtree|\.unlink|\.rmdir|exec|eval|check_output|"
+                                  r"check_call|Popen)\s*\(")
 
 
 def source_deny(language: str, content: str, env: AnalysisEnv, tools: ShellTools) -> str | None:
@@ -54,9 +54,9 @@ def source_deny(language: str, content: str, env: AnalysisEnv, tools: ShellTools
 
 
 _SHELL_WORTH: Final = re.compile(r"\b(?:rm|rmdir|curl|wget|fetch|dd|mkfs\w*|shred|wipefs|chmod|chown|eval|exec|source|"
-                          r"nc|ncat|netcat|socat|telnet|bash|sh|zsh|dash|ksh|python\d*|perl|ruby|node|php|base64|find|"
-                          r"xargs|git|sudo|doas|scp|rsync|ssh|sftp|truncate|mv|cp|tee|crontab|openssl|busybox)\b|/dev/|"
-                          r":\s*\(\s*\)")
+                                 r"nc|ncat|netcat|socat|telnet|bash|sh|zsh|dash|ksh|python\d*|perl|ruby|node|php|base64|find|"
+                                 r"xargs|git|sudo|doas|scp|rsync|ssh|sftp|truncate|mv|cp|tee|crontab|openssl|busybox)\b|/dev/|"
+                                 r":\s*\(\s*\)")
 _HOME_VAR: Final = re.compile(r"\$\{HOME\}|\$HOME\b")
 
 
@@ -97,7 +97,7 @@ def _commands(report: CodeReport) -> list[str]:
 
 
 _SYNTHETIC: Final = re.compile(r"""^(?:env \| curl --data-binary @- |curl -d "\$\w+" |curl --data-binary '?@|"""
-                        r"""curl -s \S+ \| (?:node|ruby|perl|php)$)""")
+                               r"""curl -s \S+ \| (?:node|ruby|perl|php)$)""")
 """Commands a code analysis writes for two things the code does anywhere in its text: it reads files or
 the environment and it sends data (``env | curl …``), it evaluates code and it downloads (``curl -s u |
 node``). In a one-liner the two are one act; in a whole module they may be a test that copies
@@ -139,7 +139,7 @@ def _literal(text: str, language: str, env: AnalysisEnv, tools: ShellTools) -> s
 _SENDS_DATA: Final = re.compile(r"\b(?:body|send\w*|write|post|data|stringify|payload|puts|print)\b", re.I)
 
 
-_JS_COMMENT: Final = re.compile(r"""(?P<keep>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`)|/\*.*?\*/|//[^\n]*""",
+_JS_COMMENT = re.compile(r"""(?P<keep>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`)|/\*.*?\*/|//[^\n]*""",
                          re.S)
 _RUBY_COMMENT: Final = re.compile(r"^[ \t]*#[^\n]*$|^=begin\b.*?^=end\b[^\n]*", re.M | re.S)
 
@@ -178,9 +178,9 @@ def _python(code: str, env: AnalysisEnv, tools: ShellTools) -> str | None:
     return None
 
 
-_SENDS: Final = re.compile(r"socket|request|urlopen|http|post|put\(|send|upload|smtp|ftp|paramiko|boto|grpc|websocket|aiohttp",
+_SENDS = re.compile(r"socket|request|urlopen|http|post|put\(|send|upload|smtp|ftp|paramiko|boto|grpc|websocket|aiohttp",
                     re.I)
-_READS: Final = re.compile(r"environ|getenv|open\(|read_text|read_bytes|expanduser|home\(|~|\.ssh|\.aws|\.env\b|exec|eval")
+_READS = re.compile(r"environ|getenv|open\(|read_text|read_bytes|expanduser|home\(|~|\.ssh|\.aws|\.env\b|exec|eval")
 
 
 def _segment(lines: list[str], node: ast.stmt) -> str:

@@ -9,14 +9,14 @@ listed with what their value is: a makefile, build script, settings or init scri
 """
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from phlegyas.analysis.programs.build_js import JS_TOOLS
 from phlegyas.analysis.programs.build_native import NATIVE_TOOLS
 from phlegyas.analysis.programs.build_python import PY_TOOLS, PYTEST, UNITTEST
-from phlegyas.analysis.programs.spec import LINT_FORMAT, TEST_BUILD, E, Spec, add, mut, ro, subs
+from phlegyas.analysis.programs.spec import LINT_FORMAT, PKG_INSTALL, TEST_BUILD, E, Spec, add, mut, ro, subs
 
-BUILD_TOOLS: Final[dict[str, Spec]] = {**PY_TOOLS, **JS_TOOLS, **NATIVE_TOOLS}
+BUILD_TOOLS: dict[str, Spec] = {**PY_TOOLS, **JS_TOOLS, **NATIVE_TOOLS}
 """Build and test tools, in the order of the program table."""
 
 
@@ -24,9 +24,9 @@ def _add(names: str, spec: Spec) -> None:
     add(BUILD_TOOLS, names, spec)
 
 
-_HELP: Final = "-h --help --version"
+_HELP = "-h --help --version"
 
-SAFE_GOALS: Final = frozenset({
+SAFE_GOALS = frozenset({
     "", "all", "build", "test", "tests", "check", "lint", "fmt", "format", "compile", "typecheck", "vet",
     "verify", "validate", "package", "assemble", "test-compile", "compilejava", "compiletestjava",
     "jar", "javadoc", "dependencies", "tasks", "projects", "properties", "help", "clean-build", "checkstyle",
@@ -43,7 +43,7 @@ SAFE_GOALS: Final = frozenset({
 """Goals and targets of make/mvn/gradle/ant/sbt that build, test or check, or run the project's own program or
 development server at the trust of its tests (not deploy, publish or install system-wide)."""
 
-_GOALS: Final[dict[str, Any]] = dict(category=TEST_BUILD, operands="none", handler="build_goals", does="runs build targets")
+_GOALS: dict[str, Any] = dict(category=TEST_BUILD, operands="none", handler="build_goals", does="runs build targets")
 _add("make gmake", Spec(
     **_GOALS,
     flags=E(f"{_HELP} -b -m -B --always-make -d --debug -e --environment-overrides -i --ignore-errors -k "
@@ -60,7 +60,7 @@ _add("make gmake", Spec(
               ("make --eval='$(shell id)' test", "executes notsafe"), ("make CC=/tmp/evil test", "notsafe"),
               ("make CFLAGS=-O2 DEBUG=1 test", "safe"), ("make 'CFLAGS=; id' test", "notsafe"),
               ("make -f - test", "notsafe"))))
-_MVN_WHOLE: Final = "-am -amd -fae -ff -fn -nsu -ntp -llr -pl -rf -gs -gt -emp -ep -cpu -npr -npu -up"
+_MVN_WHOLE = "-am -amd -fae -ff -fn -nsu -ntp -llr -pl -rf -gs -gt -emp -ep -cpu -npr -npu -up"
 _add("mvn mvnw", Spec(
     **_GOALS,
     flags=E(f"{_HELP} -q --quiet -X --debug -e --errors -B --batch-mode -U --update-snapshots -o --offline -N "
@@ -96,7 +96,7 @@ _add("ninja samu", Spec(
     load_flags=E("-C -f"), exec_flags=E("-t"),
     examples=(("ninja -C build", "safe"), ("ninja -C build -j 8 test", "safe"), ("ninja -C build install", "notsafe"),
               ("ninja -t commands", "executes notsafe"))))
-_BAZEL_OPTS: Final = ("--config --compilation_mode -c --jobs -j --test_output --test_filter --test_arg --copt --cxxopt "
+_BAZEL_OPTS = ("--config --compilation_mode -c --jobs -j --test_output --test_filter --test_arg --copt --cxxopt "
                "--linkopt --define --platforms --test_tag_filters --build_tag_filters --test_size_filters "
                "--test_timeout --runs_per_test --output_groups --output --color --curses --show_timestamps "
                "--test_env --action_env --symlink_prefix --target_pattern_file")
@@ -130,7 +130,7 @@ _add("task rake mage ant sbt buck buck2 pants", Spec(
               ("rake deploy", "notsafe"), ("rake -r /tmp/x.rb test", "notsafe"))))
 
 # -- cmake, ctest, meson, ccache -----------------------------------------------------------------------
-_CMAKE_FLAGS: Final = ("-h --help --version -N --fresh --warn-uninitialized --check-system-vars --debug-find --trace "
+_CMAKE_FLAGS = ("-h --help --version -N --fresh --warn-uninitialized --check-system-vars --debug-find --trace "
                 "--trace-expand --debug-trycompile --debug-output --list-presets --clean-first --verbose -v "
                 "--use-stderr -L -LA -LH -LAH -Wdev -Wno-dev -Werror -Wno-error -Wdeprecated -Wno-deprecated "
                 "--strip --no-warn-unused-cli")
@@ -167,7 +167,7 @@ _add("ctest", Spec(
     exec_flags=E("-S -SP --script -T --test-action -D --dashboard -M --test-model --build-and-test"),
     examples=(("ctest --output-on-failure", "safe"), ("ctest --test-dir build -j4 -R unit", "safe"),
               ("ctest -S /tmp/x.cmake", "executes notsafe"), ("ctest -T Submit", "notsafe"))))
-_MESON_BUILD: Final = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project", handler="operands_load",
+_MESON_BUILD = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project", handler="operands_load",
                     flags=E(f"{_HELP} -v --verbose --wipe --reconfigure --clean --print-errorlogs --no-rebuild "
                             "--list --quiet -q --benchmark --no-stdsplit --ninja-args"),
                     value_opts=E("-j --jobs --num-processes -D --buildtype --backend --suite --no-suite --setup "
@@ -200,7 +200,7 @@ _add("mix", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     examples=(("mix test", "safe"), ("mix test --cover test/a_test.exs", "safe"),
               ("mix format --check-formatted", "safe"),
               ("mix run priv/seed.exs", "notsafe"), ("mix hex.publish", "notsafe"))))
-_SWIFT_BUILD: Final = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project",
+_SWIFT_BUILD = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project",
                     flags=E(f"{_HELP} -v --verbose --very-verbose --parallel --enable-code-coverage --skip-build "
                             "--list-tests --disable-sandbox --show-bin-path --build-tests --quiet -q"),
                     value_opts=E("-c --configuration --filter --skip --product --target -j --jobs --num-workers "
@@ -211,7 +211,35 @@ _add("swift", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     ("", ro(operands="none", flags=E(_HELP))),
     ("*", mut("runs a swift command", operands="none"))),
     examples=(("swift build", "safe"), ("swift test --parallel", "safe"), ("swift run evil", "notsafe"))))
-_DENO_CHECK: Final = Spec(category=LINT_FORMAT, operands="read", does="checks the project",
+_DART_CHECK = Spec(category=TEST_BUILD, operands="read", does="analyses, formats or tests the project",
+                    handler="operands_load",
+                    flags=E(f"{_HELP} -v --verbose --fatal-infos --fatal-warnings --no-fatal-warnings "
+                            "--set-exit-if-changed --coverage --no-pub --test-randomize-ordering-seed "
+                            "--chain-stack-traces --fail-fast --run-skipped --no-sound-null-safety --machine "
+                            "--suppress-analytics --no-suppress-analytics --offline --enforce-lockfile"),
+                    value_opts=E("-n --name -N --plain-name -t --tags -x --exclude-tags -j --concurrency "
+                                 "-p --platform -r --reporter --timeout --total-shards --shard-index "
+                                 "--line-length -l --output -o --format --language-version --device-id -d"),
+                    write_flags=E("--coverage-path --file-reporter"), inplace_flags=E("--fix --apply"))
+"""``dart analyze|format|test`` and ``flutter analyze|test``: the project's own code, at the trust of its tests;
+``format`` rewrites files in place (``--output=none``/``--set-exit-if-changed`` only checks)."""
+_add("dart flutter", Spec(operands="none", flags=E(_HELP + " --version"), subcommands=subs({}, (
+    "analyze test format", _DART_CHECK),
+    ("pub", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
+        "get deps outdated", Spec(category=PKG_INSTALL, operands="none", does="fetches the project's dependencies",
+                            flags=E(f"{_HELP} --offline --enforce-lockfile --no-precompile --json --dev-dependencies"
+                                    " --no-dev-dependencies --transitive --up-to-date --show-all")),
+        ),
+        ("*", mut("changes the project's dependencies", operands="none"))))),
+    ("doctor devices", ro(operands="none", flags=E(_HELP + " -v --verbose --machine"))),
+    ("", ro(operands="none", flags=E(_HELP + " --version"))),
+    ("*", mut("runs a dart or flutter command", operands="none"))),
+    examples=(("flutter test", "safe"), ("flutter analyze", "safe"), ("dart test -r expanded", "safe"),
+              ("dart format --output=none --set-exit-if-changed lib", "safe"), ("flutter pub get", "safe"),
+              ("flutter doctor -v", "readonly safe"), ("dart run tool/gen.dart", "notsafe"),
+              ("flutter pub add http", "notsafe"), ("flutter run", "notsafe"),
+              ("dart test /tmp/x_test.dart", "notsafe"))))
+_DENO_CHECK = Spec(category=LINT_FORMAT, operands="read", does="checks the project",
                    flags=E(f"{_HELP} -q --quiet --check --json --compact --watch --no-check --unstable --fix "
                            "--rules --doc --coverage --parallel --fail-fast --no-prompt --allow-none"),
                    value_opts=E("--ignore --filter --reporter --rules-tags --rules-include --rules-exclude "
@@ -235,7 +263,7 @@ _add("deno", Spec(operands="none", flags=E(_HELP + " -V"), subcommands=subs({}, 
 __all__ = ["BUILD_TOOLS", "PYTEST", "SAFE_GOALS", "UNITTEST"]
 
 # -- development servers: the project's own app, at the trust of its tests ---------------------------------
-_DEV_SERVER: Final[dict[str, Any]] = dict(category=TEST_BUILD, operands="none", does="runs the project's development server")
+_DEV_SERVER: dict[str, Any] = dict(category=TEST_BUILD, operands="none", does="runs the project's development server")
 _add("flask", Spec(operands="none", flags=E(_HELP + " --debug --no-debug"), value_opts=E("-A --app"),
                    handler="flask_app",
                    subcommands=subs({}, (

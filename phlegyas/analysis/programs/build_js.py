@@ -7,11 +7,9 @@ loads (``load_flags``: refused from outside the project), a report or cache is a
 """
 from __future__ import annotations
 
-from typing import Final
-
 from phlegyas.analysis.programs.spec import LINT_FORMAT, TEST_BUILD, E, Spec
 
-JS_TOOLS: Final[dict[str, Spec]] = {}
+JS_TOOLS: dict[str, Spec] = {}
 """The JavaScript build tools and the other linters, in table order."""
 
 
@@ -20,7 +18,7 @@ def _add(names: str, spec: Spec) -> None:
         JS_TOOLS[name] = spec
 
 
-_HELP: Final = "-h --help --version"
+_HELP = "-h --help --version"
 
 _add("jest", Spec(
     category=TEST_BUILD, operands="none", does="runs the project's tests",
@@ -197,7 +195,7 @@ _add("hadolint yamllint jsonlint htmlhint jshint tflint checkov semgrep codespel
                    ("yamllint -c /tmp/y.yaml .", "notsafe"))))
 
 # -- bundlers and frameworks' dev servers: the project's build at the trust of its tests --------------------
-_VITE_BUILD: Final = Spec(
+_VITE_BUILD = Spec(
     category=TEST_BUILD, operands="read", does="builds the project or serves it for development",
     flags=E(f"{_HELP} --open --strictPort --force --cors --emptyOutDir --no-emptyOutDir --sourcemap --minify "
             "--watch -w --clearScreen --debug -d --ssr --manifest --ssrManifest --host --profile"),
@@ -212,7 +210,7 @@ _add("vite", Spec(
                  "optimize": _VITE_BUILD, "": _VITE_BUILD, "*": _VITE_BUILD},
     examples=(("vite build", "safe"), ("npx vite build --mode staging", "safe"), ("vite --port 5174", "safe"),
               ("vite build --config /tmp/x.mjs", "notsafe"), ("vite build --frobnicate", "notsafe"))))
-_NEXT: Final = Spec(
+_NEXT = Spec(
     category=TEST_BUILD, operands="none", does="builds the project or serves it for development",
     flags=E(f"{_HELP} --turbo --turbopack --profile --debug -d --no-lint --no-mangling --experimental-https "
             "--experimental-debug-memory-usage"),
@@ -225,7 +223,7 @@ _add("next", Spec(
                  "": _NEXT},
     examples=(("next build", "safe"), ("npx next dev -p 3001", "safe"), ("next lint --fix", "safe"),
               ("next export", "notsafe"), ("next build --frobnicate", "notsafe"))))
-_WEBPACK: Final = Spec(
+_WEBPACK = Spec(
     category=TEST_BUILD, operands="none", does="builds the project",
     flags=E(f"{_HELP} -w --watch --progress --no-watch --color --no-color --fail-on-warnings --analyze "
             "--disable-interpret --no-stats --json -j --hot --open --no-open"),

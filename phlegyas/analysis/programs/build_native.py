@@ -9,11 +9,10 @@ What matters in a value: a manifest, module file, overlay, toolchain or linker i
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Final
 
 from phlegyas.analysis.programs.spec import LINT_FORMAT, PKG_INSTALL, PROJECT_EDIT, TEST_BUILD, E, Spec, mut, ro, subs
 
-NATIVE_TOOLS: Final[dict[str, Spec]] = {}
+NATIVE_TOOLS: dict[str, Spec] = {}
 """The compiled languages' tools, in table order."""
 
 
@@ -22,31 +21,31 @@ def _add(names: str, spec: Spec) -> None:
         NATIVE_TOOLS[name] = spec
 
 
-_HELP: Final = "-h --help --version"
+_HELP = "-h --help --version"
 
 # -- cargo -------------------------------------------------------------------------------------------
-_CARGO_COMMON: Final = ("-h --help -q --quiet -v --verbose -vv --frozen --locked --offline --workspace --all --all-features "
+_CARGO_COMMON = ("-h --help -q --quiet -v --verbose -vv --frozen --locked --offline --workspace --all --all-features "
                  "--no-default-features --ignore-rust-version")
-_CARGO_BUILD_FLAGS: Final = E(_CARGO_COMMON + " --release -r --all-targets --lib --bins --examples --tests --benches "
+_CARGO_BUILD_FLAGS = E(_CARGO_COMMON + " --release -r --all-targets --lib --bins --examples --tests --benches "
                        "--keep-going --future-incompat-report --unit-graph --build-plan --timings --no-run "
                        "--no-fail-fast --doc --open --no-deps --document-private-items --allow-dirty --allow-staged "
                        "--allow-no-vcs --broken-code --edition --edition-idioms --fix")
-_CARGO_VALUES: Final = E("-p --package --exclude -j --jobs --target --features -F --bin --example --test --bench "
+_CARGO_VALUES = E("-p --package --exclude -j --jobs --target --features -F --bin --example --test --bench "
                   "--profile --message-format --color -Z --config --lockfile-path")
-_CARGO_LOAD: Final = E("--manifest-path --config")
-_CARGO_WRITE: Final = E("--target-dir --artifact-dir --out-dir")
-_cargo_build: Final = Spec(category=TEST_BUILD, operands="none", flags=_CARGO_BUILD_FLAGS, value_opts=_CARGO_VALUES,
+_CARGO_LOAD = E("--manifest-path --config")
+_CARGO_WRITE = E("--target-dir --artifact-dir --out-dir")
+_cargo_build = Spec(category=TEST_BUILD, operands="none", flags=_CARGO_BUILD_FLAGS, value_opts=_CARGO_VALUES,
                     load_flags=_CARGO_LOAD, write_flags=_CARGO_WRITE, does="builds the project")
-_cargo_compile: Final = replace(_cargo_build, handler="cargo_compiler_args")
-_cargo_run: Final = Spec(category=TEST_BUILD, operands="none", flags=_CARGO_BUILD_FLAGS, value_opts=_CARGO_VALUES,
+_cargo_compile = replace(_cargo_build, handler="cargo_compiler_args")
+_cargo_run = Spec(category=TEST_BUILD, operands="none", flags=_CARGO_BUILD_FLAGS, value_opts=_CARGO_VALUES,
                   load_flags=_CARGO_LOAD, write_flags=_CARGO_WRITE, does="runs the project's program")
-_cargo_ro: Final = ro(operands="none", flags=E(_CARGO_COMMON + " -V --version --list --no-dedupe -d --duplicates "
+_cargo_ro = ro(operands="none", flags=E(_CARGO_COMMON + " -V --version --list --no-dedupe -d --duplicates "
                                                         "--prefix --no-deps --json --plain"),
                value_opts=E("-p --package --features -F --target -e --edges -i --invert --depth --format "
                             "--format-version --charset --limit --message-format --color --prune -Z --exclude "
                             "--filter-platform"),
                load_flags=_CARGO_LOAD)
-_cargo_deps: Final = Spec(category=PKG_INSTALL, operands="none", network=True, does="changes dependencies",
+_cargo_deps = Spec(category=PKG_INSTALL, operands="none", network=True, does="changes dependencies",
                    flags=E(_CARGO_COMMON + " --dev -D --build -B --optional --no-optional --default-features "
                                            "--dry-run -n --aggressive --recursive --breaking --versioned-dirs "
                                            "--no-delete --respect-source-config -w"),
@@ -105,22 +104,22 @@ _add("cargo", Spec(operands="none", flags=E(_CARGO_COMMON + " -V --version --lis
                                                                                "safe"))))
 
 # -- go ------------------------------------------------------------------------------------------------
-_GO_FLAGS: Final = ("-v -race -short -failfast -json -cover -x -n -a -i -work -msan -asan -linkshared -benchmem "
+_GO_FLAGS = ("-v -race -short -failfast -json -cover -x -n -a -i -work -msan -asan -linkshared -benchmem "
              "-modcacherw -fullpath -trimpath")
-_GO_VALUES: Final = ("-run -skip -bench -benchtime -count -timeout -tags -p -ldflags -gcflags -asmflags -mod -covermode "
+_GO_VALUES = ("-run -skip -bench -benchtime -count -timeout -tags -p -ldflags -gcflags -asmflags -mod -covermode "
               "-coverpkg -parallel -buildmode -compiler -gccgoflags -installsuffix -shuffle -fuzz -fuzztime "
               "-fuzzminimizetime -vet -pgo -cpu -list -buildvcs")
-_GO_WRITE: Final = "-o -coverprofile -cpuprofile -memprofile -blockprofile -mutexprofile -trace -outputdir -pkgdir"
-_GO_LOAD: Final = "-modfile -overlay -C"
-_GO_EXEC: Final = "-exec -toolexec"
-_go_build: Final = Spec(category=TEST_BUILD, operands="none", does="builds the project", handler="go_flags",
+_GO_WRITE = "-o -coverprofile -cpuprofile -memprofile -blockprofile -mutexprofile -trace -outputdir -pkgdir"
+_GO_LOAD = "-modfile -overlay -C"
+_GO_EXEC = "-exec -toolexec"
+_go_build = Spec(category=TEST_BUILD, operands="none", does="builds the project", handler="go_flags",
                  flags=E(_GO_FLAGS), value_opts=E(_GO_VALUES), write_flags=E(_GO_WRITE), load_flags=E(_GO_LOAD),
                  exec_flags=E(_GO_EXEC),
                  whole=E(" ".join((_GO_FLAGS, _GO_VALUES, _GO_WRITE, _GO_LOAD, _GO_EXEC))))
-_go_run: Final = Spec(category=TEST_BUILD, operands="none", does="runs the project's program", handler="go_run", posix=True,
+_go_run = Spec(category=TEST_BUILD, operands="none", does="runs the project's program", handler="go_run", posix=True,
                flags=E(_GO_FLAGS), value_opts=E(_GO_VALUES), write_flags=E(_GO_WRITE), load_flags=E(_GO_LOAD),
                exec_flags=E(_GO_EXEC), whole=E(" ".join((_GO_FLAGS, _GO_VALUES, _GO_WRITE, _GO_LOAD, _GO_EXEC))))
-_GO_LIST: Final = "-m -json -e -deps -test -find -export -compiled -u -versions -retracted -x -n -all -c -cmd -short -src"
+_GO_LIST = "-m -json -e -deps -test -find -export -compiled -u -versions -retracted -x -n -all -c -cmd -short -src"
 _add("go", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     "build test vet", _go_build),
     ("run", _go_run),
@@ -210,21 +209,21 @@ _add("dprint", Spec(category=LINT_FORMAT, operands="none", flags=E(_HELP + " -V"
               ("dprint fmt --plugins /tmp/p.wasm", "notsafe"))))
 
 # -- dotnet ----------------------------------------------------------------------------------------------
-_DOTNET_FLAGS: Final = E(f"{_HELP} --no-restore --no-build --no-dependencies --nologo --no-logo --force --self-contained "
+_DOTNET_FLAGS = E(f"{_HELP} --no-restore --no-build --no-dependencies --nologo --no-logo --force --self-contained "
                   "--no-self-contained --blame --blame-crash --blame-hang --list-tests --verify-no-changes "
                   "--include-generated --no-incremental --use-current-runtime --ucr --disable-build-servers "
                   "--no-launch-profile --interactive --no-http-cache --ignore-failed-sources --disable-parallel "
                   "--no-cache --locked-mode --use-lock-file --force-evaluate")
-_DOTNET_VALUES: Final = E("-c --configuration -f --framework -r --runtime -v --verbosity --filter -l --logger -a --arch "
+_DOTNET_VALUES = E("-c --configuration -f --framework -r --runtime -v --verbosity --filter -l --logger -a --arch "
                    "--os -p --property -m --maxcpucount --version-suffix --collect -e --environment --severity "
                    "--include --exclude --launch-profile --tl --blame-hang-timeout")
-_DOTNET_WRITE: Final = E("-o --output --results-directory --diag -d --packages --artifacts-path --package-directory")
-_DOTNET_LOAD: Final = E("-s --settings --configfile --project --test-adapter-path")
-_dotnet_build: Final = Spec(category=TEST_BUILD, operands="none", does="builds the project", flags=_DOTNET_FLAGS,
+_DOTNET_WRITE = E("-o --output --results-directory --diag -d --packages --artifacts-path --package-directory")
+_DOTNET_LOAD = E("-s --settings --configfile --project --test-adapter-path")
+_dotnet_build = Spec(category=TEST_BUILD, operands="none", does="builds the project", flags=_DOTNET_FLAGS,
                      handler="dotnet_opts",
                      value_opts=_DOTNET_VALUES, write_flags=_DOTNET_WRITE, load_flags=_DOTNET_LOAD,
                      source_flags=E("--source"))
-_dotnet_run: Final = Spec(category=TEST_BUILD, operands="none", does="runs the project's program", flags=_DOTNET_FLAGS,
+_dotnet_run = Spec(category=TEST_BUILD, operands="none", does="runs the project's program", flags=_DOTNET_FLAGS,
                    handler="dotnet_opts",
                    value_opts=_DOTNET_VALUES, write_flags=_DOTNET_WRITE, load_flags=_DOTNET_LOAD,
                    source_flags=E("--source"))
@@ -248,7 +247,7 @@ _add("dotnet", Spec(operands="none", flags=E(f"{_HELP} --info --list-sdks --list
                               ("dotnet build -p:CustomBeforeMicrosoftCommonTargets=/tmp/x.targets", "notsafe"))))
 
 # -- compilers and linkers -------------------------------------------------------------------------------
-_CC_WHOLE: Final = ("-O -O0 -O1 -O2 -O3 -Os -Ofast -Og -Oz -g0 -g1 -g2 -g3 -ggdb -ggdb3 -gdwarf -gdwarf-4 -gdwarf-5 "
+_CC_WHOLE = ("-O -O0 -O1 -O2 -O3 -Os -Ofast -Og -Oz -g0 -g1 -g2 -g3 -ggdb -ggdb3 -gdwarf -gdwarf-4 -gdwarf-5 "
              "-gsplit-dwarf -shared -static -static-libgcc -static-libstdc++ -pie -no-pie -rdynamic -pthread "
              "-pedantic -pedantic-errors -ansi -nostdlib -nostdinc -nostartfiles -nodefaultlibs -save-temps -pipe "
              "-MD -MMD -MP -MM -MG -dumpversion -dumpmachine -dumpfullversion -print-search-dirs "

@@ -9,11 +9,9 @@ an option in none of the sets is not understood, so the call is not automatic.
 """
 from __future__ import annotations
 
-from typing import Final
-
 from phlegyas.analysis.programs.spec import LINT_FORMAT, TEST_BUILD, E, Spec, ro, subs
 
-PY_TOOLS: Final[dict[str, Spec]] = {}
+PY_TOOLS: dict[str, Spec] = {}
 """The Python build tools, in table order."""
 
 
@@ -22,10 +20,10 @@ def _add(names: str, spec: Spec) -> None:
         PY_TOOLS[name] = spec
 
 
-_HELP: Final = "-h --help --version"
+_HELP = "-h --help --version"
 
 # -- pytest (and python -m pytest) -------------------------------------------------------------------
-PYTEST: Final = Spec(
+PYTEST = Spec(
     category=TEST_BUILD, operands="read", does="runs the project's tests", handler="pytest_opts",
     flags=E(f"{_HELP} -V -q --quiet -v --verbose -x --exitfirst -s -l --showlocals --no-showlocals --lf "
             "--last-failed --ff --failed-first --nf --new-first --sw --stepwise --sw-skip --stepwise-skip "
@@ -66,7 +64,7 @@ PYTEST: Final = Spec(
               ("pytest tests/test_a.py::TestA::test_b", "safe"), ("pytest -o addopts=-x -q", "safe")))
 _add("pytest py.test", PYTEST)
 
-UNITTEST: Final = Spec(category=TEST_BUILD, operands="none", does="runs the project's tests", handler="unittest_discover",
+UNITTEST = Spec(category=TEST_BUILD, operands="none", does="runs the project's tests", handler="unittest_discover",
                 flags=E(f"{_HELP} -v --verbose -q --quiet -f --failfast -c --catch -b --buffer --locals"),
                 value_opts=E("-k -p --pattern --durations"),
                 load_flags=E("-s --start-directory -t --top-level-directory"),
@@ -77,7 +75,7 @@ UNITTEST: Final = Spec(category=TEST_BUILD, operands="none", does="runs the proj
 """``python -m unittest``: the module entry in ``runtimes`` names this program, so its handler runs."""
 _add("unittest", UNITTEST)
 
-_TOX_FLAGS: Final = E(f"{_HELP} -v --verbose -q --quiet -r --recreate -n --notest -l --listenvs -a --listenvs-all "
+_TOX_FLAGS = E(f"{_HELP} -v --verbose -q --quiet -r --recreate -n --notest -l --listenvs -a --listenvs-all "
                "--showconfig --sdistonly --skip-missing-interpreters --no-recreate-provision --parallel-live "
                "--parallel-no-spinner --develop --skip-pkg-install --no-recreate-pkg --list-dependencies --pre "
                "--no-list-dependencies -o --no-provision")
@@ -105,9 +103,9 @@ _add("nox", Spec(category=TEST_BUILD, operands="none", does="runs the project's 
                            ("nox -f /tmp/noxfile.py", "notsafe"))))
 
 # -- coverage ----------------------------------------------------------------------------------------
-_COV_FLAGS: Final = E(f"{_HELP} -m --show-missing --skip-covered --no-skip-covered --skip-empty -i --ignore-errors -q "
+_COV_FLAGS = E(f"{_HELP} -m --show-missing --skip-covered --no-skip-covered --skip-empty -i --ignore-errors -q "
                "--quiet --pretty-print --show-contexts -a --append --keep --fail-under-none")
-_COV_VALUES: Final = E("--fail-under --precision --sort --format --debug --contexts --title --include --omit "
+_COV_VALUES = E("--fail-under --precision --sort --format --debug --contexts --title --include --omit "
                 "--data-file")
 _add("coverage", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     "report html xml json lcov combine erase debug annotate", Spec(category=TEST_BUILD, operands="none",
@@ -123,14 +121,14 @@ _add("coverage", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
               ("coverage report --rcfile=/tmp/x.rc", "notsafe"), ("coverage --version", "safe"))))
 
 # -- ruff ----------------------------------------------------------------------------------------------
-_RUFF_COMMON: Final = f"{_HELP} -q --quiet -v --verbose -s --silent -n --no-cache --isolated --preview --no-preview " \
+_RUFF_COMMON = f"{_HELP} -q --quiet -v --verbose -s --silent -n --no-cache --isolated --preview --no-preview " \
                "--force-exclude --no-force-exclude --respect-gitignore --no-respect-gitignore"
-_RUFF_VALUES: Final = E("--select --ignore --extend-select --extend-ignore --per-file-ignores --extend-per-file-ignores "
+_RUFF_VALUES = E("--select --ignore --extend-select --extend-ignore --per-file-ignores --extend-per-file-ignores "
                  "--fixable --unfixable --extend-fixable --exclude --extend-exclude --target-version --line-length "
                  "--dummy-variable-rgx --output-format --stdin-filename --extension --color --range --add-noqa")
-_RUFF_LOAD: Final = E("--config")
-_RUFF_WRITE: Final = E("-o --output-file --cache-dir")
-_RUFF_INFO: Final = ro(operands="none", flags=E(_RUFF_COMMON + " --all"), value_opts=E("--output-format"),
+_RUFF_LOAD = E("--config")
+_RUFF_WRITE = E("-o --output-file --cache-dir")
+_RUFF_INFO = ro(operands="none", flags=E(_RUFF_COMMON + " --all"), value_opts=E("--output-format"),
                 load_flags=_RUFF_LOAD)
 _add("ruff", Spec(category=LINT_FORMAT, operands="none", flags=E(_RUFF_COMMON + " -V"),
                   subcommands=subs({}, ("check", Spec(
@@ -223,7 +221,7 @@ _add("docformatter", Spec(category=LINT_FORMAT, operands="read",
                                     ("docformatter -i a.py", "writes safe"))))
 
 # -- type checkers and linters -------------------------------------------------------------------------
-_MYPY_FLAGS: Final = E(
+_MYPY_FLAGS = E(
     f"{_HELP} -V -v --verbose --strict --ignore-missing-imports --no-implicit-optional --implicit-optional "
     "--check-untyped-defs --disallow-untyped-defs --disallow-incomplete-defs --disallow-untyped-calls "
     "--disallow-any-generics --disallow-untyped-decorators --disallow-subclassing-any --disallow-any-unimported "
@@ -241,7 +239,7 @@ _MYPY_FLAGS: Final = E(
     "--allow-untyped-calls --allow-untyped-defs --allow-incomplete-defs --allow-subclassing-any "
     "--allow-any-generics --cache-fine-grained --force-uppercase-builtins --no-warn-unreachable "
     "--disallow-untyped-globals --no-check-untyped-defs --stats --inferstats")
-_MYPY_REPORTS: Final = E("--junit-xml --any-exprs-report --cobertura-xml-report --html-report --linecount-report "
+_MYPY_REPORTS = E("--junit-xml --any-exprs-report --cobertura-xml-report --html-report --linecount-report "
                   "--linereport --lineprecision-report --memory-xml-report --txt-report --xml-report "
                   "--xslt-html-report --xslt-txt-report --cache-dir")
 _add("mypy dmypy", Spec(category=LINT_FORMAT, operands="read", flags=_MYPY_FLAGS,
@@ -293,9 +291,9 @@ _add("flake8", Spec(
     examples=(("flake8 .", "safe"), ("flake8 --max-line-length=120 --count src", "safe"),
               ("flake8 --config /tmp/x.cfg .", "notsafe"), ("flake8 --output-file ~/.bashrc .", "notsafe"))))
 
-_LINT_FLAGS: Final = E(f"{_HELP} -V -v --verbose -q --quiet --count --statistics --show-source --exit-zero --no-color "
+_LINT_FLAGS = E(f"{_HELP} -V -v --verbose -q --quiet --count --statistics --show-source --exit-zero --no-color "
                 "-r --recursive --json --all --strict")
-_LINT_VALUES: Final = E("--format -f --select --ignore --exclude --max-line-length --max-complexity --min-confidence "
+_LINT_VALUES = E("--format -f --select --ignore --exclude --max-line-length --max-complexity --min-confidence "
                  "--convention --severity --skip -s -x --exclude-dir -t --tests -l --level -i --confidence-level "
                  "--color -j --jobs --sort-by-size --min")
 _add("pycodestyle pydocstyle pyflakes bandit vulture radon mccabe", Spec(

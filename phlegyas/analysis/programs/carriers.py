@@ -14,7 +14,6 @@ start a shell are shell code; anything else they run is code the gate does not r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 from phlegyas.analysis.programs.git import GIT
 from phlegyas.analysis.programs.network import RSYNC_VALUES, SCP_VALUES
@@ -43,7 +42,7 @@ class Carrier:
     examples: tuple[tuple[str, str], ...] = ()
 
 
-CARRIERS: Final[dict[str, tuple[Carrier, ...]]] = {}
+CARRIERS: dict[str, tuple[Carrier, ...]] = {}
 
 
 def _carry(names: str, *carriers: Carrier) -> None:
@@ -51,7 +50,7 @@ def _carry(names: str, *carriers: Carrier) -> None:
         CARRIERS[name] = CARRIERS.get(name, ()) + carriers
 
 
-_GIT_GLOBAL: Final = GIT.value_opts
+_GIT_GLOBAL = GIT.value_opts
 _carry("git",
        Carrier(("bisect", "run"), _GIT_GLOBAL, argv_from=0,
                examples=(("git bisect run rm -rf /", "deny"), ("git bisect run pytest -x", "ask"))),
@@ -70,7 +69,7 @@ _carry("git",
        Carrier(("difftool",), _GIT_GLOBAL, E("-t --tool"), shell_opts=E("-x --extcmd"),
                examples=(("git difftool -x 'rm -rf ~' HEAD", "deny"),)),
        Carrier(("mergetool",), _GIT_GLOBAL, E("-t --tool"), examples=()))
-_TAR_VALUES: Final = E("-f --file -C --directory -T --files-from -X --exclude-from --exclude -b --blocking-factor "
+_TAR_VALUES = E("-f --file -C --directory -T --files-from -X --exclude-from --exclude -b --blocking-factor "
                 "-H --format -V --label -N --newer --owner --group --mode --mtime --transform --xform")
 _carry("tar gtar bsdtar",
        Carrier(values=_TAR_VALUES,
@@ -83,8 +82,8 @@ _carry("tar gtar bsdtar",
 _carry("rsync",
        Carrier(values=RSYNC_VALUES, shell_opts=E("-e --rsh"), remote_opts=E("--rsync-path"),
                examples=(("rsync -e 'sh -c \"rm -rf ~\"' a host:b", "deny"), ("rsync -e 'ssh -p 2222' a host:b", "ask"))))
-_TMUX_GLOBAL: Final = E("-L -S -f -T")
-_TMUX_VALUES: Final = E("-s -n -c -t -x -y -e -F -l -f -w -h -B")
+_TMUX_GLOBAL = E("-L -S -f -T")
+_TMUX_VALUES = E("-s -n -c -t -x -y -e -F -l -f -w -h -B")
 _carry("tmux",
        Carrier((), _TMUX_GLOBAL, shell_opts=E("-c"), examples=(("tmux -c 'rm -rf ~'", "deny"),)),
        *(Carrier((sub,), _TMUX_GLOBAL, _TMUX_VALUES, shell_from=0,
@@ -115,14 +114,14 @@ _carry("gdb",
                        "-statistics -version -help -return-child-result -nw -nowindows -w -windows"),
                language="gdb", examples=(("gdb -ex 'shell rm -rf /' -batch", "deny"), ("gdb -batch -ex '!rm -rf ~'", "deny"),
                                          ("gdb -batch -ex run --args rm -rf /", "deny"), ("gdb -batch -ex bt ./a.out", "ask"))))
-_DOCKER_GLOBAL: Final = E("-H --host -c --context --config -l --log-level --tlscacert --tlscert --tlskey")
-_DOCKER_RUN_VALUES: Final = E("-v --volume --mount -e --env --env-file -p --publish -w --workdir -u --user --name "
+_DOCKER_GLOBAL = E("-H --host -c --context --config -l --log-level --tlscacert --tlscert --tlskey")
+_DOCKER_RUN_VALUES = E("-v --volume --mount -e --env --env-file -p --publish -w --workdir -u --user --name "
                        "--network --net -h --hostname --entrypoint -l --label --platform --memory -m --cpus "
                        "--cap-add --cap-drop --device --add-host --dns --restart --ulimit --log-driver "
                        "--log-opt --pull --gpus --shm-size --security-opt --tmpfs --pid --ipc --uts --userns "
                        "--cidfile --stop-signal --stop-timeout --health-cmd --runtime --group-add "
                        "--volumes-from --link --expose --label-file --cgroupns --cgroup-parent")
-_DOCKER_EXEC_VALUES: Final = E("-e --env --env-file -u --user -w --workdir --detach-keys")
+_DOCKER_EXEC_VALUES = E("-e --env --env-file -u --user -w --workdir --detach-keys")
 _carry("docker podman nerdctl",
        Carrier(("run",), _DOCKER_GLOBAL, _DOCKER_RUN_VALUES, argv_from=1, remote=True, mounts=E("-v --volume --mount"),
                shell_opts=E("--health-cmd"),
@@ -137,7 +136,7 @@ _carry("docker podman nerdctl",
                argv_from=1, remote=True),
        Carrier(("compose", "exec"), _DOCKER_GLOBAL, _DOCKER_EXEC_VALUES | E("-f --file -p --project-name --index"),
                argv_from=1, remote=True))
-_KUBECTL_GLOBAL: Final = E("--context -n --namespace --kubeconfig --cluster --user -s --server --token")
+_KUBECTL_GLOBAL = E("--context -n --namespace --kubeconfig --cluster --user -s --server --token")
 _carry("kubectl oc",
        Carrier(("exec",), _KUBECTL_GLOBAL, E("-c --container -n --namespace -f --filename"), after_dashdash=True,
                remote=True, examples=(("kubectl exec web-1 -- rm -rf /data", "deny"),
@@ -153,7 +152,7 @@ _carry("cmake",
 
 # -- git subcommands whose option names the program the other end runs (``--upload-pack CMD``): for a local
 # path or an ``ext::`` URL that is here, through a shell
-_GIT_PACK_EXAMPLES: Final = {"fetch": (("git fetch --upload-pack='rm -rf ~' origin", "deny"),),
+_GIT_PACK_EXAMPLES = {"fetch": (("git fetch --upload-pack='rm -rf ~' origin", "deny"),),
                       "clone": (("git clone -u 'rm -rf ~' x y", "deny"),),
                       "push": (("git push --receive-pack='rm -rf ~' origin", "deny"),
                                ("git push --exec='rm -rf ~' origin", "deny")),
@@ -209,7 +208,7 @@ _carry("man", Carrier(values=E("-M --manpath -S -s --sections -L --locale -m --s
                                "-e --extension -p --preprocessor -T --troff-device -C --config-file"),
                       shell_opts=E("-P --pager"),
                       examples=(("man -P 'rm -rf ~' ls", "deny"), ("man -P cat ls", "ask"))))
-_SFTP_VALUES: Final = E("-B -b -c -D -F -i -J -l -o -P -R -S -s -X")
+_SFTP_VALUES = E("-B -b -c -D -F -i -J -l -o -P -R -S -s -X")
 _carry("scp", Carrier(values=SCP_VALUES, shell_opts=E("-S -D"), language="ssh",
                       examples=(("scp -S 'rm -rf ~' a x:b", "deny"), ("scp -o ProxyCommand='rm -rf ~' a b:", "deny"),
                                 ("scp -o ProxyJump=bastion a b:", "ask"))))
@@ -225,7 +224,7 @@ _carry("zip", Carrier(values=E("-b -n -t -tt -x -i -P --password -Z -s --split-s
 # -- programs whose own syntax carries a command: a pager's ``+cmd``, make's ``SHELL=``/``--eval``, ed's
 # ``!cmd`` lines, nix's ``-c CMD ARG…``. Read by ``shell.carriers`` like the others; kept apart because
 # their command is in no option or operand position of ``Carrier``'s own (``language`` says where).
-LANGUAGE_CARRIERS: Final[dict[str, tuple[Carrier, ...]]] = {}
+LANGUAGE_CARRIERS: dict[str, tuple[Carrier, ...]] = {}
 
 
 def _language(names: str, *carriers: Carrier) -> None:

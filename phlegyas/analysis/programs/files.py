@@ -2,12 +2,10 @@
 and ``awk``, whose scripts can run commands and write files."""
 from __future__ import annotations
 
-from typing import Final
-
 from phlegyas.analysis.programs.spec import PROJECT_EDIT, READ_ONLY, SAFE_WRITE, E, Spec, add, ro
 
 # -- option sets -----------------------------------------------------------------------------------
-HELP: Final = E("--help --version")
+HELP = E("--help --version")
 """Every GNU tool accepts these two."""
 
 
@@ -16,22 +14,22 @@ def _flags(text: str) -> frozenset[str]:
     return E(text) | HELP
 
 
-CHMOD_VALUES: Final = E("--reference")
-TOUCH_VALUES: Final = E("-d --date -t -r --reference")
-CP_VALUES: Final = E("-t --target-directory -S --suffix --sparse --no-preserve")
-CP_FLAGS: Final = _flags("-a --archive --attributes-only --backup -b --copy-contents -d -f --force -i --interactive -H -l "
+CHMOD_VALUES = E("--reference")
+TOUCH_VALUES = E("-d --date -t -r --reference")
+CP_VALUES = E("-t --target-directory -S --suffix --sparse --no-preserve")
+CP_FLAGS = _flags("-a --archive --attributes-only --backup -b --copy-contents -d -f --force -i --interactive -H -l "
                   "--link -L --dereference -n --no-clobber -P --no-dereference -p --preserve --parents -R -r "
                   "--recursive --reflink --remove-destination --strip-trailing-slashes -s --symbolic-link -T "
                   "--no-target-directory -u --update -v --verbose -x --one-file-system -Z --context --debug "
                   "--keep-directory-symlink")
-MV_FLAGS: Final = _flags("--backup -b -f --force -i --interactive -n --no-clobber --strip-trailing-slashes -T "
+MV_FLAGS = _flags("--backup -b -f --force -i --interactive -n --no-clobber --strip-trailing-slashes -T "
                   "--no-target-directory -u --update -v --verbose -Z --context --debug --exchange --no-copy")
-INSTALL_VALUES: Final = E("-t --target-directory -m --mode -o --owner -g --group -S --suffix")
+INSTALL_VALUES = E("-t --target-directory -m --mode -o --owner -g --group -S --suffix")
 """``-Z``/``--context`` take no value (a value would swallow the source: ``install -Z ~/.ssh/id_rsa k``)."""
-SED_VALUES: Final = E("-e --expression -f --file -l --line-length")
+SED_VALUES = E("-e --expression -f --file -l --line-length")
 """Only these take a value: ``-E``, ``-s``, ``-z`` are flags (as values they would swallow the script)."""
-AWK_VALUES: Final = E("-F --field-separator -v --assign -f --file -i --include -l --load -E --exec -W")
-TAR_VALUES: Final = E("-f --file -C --directory -T --files-from -X --exclude-from -b --blocking-factor -L --tape-length "
+AWK_VALUES = E("-F --field-separator -v --assign -f --file -i --include -l --load -E --exec -W")
+TAR_VALUES = E("-f --file -C --directory -T --files-from -X --exclude-from -b --blocking-factor -L --tape-length "
                "-N --newer --after-date -K --starting-file -V --label -g --listed-incremental -H --format --exclude "
                "--transform --xform --owner --group --mode --mtime --checkpoint-action --to-command "
                "--use-compress-program -I --info-script -F --new-volume-script --rsh-command --rmt-command "
@@ -39,7 +37,7 @@ TAR_VALUES: Final = E("-f --file -C --directory -T --files-from -X --exclude-fro
                "--quoting-style --sort --warning --record-size --level --exclude-tag --exclude-tag-under "
                "--exclude-tag-all --exclude-ignore --exclude-ignore-recursive --owner-map --group-map --pax-option "
                "--sparse-version --volno-file")
-TAR_FLAGS: Final = _flags("-A --catenate --concatenate -c --create -d --diff --compare --delete -r --append -t --list "
+TAR_FLAGS = _flags("-A --catenate --concatenate -c --create -d --diff --compare --delete -r --append -t --list "
                    "--test-label -u --update -x --extract --get --check-device --no-check-device --ignore-failed-read "
                    "--ignore-command-error --no-ignore-command-error -k --keep-old-files --keep-newer-files "
                    "--keep-directory-symlink --no-overwrite-dir --overwrite --overwrite-dir --skip-old-files -U "
@@ -59,12 +57,12 @@ TAR_FLAGS: Final = _flags("-A --catenate --concatenate -c --create -d --diff --c
                    "--remove-files --backup --restrict --no-restrict --atime-preserve")
 """GNU tar's options without a value, except ``-P``/``--absolute-names`` (extraction outside the target
 directory) and the interactive ``-w``: those stay not understood."""
-UNPACK: Final = _flags("-c --stdout --to-stdout -d --decompress --uncompress -f --force -k --keep -l --list -n --no-name "
+UNPACK = _flags("-c --stdout --to-stdout -d --decompress --uncompress -f --force -k --keep -l --list -n --no-name "
                 "-N --name -q --quiet -r --recursive -t --test -v --verbose --fast --best --rsyncable --synchronous "
                 "-z --compress -e --extreme -Q --no-warn -s --small -L --license -V --rm --ultra --long -m "
                 "--multiple --no-progress --progress --sparse --no-sparse -F --format -C --check -M --memlimit")
 
-FILE_TOOLS: Final[dict[str, Spec]] = {}
+FILE_TOOLS: dict[str, Spec] = {}
 """File programs, find, sed and awk, in the order of the program table."""
 
 
@@ -292,7 +290,7 @@ _add("awk gawk mawk nawk", Spec(readonly=True, category=READ_ONLY, operands="pat
                                           ("awk '{print | \"sh\"}' a", "executes notsafe"))))
 
 
-EQUIVALENTS: Final[dict[str, tuple[str, ...]]] = {
+EQUIVALENTS: dict[str, tuple[str, ...]] = {
     "rimraf": ("rm", "-rf"),  # npm's rimraf deletes every operand recursively, as rm -rf does
     "del-cli": ("rm", "-rf"),  # npm's del-cli: globs and directories, recursively
     "rmrf": ("rm", "-rf"),

@@ -10,11 +10,11 @@ that run a program (``--upload-pack``, ``rebase --exec``, ``--ext-diff``, ``grep
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
 
 from phlegyas.analysis.programs.spec import GIT_LOCAL, GIT_READ, WEB_READ, E, Spec, add, mut, ro, subs
 
-GIT_HARMLESS_CONFIG: Final = ("color.", "user.", "advice.", "log.", "format.", "diff.noprefix", "diff.renames",
+GIT_HARMLESS_CONFIG = ("color.", "user.", "advice.", "log.", "format.", "diff.noprefix", "diff.renames",
                        "diff.algorithm", "diff.colormoved", "diff.mnemonicprefix", "diff.context", "core.quotepath",
                        "core.autocrlf", "core.safecrlf", "core.abbrev", "core.filemode", "core.eol",
                        "init.defaultbranch", "pull.rebase", "pull.ff", "merge.conflictstyle", "merge.ff",
@@ -28,11 +28,11 @@ GIT_HARMLESS_CONFIG: Final = ("color.", "user.", "advice.", "log.", "format.", "
 (core.pager, alias.x=!…, core.hooksPath …). ``safe.directory`` is not here: it switches off git's check
 that a repository's configuration (which may run programs) belongs to the user."""
 
-GIT_SETTABLE_CONFIG: Final = tuple(k for k in GIT_HARMLESS_CONFIG if k != "http.sslverify")
+GIT_SETTABLE_CONFIG = tuple(k for k in GIT_HARMLESS_CONFIG if k != "http.sslverify")
 """The keys ``git config KEY VALUE`` may store without a person: a stored ``http.sslVerify false`` would
 weaken every later fetch, where ``-c`` weakens one."""
 
-GIT_TOOLS: Final[dict[str, Spec]] = {}
+GIT_TOOLS: dict[str, Spec] = {}
 """git and gh, in the order of the program table."""
 
 
@@ -52,7 +52,7 @@ def _local(does: str, flags: str, values: str = "", **kw) -> Spec:
 
 
 # -- option sets shared by the diff and log families -----------------------------------------------
-_DIFF_FLAGS: Final = (
+_DIFF_FLAGS = (
     "-p -u --patch -s --no-patch --raw --patch-with-raw --patch-with-stat -t --minimal --patience --histogram "
     "--indent-heuristic --no-indent-heuristic --stat --numstat --shortstat --dirstat --cumulative "
     "--dirstat-by-file --summary --compact-summary -z --name-only --name-status --submodule --color --no-color "
@@ -64,11 +64,11 @@ _DIFF_FLAGS: Final = (
     "--no-textconv --ignore-submodules --no-prefix --default-prefix --ita-invisible-in-index "
     "--ita-visible-in-index -U --unified -c --cc --dd -m --combined-all-paths --remerge-diff --no-diff-merges "
     "--stat-width --stat-name-width --stat-count --stat-graph-width --anchored --no-color-moved-ws")
-_DIFF_VALUES: Final = ("--diff-algorithm --word-diff-regex --ws-error-highlight -l -S -G --find-object -O --skip-to "
+_DIFF_VALUES = ("--diff-algorithm --word-diff-regex --ws-error-highlight -l -S -G --find-object -O --skip-to "
                 "--rotate-to -I --ignore-matching-lines --inter-hunk-context --src-prefix --dst-prefix "
                 "--line-prefix --output-indicator-new --output-indicator-old --output-indicator-context "
                 "--diff-filter --diff-merges")
-_REV_FLAGS: Final = (
+_REV_FLAGS = (
     "--oneline --graph --all --decorate --no-decorate --clear-decorations --source --use-mailmap --mailmap "
     "--no-mailmap --no-use-mailmap --full-diff --log-size --follow --no-walk --do-walk --reverse --first-parent "
     "--exclude-first-parent-only --merges --no-merges --no-min-parents --no-max-parents --not --branches --tags "
@@ -81,10 +81,10 @@ _REV_FLAGS: Final = (
     "--in-commit-order --notes --no-notes --show-notes --standard-notes --no-standard-notes --show-linear-break "
     "--expand-tabs --no-expand-tabs --root --no-walk --count --timestamp --objects --objects-edge --unpacked "
     "--no-object-names --object-names --show-origin --end-of-options --stdin --encoding --show-notes-by-default")
-_REV_VALUES: Final = ("-n --max-count --skip --since --after --since-as-filter --until --before --max-age --min-age "
+_REV_VALUES = ("-n --max-count --skip --since --after --since-as-filter --until --before --max-age --min-age "
                "--author --committer --grep --grep-reflog --min-parents --max-parents --date -L --decorate-refs "
                "--decorate-refs-exclude --exclude")
-_DIFF_DANGER: Final[dict[str, Any]] = {"write_flags": E("--output"), "exec_flags": E("--ext-diff")}
+_DIFF_DANGER: dict[str, Any] = {"write_flags": E("--output"), "exec_flags": E("--ext-diff")}
 """Every diff-printing command writes its output to ``--output FILE`` and runs an external diff program
 on ``--ext-diff``; the configured textconv filters (``--textconv``) already run by default for the
 porcelain, so asking for them changes nothing."""
@@ -97,22 +97,22 @@ def _diffish(flags: str = "", values: str = "", *, rev: bool = True, **kw) -> Sp
                  **_DIFF_DANGER, **kw)
 
 
-_LOG: Final = _diffish(handler="git_paths")
-_SHOW: Final = _diffish(handler="git_paths")
-_DIFF: Final = _diffish("--cached --staged --merge-base --no-index --base --ours --theirs -1 -2 -3 -0", rev=False,
+_LOG = _diffish(handler="git_paths")
+_SHOW = _diffish(handler="git_paths")
+_DIFF = _diffish("--cached --staged --merge-base --no-index --base --ours --theirs -1 -2 -3 -0", rev=False,
                  handler="git_paths")
-_DIFF_PLUMB: Final = _diffish("-r --cached --merge-base --stdin --no-commit-id --always --root -c --base --ours --theirs "
+_DIFF_PLUMB = _diffish("-r --cached --merge-base --stdin --no-commit-id --always --root -c --base --ours --theirs "
                        "-q --no-index -1 -2 -3 -0", rev=False)
 
-_STATUS: Final = _read("-s --short -b --branch --show-stash --porcelain --long -v --verbose -u --untracked-files "
+_STATUS = _read("-s --short -b --branch --show-stash --porcelain --long -v --verbose -u --untracked-files "
                 "--ignore-submodules --ignored -z --null --column --no-column --ahead-behind --no-ahead-behind "
                 "--renames --no-renames --find-renames", whole=E("-uno -uall -unormal"))
-_BLAME: Final = _read("-b --root --show-stats --score-debug -f --show-name -n --show-number -p --porcelain "
+_BLAME = _read("-b --root --show-stats --score-debug -f --show-name -n --show-number -p --porcelain "
                "--line-porcelain -c -t -l -s -e --show-email -w --incremental --minimal --progress --no-progress "
                "--abbrev --color-lines --color-by-age --first-parent --reverse -M -C --no-mailmap --mailmap",
                "-L --since --ignore-rev --date --encoding", read_flags=E("--contents -S --ignore-revs-file"),
                handler="git_paths")
-_GREP: Final = _read(
+_GREP = _read(
     "--cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules -a --text "
     "--textconv --no-textconv -i --ignore-case -I -r --recursive --no-recursive -w --word-regexp -v "
     "--invert-match -h -H --full-name -E -G -F -P --basic-regexp --extended-regexp --fixed-strings --perl-regexp "
@@ -121,16 +121,16 @@ _GREP: Final = _read(
     "--and --or --not --all-match -q --quiet --no-index",
     "--max-depth --threads -e -A -B -C --context --after-context --before-context -m --max-count",
     numeric=True, read_flags=E("-f"), exec_flags=E("-O --open-files-in-pager"))
-_LS_FILES: Final = _read("-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged "
+_LS_FILES = _read("-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged "
                   "-k --killed --directory --no-empty-directory --eol -z --deduplicate --exclude-standard "
                   "--error-unmatch -t -v -f --full-name --recurse-submodules --abbrev --debug --sparse",
                   "-x --exclude --exclude-per-directory --with-tree --format", read_flags=E("-X --exclude-from"))
-_LS_TREE: Final = _read("-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree --abbrev",
+_LS_TREE = _read("-d -r -t -l --long -z --name-only --name-status --object-only --full-name --full-tree --abbrev",
                  "--format")
-_CAT_FILE: Final = _read("-t -s -e -p --textconv --filters --batch --batch-check --batch-command --batch-all-objects "
+_CAT_FILE = _read("-t -s -e -p --textconv --filters --batch --batch-check --batch-command --batch-all-objects "
                   "--buffer --unordered --follow-symlinks --allow-unknown-type -Z --use-mailmap --mailmap "
                   "--no-mailmap", "--path", handler="git_paths")
-_REV_PARSE: Final = _read(
+_REV_PARSE = _read(
     "--parseopt --sq-quote --keep-dashdash --stop-at-non-option --stuck-long --verify -q --quiet --sq --short "
     "--not --abbrev-ref --symbolic --symbolic-full-name --all --branches --tags --remotes --glob --exclude "
     "--exclude-hidden --disambiguate --local-env-vars --path-format --git-dir --git-common-dir --show-toplevel "
@@ -138,63 +138,63 @@ _REV_PARSE: Final = _read(
     "--is-inside-work-tree --is-bare-repository --is-shallow-repository --show-cdup --show-prefix "
     "--show-object-format --show-ref-format --since --after --until --before --revs-only --no-revs --flags "
     "--no-flags --end-of-options", "--default --prefix --resolve-git-dir --git-path")
-_DESCRIBE: Final = _read("--all --tags --contains --abbrev --candidates --exact-match --debug --long --always "
+_DESCRIBE = _read("--all --tags --contains --abbrev --candidates --exact-match --debug --long --always "
                   "--first-parent --dirty --broken", "--match --exclude")
-_SHORTLOG: Final = _read(_REV_FLAGS + " -n --numbered -s --summary -e --email -c --committer -w",
+_SHORTLOG = _read(_REV_FLAGS + " -n --numbered -s --summary -e --email -c --committer -w",
                   " ".join(v for v in _REV_VALUES.split() if v != "-n") + " --group", numeric=True)
-_REFS: Final = _read("--head --heads --branches --tags -d --dereference -s --hash --abbrev --verify --exists -q --quiet "
+_REFS = _read("--head --heads --branches --tags -d --dereference -s --hash --abbrev --verify --exists -q --quiet "
               "--exclude-existing --shell --perl --python --tcl --ignore-case --omit-empty --merged --no-merged "
               "--contains --no-contains --points-at --color --no-color --stdin --include-root-refs",
               "--count --sort --format --exclude")
-_NAME_REV: Final = _read("--tags --all --annotate-stdin --stdin --name-only --no-undefined --always", "--refs --exclude")
-_MERGE_BASE: Final = _read("-a --all --octopus --independent --is-ancestor --fork-point")
-_VERIFY: Final = _read("-v --verbose --raw", "--format")
-_CHECK_IGNORE: Final = _read("-q --quiet -v --verbose --stdin -z -n --non-matching --no-index")
-_CHECK_ATTR: Final = _read("-a --all --cached --stdin -z", "--source")
-_SMALL: Final = _read("--allow-onelevel --no-allow-onelevel --refspec-pattern --normalize --branch -l -v --verbose -H "
+_NAME_REV = _read("--tags --all --annotate-stdin --stdin --name-only --no-undefined --always", "--refs --exclude")
+_MERGE_BASE = _read("-a --all --octopus --independent --is-ancestor --fork-point")
+_VERIFY = _read("-v --verbose --raw", "--format")
+_CHECK_IGNORE = _read("-q --quiet -v --verbose --stdin -z -n --non-matching --no-index")
+_CHECK_ATTR = _read("-a --all --cached --stdin -z", "--source")
+_SMALL = _read("--allow-onelevel --no-allow-onelevel --refspec-pattern --normalize --branch -l -v --verbose -H "
                "--human-readable --build-options -a --all -g --guides --config -c --no-external-commands "
                "--no-aliases")
 """check-ref-format, count-objects, var, version, help: no option of theirs does more than print
 (``git help -w`` opens a browser, ``-m``/``-i`` run man/info: not listed)."""
-_FSCK: Final = _read("--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full "
+_FSCK = _read("--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full "
               "--connectivity-only --strict --verbose -v --name-objects --no-name-objects --progress "
               "--no-progress")
-_RANGE_DIFF: Final = _diffish("--no-dual-color --left-only --right-only --no-notes --notes", "--creation-factor", rev=False)
-_SHOW_BRANCH: Final = _read("-r --remotes -a --all --current --topo-order --date-order --sparse --more --list "
+_RANGE_DIFF = _diffish("--no-dual-color --left-only --right-only --no-notes --notes", "--creation-factor", rev=False)
+_SHOW_BRANCH = _read("-r --remotes -a --all --current --topo-order --date-order --sparse --more --list "
                      "--merge-base --independent --no-name --sha1-name --topics -g --reflog --color --no-color",
                      "", numeric=True)
-_CHERRY: Final = _read("-v --verbose --abbrev")
-_TAR_ID: Final = _read("")
-_REFLOG_SHOW: Final = _diffish()
-_STASH_SHOW: Final = _diffish("--include-untracked -u --only-untracked --no-include-untracked")
+_CHERRY = _read("-v --verbose --abbrev")
+_TAR_ID = _read("")
+_REFLOG_SHOW = _diffish()
+_STASH_SHOW = _diffish("--include-untracked -u --only-untracked --no-include-untracked")
 
-_FETCH_FLAGS: Final = ("--all -a --append --atomic --unshallow --update-shallow --dry-run -k --keep --multiple -p --prune "
+_FETCH_FLAGS = ("--all -a --append --atomic --unshallow --update-shallow --dry-run -k --keep --multiple -p --prune "
                 "-P --prune-tags -n --no-tags -t --tags --refetch --recurse-submodules --no-recurse-submodules "
                 "--set-upstream -q --quiet -v --verbose --progress --no-progress -4 -6 --ipv4 --ipv6 "
                 "--show-forced-updates --no-show-forced-updates --write-fetch-head --no-write-fetch-head "
                 "--negotiate-only --auto-maintenance --no-auto-maintenance --auto-gc --no-auto-gc --porcelain "
                 "--prefetch --write-commit-graph --no-write-commit-graph --stdin")
-_FETCH_VALUES: Final = ("--depth --deepen --shallow-since --shallow-exclude -j --jobs --refmap -o --server-option "
+_FETCH_VALUES = ("--depth --deepen --shallow-since --shallow-exclude -j --jobs --refmap -o --server-option "
                  "--negotiation-tip --filter --submodule-prefix --recurse-submodules-default")
-_FETCH: Final = _read(_FETCH_FLAGS, _FETCH_VALUES, network=True, exec_flags=E("--upload-pack"))
+_FETCH = _read(_FETCH_FLAGS, _FETCH_VALUES, network=True, exec_flags=E("--upload-pack"))
 """``--upload-pack CMD`` runs CMD (on the remote end, which for a local or ``ext::`` remote is here);
 ``-f``/``--force`` and ``-u`` (which may overwrite local branches, the checked-out one included) are not
 listed."""
-_LS_REMOTE: Final = _read("--heads --branches --tags --refs -q --quiet --exit-code --get-url --symref -b",
+_LS_REMOTE = _read("--heads --branches --tags --refs -q --quiet --exit-code --get-url --symref -b",
                    "--sort -o --server-option", network=True, exec_flags=E("--upload-pack"))
 
-_MERGE_FLAGS: Final = ("--commit --no-commit -e --edit --no-edit --ff --no-ff --ff-only -S --gpg-sign --no-gpg-sign --log "
+_MERGE_FLAGS = ("--commit --no-commit -e --edit --no-edit --ff --no-ff --ff-only -S --gpg-sign --no-gpg-sign --log "
                 "--no-log --signoff --no-signoff --stat -n --no-stat --squash --no-squash --verify --no-verify "
                 "--verify-signatures --no-verify-signatures -q --quiet -v --verbose --progress --no-progress "
                 "--autostash --no-autostash --allow-unrelated-histories --rerere-autoupdate --no-rerere-autoupdate "
                 "--overwrite-ignore --no-overwrite-ignore")
-_MERGE_VALUES: Final = "--cleanup -s --strategy -X --strategy-option -m --message --into-name"
-_MERGE: Final = _local("merges another branch into the current one",
+_MERGE_VALUES = "--cleanup -s --strategy -X --strategy-option -m --message --into-name"
+_MERGE = _local("merges another branch into the current one",
                 _MERGE_FLAGS + " --abort --quit --continue", _MERGE_VALUES, read_flags=E("-F --file"))
-_PULL: Final = _local("merges remote changes", _MERGE_FLAGS + " " + _FETCH_FLAGS + " -r --rebase --no-rebase",
+_PULL = _local("merges remote changes", _MERGE_FLAGS + " " + _FETCH_FLAGS + " -r --rebase --no-rebase",
                "-s --strategy -X --strategy-option " + _FETCH_VALUES, network=True, handler="git_not_main",
                exec_flags=E("--upload-pack"))
-_REBASE: Final = _local(
+_REBASE = _local(
     "rebases the current branch",
     "--keep-base --continue --skip --abort --quit --edit-todo --show-current-patch -i --interactive --apply -m "
     "--merge --empty --keep-empty --no-keep-empty --reapply-cherry-picks --no-reapply-cherry-picks "
@@ -205,14 +205,14 @@ _REBASE: Final = _local(
     "--no-rebase-merges --root --reschedule-failed-exec --no-reschedule-failed-exec",
     "--onto --whitespace -s --strategy -X --strategy-option", numeric=True, exec_flags=E("-x --exec"))
 """``-x``/``--exec CMD`` runs CMD after every commit: not safe."""
-_PICK_FLAGS: Final = ("-e --edit --no-edit -n --no-commit -s --signoff -S --gpg-sign --no-gpg-sign --rerere-autoupdate "
+_PICK_FLAGS = ("-e --edit --no-edit -n --no-commit -s --signoff -S --gpg-sign --no-gpg-sign --rerere-autoupdate "
                "--no-rerere-autoupdate --continue --skip --quit --abort --allow-empty --allow-empty-message")
-_PICK_VALUES: Final = "--cleanup -m --mainline --strategy -X --strategy-option"
-_CHERRY_PICK: Final = _local("applies commits to the current branch",
+_PICK_VALUES = "--cleanup -m --mainline --strategy -X --strategy-option"
+_CHERRY_PICK = _local("applies commits to the current branch",
                       _PICK_FLAGS + " -x --ff --keep-redundant-commits --empty", _PICK_VALUES)
-_REVERT: Final = _local("commits the reverse of earlier commits", _PICK_FLAGS + " --reference", _PICK_VALUES)
-_APPLY_OPTS: Final = "--whitespace --exclude --include"
-_AM: Final = _local("applies mailed patches as commits",
+_REVERT = _local("commits the reverse of earlier commits", _PICK_FLAGS + " --reference", _PICK_VALUES)
+_APPLY_OPTS = "--whitespace --exclude --include"
+_AM = _local("applies mailed patches as commits",
              "-s --signoff -k --keep --keep-non-patch --keep-cr --no-keep-cr -c --scissors --no-scissors -q --quiet "
              "-u --utf8 --no-utf8 -3 --3way --no-3way --rerere-autoupdate --no-rerere-autoupdate "
              "--ignore-space-change --ignore-whitespace --reject -i --interactive --committer-date-is-author-date "
@@ -220,7 +220,7 @@ _AM: Final = _local("applies mailed patches as commits",
              "--show-current-patch --allow-empty --no-verify -m --message-id --no-message-id",
              _APPLY_OPTS + " -C -p --patch-format --resolvemsg --empty --quoted-cr", operands="read",
              handler="git_patch")
-_APPLY: Final = _local("applies a patch to the working tree",
+_APPLY = _local("applies a patch to the working tree",
                 "--stat --numstat --summary --check --index --cached --intent-to-add -N -3 --3way --ours --theirs "
                 "--union -R --reverse --reject -z --unidiff-zero --apply --no-add --allow-binary-replacement "
                 "--binary --ignore-space-change --ignore-whitespace --inaccurate-eof -v --verbose -q --quiet "
@@ -230,13 +230,13 @@ _APPLY: Final = _local("applies a patch to the working tree",
 """git apply and am refuse paths with ``..`` or ``.git`` in them and paths behind a symbolic link, so a
 patch changes files of the work tree only (``--unsafe-paths`` and ``--directory ROOT``, which moves
 where the patch lands, are not listed)."""
-_PATHSPEC_FILE: Final[dict[str, Any]] = {"read_flags": E("--pathspec-from-file")}
-_ADD: Final = _local("stages changes",
+_PATHSPEC_FILE: dict[str, Any] = {"read_flags": E("--pathspec-from-file")}
+_ADD = _local("stages changes",
               "-n --dry-run -v --verbose -f --force -i --interactive -p --patch -e --edit -u --update -A --all "
               "--no-all --ignore-removal --no-ignore-removal -N --intent-to-add --refresh --ignore-errors "
               "--ignore-missing --sparse --renormalize --no-warn-embedded-repo --pathspec-file-nul",
               "--chmod", operands="read", **_PATHSPEC_FILE)  # what it stages is read: `git add -f .env` asks
-_COMMIT: Final = _local(
+_COMMIT = _local(
     "records a commit",
     "-a --all -p --patch --interactive -s --signoff --no-signoff -n --no-verify --verify -e --edit --no-edit "
     "--amend --no-post-rewrite -i --include -o --only -u --untracked-files -v --verbose -q --quiet --dry-run "
@@ -244,30 +244,30 @@ _COMMIT: Final = _local(
     "--gpg-sign --no-gpg-sign --status --no-status --pathspec-file-nul",
     "-m --message -C --reuse-message -c --reedit-message --fixup --squash --author --date --cleanup --trailer",
     whole=E("-uno -uall -unormal"), read_flags=E("-F --file -t --template --pathspec-from-file"))
-_MV: Final = _local("renames tracked files", "-k -n --dry-run -v --verbose --sparse -f --force", operands="move")
-_RM: Final = _local("removes tracked files (their committed content stays in history)",
+_MV = _local("renames tracked files", "-k -n --dry-run -v --verbose --sparse -f --force", operands="move")
+_RM = _local("removes tracked files (their committed content stays in history)",
              "-n --dry-run -r --cached -f --force -q --quiet --ignore-unmatch --sparse --pathspec-file-nul",
              handler="git_rm", **_PATHSPEC_FILE)
 """git rm refuses to remove a file whose content differs from the last commit unless forced, so only
 ``-f`` can lose work."""
-_RESET: Final = _local("moves HEAD or unstages", "-q --quiet --no-quiet --soft --mixed -N --intent-to-add "
+_RESET = _local("moves HEAD or unstages", "-q --quiet --no-quiet --soft --mixed -N --intent-to-add "
                 "--refresh --no-refresh -p --patch --recurse-submodules --no-recurse-submodules "
                 "--pathspec-file-nul --hard --merge --keep", handler="git_reset",
                 **_PATHSPEC_FILE)
-_RESTORE: Final = _local("restores files", "-p --patch -W --worktree -S --staged -q --quiet --progress --no-progress "
+_RESTORE = _local("restores files", "-p --patch -W --worktree -S --staged -q --quiet --progress --no-progress "
                   "--ours --theirs -m --merge --ignore-unmerged --ignore-skip-worktree-bits --recurse-submodules "
                   "--no-recurse-submodules --overlay --no-overlay --pathspec-file-nul",
                   "-s --source --conflict", handler="git_restore", **_PATHSPEC_FILE)
-_CHECKOUT: Final = _local(
+_CHECKOUT = _local(
     "switches branches", "-q --quiet --progress --no-progress -f --force --ours --theirs -t --track --no-track -l "
     "--guess --no-guess -d --detach -m --merge -p --patch --ignore-skip-worktree-bits --ignore-other-worktrees "
     "--overwrite-ignore --no-overwrite-ignore --recurse-submodules --no-recurse-submodules --overlay --no-overlay "
     "--pathspec-file-nul", "-b -B --orphan --conflict", handler="git_checkout", **_PATHSPEC_FILE)
-_SWITCH: Final = _local(
+_SWITCH = _local(
     "switches branches", "-d --detach --guess --no-guess -f --force --discard-changes -m --merge -q --quiet "
     "--progress --no-progress -t --track --no-track --ignore-other-worktrees --recurse-submodules "
     "--no-recurse-submodules", "-c --create -C --force-create --orphan --conflict", handler="git_switch")
-_INIT: Final = _local("creates a repository", "-q --quiet --bare --shared",
+_INIT = _local("creates a repository", "-q --quiet --bare --shared",
                "-b --initial-branch --object-format --ref-format", operands="write",
                write_flags=E("--separate-git-dir"), load_flags=E("--template"))
 """``--template DIR`` copies DIR's hooks into the new repository, where git will run them."""
@@ -281,33 +281,33 @@ _FORMAT_PATCH = _diffish(
 _FORMAT_PATCH = replace(_FORMAT_PATCH, readonly=False, category=GIT_LOCAL, does="writes patch files",
                         readonly_flags=E("--stdout"), write_flags=E("--output -o --output-directory"),
                         read_flags=E("--signature-file --description-file"))
-_BRANCH: Final = _read("-d -D --delete -m -M --move -c -C --copy -f --force -l --list -a --all -r --remotes -v --verbose "
+_BRANCH = _read("-d -D --delete -m -M --move -c -C --copy -f --force -l --list -a --all -r --remotes -v --verbose "
                 "-q --quiet --show-current --edit-description --unset-upstream -i --ignore-case --omit-empty "
                 "--create-reflog --no-track -t --track --recurse-submodules --column --no-column --color --no-color "
                 "--abbrev --no-abbrev --contains --no-contains --merged --no-merged --points-at",
                 "--sort --format -u --set-upstream-to", handler="git_branch")
 """``--contains``, ``--merged`` … take an optional commit (``git branch --merged`` means HEAD)."""
-_TAG: Final = _read("-l --list -n -a --annotate -s --sign --no-sign -f --force -d --delete -v --verify -e --edit "
+_TAG = _read("-l --list -n -a --annotate -s --sign --no-sign -f --force -d --delete -v --verify -e --edit "
              "--no-edit -i --ignore-case --omit-empty --create-reflog --column --no-column --color --no-color "
              "--contains --no-contains --merged --no-merged --points-at",
              "--sort --format -m --message -u --local-user --cleanup", numeric=True, handler="git_tag",
              read_flags=E("-F --file"))
-_CONFIG: Final = _read("--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --replace-all "
+_CONFIG = _read("--global --system --local --worktree --get --get-all --get-regexp --get-urlmatch --replace-all "
                 "--add --unset --unset-all --rename-section --remove-section -l --list --fixed-value --bool --int "
                 "--bool-or-int --path --expiry-date --no-type -z --null --name-only --show-origin --show-scope "
                 "--includes --no-includes --get-color --get-colorbool -e --edit --all --regexp --url",
                 "-f --file --blob --type --default --comment --value", handler="git_config")
-_ARCHIVE: Final = _read("-l --list -v --verbose --worktree-attributes", "--format --prefix --mtime --add-virtual-file",
+_ARCHIVE = _read("-l --list -v --verbose --worktree-attributes", "--format --prefix --mtime --add-virtual-file",
                  numeric=True, write_flags=E("-o --output"), read_flags=E("--add-file"),
                  exec_flags=E("--exec --remote"))
 """``--remote`` asks another host (or, for a local path, ``--exec``'s program) to build the archive."""
 
 # -- subcommands with verbs of their own ---------------------------------------------------------------
-_STASH_PUSH_FLAGS: Final = ("-p --patch -S --staged -k --keep-index --no-keep-index -u --include-untracked -a --all -q "
+_STASH_PUSH_FLAGS = ("-p --patch -S --staged -k --keep-index --no-keep-index -u --include-untracked -a --all -q "
                      "--quiet --only-untracked --pathspec-file-nul")
-_STASH_PUSH: Final = _local("stashes changes", _STASH_PUSH_FLAGS, "-m --message", **_PATHSPEC_FILE)
-_STASH_APPLY: Final = _local("applies stashed changes", "--index -q --quiet")
-_STASH: Final = Spec(
+_STASH_PUSH = _local("stashes changes", _STASH_PUSH_FLAGS, "-m --message", **_PATHSPEC_FILE)
+_STASH_APPLY = _local("applies stashed changes", "--index -q --quiet")
+_STASH = Spec(
     readonly=True, category=GIT_READ, operands="none", flags=E(_STASH_PUSH_FLAGS), value_opts=E("-m --message"),
     subcommands=subs({}, ("", _STASH_PUSH), ("push save", _STASH_PUSH), ("pop apply", _STASH_APPLY),
                      ("list", _diffish()), ("show", _STASH_SHOW),
@@ -315,21 +315,21 @@ _STASH: Final = Spec(
                      ("create store", _local("records a stash", "-q --quiet", "-m --message")),
                      ("drop clear", mut("deletes stashed changes", operands="none"))))
 """``git stash`` alone is ``git stash push``; drop and clear delete a stash for good (Tier 1 denies)."""
-_REFLOG: Final = Spec(readonly=True, category=GIT_READ, operands="none", numeric=True,
+_REFLOG = Spec(readonly=True, category=GIT_READ, operands="none", numeric=True,
                flags=E(_DIFF_FLAGS + " " + _REV_FLAGS), value_opts=E(_DIFF_VALUES + " " + _REV_VALUES),
                subcommands=subs({}, ("", _REFLOG_SHOW), ("show", _REFLOG_SHOW), ("*", _REFLOG_SHOW),
                                 ("exists", _read("")),
                                 ("expire delete", mut("removes reflog entries", operands="none"))))
 """``git reflog REF`` is ``git reflog show REF``; expire and delete lose the record of lost commits."""
-_REMOTE_ADD: Final = _local("adds a remote", "--tags --no-tags --mirror", "-t -m", handler="git_remote")
-_REMOTE: Final = Spec(readonly=True, category=GIT_READ, operands="none", flags=E("-v --verbose"),
+_REMOTE_ADD = _local("adds a remote", "--tags --no-tags --mirror", "-t -m", handler="git_remote")
+_REMOTE = Spec(readonly=True, category=GIT_READ, operands="none", flags=E("-v --verbose"),
                subcommands=subs({}, ("", _read("-v --verbose")),
                                 ("show", _read("-n", network=True)), ("get-url", _read("--push --all")),
                                 ("add", _REMOTE_ADD),
                                 ("rename remove rm set-head set-branches set-url prune update",
                                  mut("changes git remotes", operands="none", network=True))))
 """``remote add NAME URL`` only records a name for a URL; the URL is checked (``ext::`` runs a program)."""
-_WORKTREE: Final = Spec(readonly=True, category=GIT_READ, operands="none",
+_WORKTREE = Spec(readonly=True, category=GIT_READ, operands="none",
                  subcommands=subs({}, ("", _read("")), ("list", _read("--porcelain -v --verbose -z", "--expire")),
                                   ("add", _local("adds a worktree", "--detach -d --checkout --no-checkout --lock "
                                                  "--orphan -q --quiet --track --no-track --guess-remote "
@@ -338,7 +338,7 @@ _WORKTREE: Final = Spec(readonly=True, category=GIT_READ, operands="none",
                                   ("lock unlock", _local("locks or unlocks a worktree", "", "--reason")),
                                   ("prune remove move repair",
                                    mut("removes, moves or repairs worktrees", operands="none"))))
-_SUBMODULE: Final = Spec(
+_SUBMODULE = Spec(
     readonly=True, category=GIT_READ, operands="none", flags=E("-q --quiet"),
     subcommands=subs({}, ("", _read("--cached --recursive -q --quiet")),
                      ("status", _read("--cached --recursive -q --quiet")),
@@ -356,8 +356,8 @@ _SUBMODULE: Final = Spec(
 """``submodule update`` follows ``submodule.NAME.update`` only from the user's own configuration (git
 ignores a ``!command`` there that comes from ``.gitmodules``); ``-f`` would throw away submodule changes."""
 
-_BISECT_STEP: Final = _local("checks out the next commit to test", "")
-_BISECT: Final = Spec(
+_BISECT_STEP = _local("checks out the next commit to test", "")
+_BISECT = Spec(
     readonly=True, category=GIT_READ, operands="none",
     subcommands=subs({}, ("start", _local("starts a bisection", "--no-checkout --first-parent",
                                           "--term-new --term-bad --term-old --term-good")),
@@ -367,7 +367,7 @@ _BISECT: Final = Spec(
                      ("run visualize view", mut("runs a program on every step", operands="none"))))
 """``bisect run CMD`` runs CMD, ``visualize`` starts gitk; the steps only check out commits."""
 
-GIT: Final = Spec(
+GIT = Spec(
     operands="none", handler="git",
     flags=E("-p --paginate -P --no-pager --bare --no-replace-objects --no-lazy-fetch --no-optional-locks "
             "--no-advice --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --version -v "
@@ -459,9 +459,9 @@ GIT: Final = Spec(
               ("git clone -c core.fsmonitor='sh -c id' https://x.example/r", "executes notsafe")))
 _add("git", GIT)
 
-_GH_VALUES: Final = ("-R --repo -L --limit -s --state -a --assignee -A --author -l --label -B --base -H --head -q --jq "
+_GH_VALUES = ("-R --repo -L --limit -s --state -a --assignee -A --author -l --label -B --base -H --head -q --jq "
               "-t --template --json -b --branch -u --user -e --event -c --commit -j --job")
-_gh_read: Final = ro(category=WEB_READ, operands="none", network=True,
+_gh_read = ro(category=WEB_READ, operands="none", network=True,
               flags=E("--archived --include-prs -n --no-browser -p --projects -r --releases --settings --wiki"),
               value_opts=E(_GH_VALUES + " --owner --language --sort --order --created --updated --match --topic "
                            "--stars --visibility --org -o --exclude --app --commenter --involves --mentions "

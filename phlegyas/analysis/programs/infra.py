@@ -2,11 +2,9 @@
 and language-wide: apt, brew, gem, rustup …) and database clients."""
 from __future__ import annotations
 
-from typing import Final
-
 from phlegyas.analysis.programs.spec import LINT_FORMAT, NET_READ, PKG_INSTALL, READ_ONLY, E, Spec, add, mut, ro, subs
 
-INFRA_TOOLS: Final[dict[str, Spec]] = {}
+INFRA_TOOLS: dict[str, Spec] = {}
 """Containers, cloud, installers and databases, in the order of the program table."""
 
 
@@ -41,7 +39,7 @@ _add("docker-compose", Spec(readonly=True, category=READ_ONLY, operands="none", 
                            flags=E("-a --all -q --quiet --services -f --follow -t --timestamps --no-color "
                                    "--no-log-prefix --help -v --version"),
                            examples=(("docker-compose ps", "readonly safe"), ("docker-compose down", "notsafe"))))
-_KUBE_GLOBALS: Final = E("-n --namespace --context --cluster --kubeconfig -s --server --user --token --as --as-group "
+_KUBE_GLOBALS = E("-n --namespace --context --cluster --kubeconfig -s --server --user --token --as --as-group "
                   "--request-timeout --certificate-authority --client-certificate --client-key -v")
 """kubectl's global options, accepted before and after the subcommand."""
 _add("kubectl oc k3s-kubectl microk8s-kubectl", Spec(
@@ -71,7 +69,7 @@ _add("kubectl oc k3s-kubectl microk8s-kubectl", Spec(
     examples=(("kubectl get pods -n prod", "readonly safe"), ("kubectl delete pod x", "mutates notsafe"),
               ("kubectl exec -it web -- sh", "notsafe"), ("kubectl config view", "readonly safe"),
               ("kubectl config use-context prod", "mutates notsafe"), ("kubectl get secret db -o yaml", "notsafe"))))
-_HELM_GLOBALS: Final = E("-n --namespace --kube-context --kubeconfig --kube-apiserver --kube-token --registry-config "
+_HELM_GLOBALS = E("-n --namespace --kube-context --kubeconfig --kube-apiserver --kube-token --registry-config "
                   "--repository-cache --repository-config --burst-limit")
 _add("helm", Spec(operands="none", network=True, value_opts=_HELM_GLOBALS, flags=E("--debug --help -h"),
                   subcommands=subs({}, ("list ls status get history show template lint search version env verify",

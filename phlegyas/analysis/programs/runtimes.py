@@ -28,7 +28,7 @@ def _add(names: str, spec: Spec) -> None:
 # Language runtimes as plain programs (code analysis lives in shell.interpreters).
 _add("java", Spec(operands="none", does="runs a Java program", handler="runs_code",
                   examples=(("java -jar app.jar", "executes notsafe"), ("java -version", "readonly safe"))))
-_add("jshell jrunscript jjs groovy groovysh scala clojure clj lein kotlin dart elixir iex erl escript ghci runghc "
+_add("jshell jrunscript jjs groovy groovysh scala clojure clj lein kotlin elixir iex erl escript ghci runghc "
      "runhaskell octave julia gnuplot m4 R Rscript tclsh wish expect guile clisp sbcl racket ocaml swipl gdb lldb "
      "pdb radare2 r2 bpftrace crash pwsh powershell osascript "
      "php-cgi lua luajit texlua irb cobc gtester slsh",
@@ -82,9 +82,9 @@ _interp("node nodejs", Interpreter("js", E("-e --eval -p --print"), value_opts=E
                                    readonly_opts=E("-v --version -h --help"),
                                    exec_opts=E("-r --require --import --loader --experimental-loader")))
 _interp("bun", Interpreter("js", E("-e --eval -p --print")))
-DENO_EVAL: Final = Interpreter("js", E("-e"), value_opts=E("--ext --location --v8-flags --seed --cert --lock --env-file "
-                                                           "--node-modules-dir --unstable"),
-                               exec_opts=E("-c --config --import-map --preload --require"))
+DENO_EVAL = Interpreter("js", E("-e"), value_opts=E("--ext --location --v8-flags --seed --cert --lock --env-file "
+                                                    "--node-modules-dir --unstable"),
+                        exec_opts=E("-c --config --import-map --preload --require"))
 """``deno eval [OPTIONS] CODE``: JavaScript (or TypeScript) run with every permission; the analysis hands CODE
 to this entry as ``-e CODE`` (``interpreter_calls.deno_eval``)."""
 DENO_EVAL_FLAGS: Final = E("-p --print -q --quiet --check --no-check -r --reload --no-remote --no-npm --no-config "
@@ -109,7 +109,7 @@ _interp("java", Interpreter("java", EMPTY, value_opts=E("-cp -classpath --class-
 
 # -- python -m modules -----------------------------------------------------------------------------
 
-PYTHON_MODULES: Final[dict[str, PythonModule]] = {
+PYTHON_MODULES: dict[str, PythonModule] = {
     **{m: PythonModule(program=m) for m in (
         "pytest", "pip", "mypy", "black", "ruff", "flake8", "pylint", "isort", "coverage", "tox", "nox",
         "pyright", "bandit", "pycodestyle", "pydocstyle", "pyflakes", "autopep8", "yapf", "poetry", "pipx",
@@ -117,12 +117,12 @@ PYTHON_MODULES: Final[dict[str, PythonModule]] = {
     "unittest": PythonModule(program="unittest"),
     "doctest": PythonModule(spec=Spec(category=TEST_BUILD, operands="read", does="runs doctests")),
     "venv": PythonModule(spec=Spec(category=PROJECT_EDIT, operands="write", does="creates a virtual environment",
-                                   value_opts=E("--prompt"))),
+                            value_opts=E("--prompt"))),
     "virtualenv": PythonModule(spec=Spec(category=PROJECT_EDIT, operands="write", value_opts=E("-p --python --prompt"))),
     "json.tool": PythonModule(spec=ro(operands="in_out", value_opts=E("--indent"))),
     "py_compile": PythonModule(spec=Spec(category=TEST_BUILD, operands="read", does="compiles Python files")),
     "compileall": PythonModule(spec=Spec(category=TEST_BUILD, operands="read", does="compiles Python files",
-                                         value_opts=E("-d -x -i -j -r -o -s -p"))),
+                                  value_opts=E("-d -x -i -j -r -o -s -p"))),
     "platform": PythonModule(spec=ro(operands="none")),
     "sysconfig": PythonModule(spec=ro(operands="none")),
     "site": PythonModule(spec=ro(operands="none")),

@@ -41,7 +41,7 @@ NETWORK_CATEGORIES: Final = frozenset({GIT_READ, GIT_LOCAL, PKG_INSTALL, WEB_REA
 # mode     the first operand is a mode/owner, the rest are written
 # in_out   the first operand is read, the second (if any) written
 # urls     operands are URLs (network)
-OPERAND_MODES: Final = frozenset({"read", "list", "pattern", "none", "write", "target", "move", "delete", "mode", "in_out",
+OPERAND_MODES = frozenset({"read", "list", "pattern", "none", "write", "target", "move", "delete", "mode", "in_out",
                            "urls"})
 
 

@@ -2,19 +2,17 @@
 shell builtins that only affect this shell."""
 from __future__ import annotations
 
-from typing import Final
-
 from phlegyas.analysis.programs.spec import NAVIGATION, READ_ONLY, E, Spec, add, mut, ro, subs
 
-SYSTEMCTL_VALUES: Final = E("-H --host -M --machine -t --type --state -p --property -n --lines -o --output --signal -s "
+SYSTEMCTL_VALUES = E("-H --host -M --machine -t --type --state -p --property -n --lines -o --output --signal -s "
                      "--root --kill-whom --job-mode --what --timestamp --image --drop-in --when --check-inhibitors")
-SYSTEMCTL_FLAGS: Final = E("--no-pager -a --all -l --full --user --system --global -q --quiet --no-legend --plain --failed "
+SYSTEMCTL_FLAGS = E("--no-pager -a --all -l --full --user --system --global -q --quiet --no-legend --plain --failed "
                     "-r --recursive --reverse --after --before --show-types --value --no-ask-password --no-block "
                     "--no-wall --no-reload --now --runtime --force -f --with-dependencies --legend --firmware-setup "
                     "-i --ignore-inhibitors --help --version -h")
 """systemctl's options; the changing subcommands are not Tier-2 safe whatever their options."""
 
-SYSTEM_TOOLS: Final[dict[str, Spec]] = {}
+SYSTEM_TOOLS: dict[str, Spec] = {}
 """Editors, terminals, system programs and shell builtins, in the order of the program table."""
 
 

@@ -21,17 +21,17 @@ from phlegyas.analysis.programs.system import SYSTEM_TOOLS
 from phlegyas.analysis.programs.wrappers import WRAPPERS
 
 _P: Final[dict[str, Spec]] = {**READERS, **NETWORK_TOOLS, **FILE_TOOLS, **SYSTEM_TOOLS, **GIT_TOOLS, **PACKAGE_TOOLS,
-                       **BUILD_TOOLS, **INFRA_TOOLS, **RUNTIMES}
+                              **BUILD_TOOLS, **INFRA_TOOLS, **RUNTIMES}
 PROGRAMS: Final[Mapping[str, Spec]] = _P
 
 
 # -- names -----------------------------------------------------------------------------------------
 
 _SYSTEM_BIN_DIRS: Final = frozenset({"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin",
-                              "/opt/homebrew/bin", "/opt/local/bin", "/usr/lib/git-core", "/snap/bin",
-                              "/home/linuxbrew/.linuxbrew/bin", "/usr/libexec", "/run/current-system/sw/bin"})
+                                     "/opt/homebrew/bin", "/opt/local/bin", "/usr/lib/git-core", "/snap/bin",
+                                     "/home/linuxbrew/.linuxbrew/bin", "/usr/libexec", "/run/current-system/sw/bin"})
 _PROJECT_TOOL_DIRS: Final = ("node_modules/.bin/", ".venv/bin/", "venv/bin/", "env/bin/", ".tox/", "vendor/bin/",
-                      "bin/phpunit")
+                             "bin/phpunit")
 _WRAPPER_SCRIPTS: Final = {"gradlew": "gradlew", "mvnw": "mvnw", "gradlew.bat": "gradlew"}
 
 

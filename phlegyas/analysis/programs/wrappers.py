@@ -2,14 +2,12 @@
 and the package runners (``npx TOOL``, ``uv run CMD``, ``bundle exec CMD`` …)."""
 from __future__ import annotations
 
-from typing import Final
-
 from phlegyas.analysis.programs.network import SSH_VALUES
 from phlegyas.analysis.programs.spec import E, Runner, Wrapper
 
 # -- wrappers --------------------------------------------------------------------------------------
 
-WRAPPERS: Final[dict[str, Wrapper]] = {}
+WRAPPERS: dict[str, Wrapper] = {}
 
 
 def _wrap(names: str, w: Wrapper) -> None:
@@ -28,7 +26,7 @@ _wrap("sudo", Wrapper(value_opts=E("-u --user -g --group -h --host -p --prompt -
                                                   ("sudo -k rm -rf /x", "deletes notsafe"),
                                                   ("sudo -V rm -rf /x", "deletes notsafe"),
                                                   ("sudo -h localhost rm -rf /x", "deletes notsafe"))))
-QUERY_ALONE: Final[dict[str, frozenset[str]]] = {"sudo": E("-v --validate -K --remove-timestamp -V --version --help -h")}
+QUERY_ALONE: dict[str, frozenset[str]] = {"sudo": E("-v --validate -K --remove-timestamp -V --version --help -h")}
 """Options that make a wrapper run nothing only when no command follows (``sudo -v``); with a command the
 command is judged (``sudo -V rm -rf /``: the stricter reading)."""
 
@@ -247,7 +245,7 @@ _wrap("hyperfine", Wrapper(value_opts=E("-w --warmup -r --runs -m --min-runs -M 
 # ``package_opts`` name a package it installs first (judged like an install's argument), ``load_opts`` a
 # file or directory it loads (safe only as a plain path inside the project).
 
-RUNNERS: Final[dict[str, Runner]] = {}
+RUNNERS: dict[str, Runner] = {}
 
 
 def _runner(keys: str, r: Runner) -> None:

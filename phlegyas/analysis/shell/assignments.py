@@ -40,8 +40,8 @@ EXEC_ENV_VARS: Final = frozenset({
 """Environment variables whose value makes a program run code or load a library of the caller's choice
 (the rules that need the list without the judging: policy rules, Tier 2.5)."""
 _EXEC_SUFFIXES: Final = ("PAGER", "EDITOR", "VISUAL", "_CMD", "_COMMAND", "SHELL", "_PROGRAM", "_PROG", "_BIN", "_HOOK",
-                  "_PRELOAD", "_OPTIONS", "_OPTS", "OPEN", "_EXEC", "_PATH", "_DIR", "_HOME", "_RC", "_LIBS",
-                  "_LOADER", "_PLUGINS", "_INIT", "_STARTUP", "_CONFIG", "FLAGS")
+                         "_PRELOAD", "_OPTIONS", "_OPTS", "OPEN", "_EXEC", "_PATH", "_DIR", "_HOME", "_RC", "_LIBS",
+                         "_LOADER", "_PLUGINS", "_INIT", "_STARTUP", "_CONFIG", "FLAGS")
 """Name endings that suggest a command, options or a path: a bare ``X_PATH=…`` may change an exported one."""
 
 

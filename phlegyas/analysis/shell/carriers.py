@@ -178,17 +178,17 @@ def _host_word(word: Word, mounts: list[tuple[str, str]]) -> Word:
 
 _VIM_SYSTEM: Final = re.compile(r"""\bsystem(?:list)?\s*\(\s*(['"])((?:(?!\1).)*)\1""")
 _VIM_BANG: Final = re.compile(r"^(?:(?:silent!?|sil!?|exe(?:cute)?|keepalt|noautocmd)\s+)*(?:\d*,?\d*\s*)?"
-                       r"(?:r(?:ead)?\s*|w(?:rite)?!?\s*|\.?\s*)?!(?P<code>.*)$", re.S)
+                              r"(?:r(?:ead)?\s*|w(?:rite)?!?\s*|\.?\s*)?!(?P<code>.*)$", re.S)
 _GDB_SHELL: Final = re.compile(r"^\s*(?:shell\s+|!)(?P<code>.*)$", re.S)
 _GDB_PYTHON: Final = re.compile(r"^\s*(?:python|py|python-interactive|pi)(?:\s+(?P<code>.*))?$", re.S)
 _EMACS_DELETE: Final = re.compile(r"\((delete-directory|delete-file)\s+(?:\(expand-file-name\s+)?"
-                           r"\"((?:[^\"\\]|\\.)*)\"\)?(\s+[^\s()]+)?")
+                                  r"\"((?:[^\"\\]|\\.)*)\"\)?(\s+[^\s()]+)?")
 _EMACS_PROCESS: Final = re.compile(r"\(call-process\s+\"((?:[^\"\\]|\\.)*)\"\s+[^\s()]+\s+[^\s()]+\s+[^\s()]+"
-                            r"((?:\s+\"(?:[^\"\\]|\\.)*\")*)")
+                                   r"((?:\s+\"(?:[^\"\\]|\\.)*\")*)")
 _PLAIN_PATH: Final = re.compile(r"[~A-Za-z0-9_./@+-]+")
 _EMACS_SHELL: Final = re.compile(r"\((?:async-)?shell-command(?:-to-string)?\s+\"((?:[^\"\\]|\\.)*)\"|"
-                          r"\((?:call|start)-process-shell-command\s+(?:\"(?:[^\"\\]|\\.)*\"\s+\S+\s+)?"
-                          r"\"((?:[^\"\\]|\\.)*)\"")
+                                 r"\((?:call|start)-process-shell-command\s+(?:\"(?:[^\"\\]|\\.)*\"\s+\S+\s+)?"
+                                 r"\"((?:[^\"\\]|\\.)*)\"")
 
 
 def _language(ex: Walk, cmd: SimpleCommand, run: Run, language: str, opts: list[tuple[str, Word | None]],

@@ -108,7 +108,7 @@ PROGRAM_VARS: Final = frozenset({
 _CARGO_TARGET: Final = re.compile(r"CARGO_TARGET_[A-Z0-9_]+_(LINKER|RUNNER)")
 """``CARGO_TARGET_<triple>_LINKER`` and ``…_RUNNER``: a program cargo runs for that target."""
 
-GIT_CODE_CONFIG: Final = ("core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "sequence.editor",
+GIT_CODE_CONFIG = ("core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "sequence.editor",
                    "diff.external", "core.gitproxy", "pager.", "credential.helper", "alias.", "gpg.program",
                    "core.askpass", "merge.tool", "diff.tool", "mergetool.", "difftool.", "filter.", "uploadpack.",
                    "receive.procreceiverefs")
@@ -123,7 +123,7 @@ OPTION_VARS: Final[dict[str, tuple[str, ...]]] = {
 """Variables whose value is read as more options of a program in the table: judged by that program's
 option spec, as if written on its command line."""
 
-OWN_OPTION_VARS: Final = frozenset({"NODE_OPTIONS", "RUSTFLAGS", "RUSTDOCFLAGS", "CARGO_BUILD_RUSTFLAGS",
+OWN_OPTION_VARS = frozenset({"NODE_OPTIONS", "RUSTFLAGS", "RUSTDOCFLAGS", "CARGO_BUILD_RUSTFLAGS",
                              "CARGO_ENCODED_RUSTFLAGS", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "FFLAGS",
                              "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "MAVEN_OPTS", "GRADLE_OPTS"})
 """Option variables of programs the table has no option spec for: ``shell.assignments`` checks them
@@ -144,38 +144,38 @@ NODE_HARMLESS: Final = frozenset({
     "--experimental-transform-types", "--no-experimental-strip-types", "--experimental-require-module",
 })
 """Node options that change limits, warnings and module resolution, never what code runs."""
-NODE_VALUED: Final = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions",
+NODE_VALUED = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions",
                          "--title", "--disable-warning", "--input-type", "--stack-size", "--unhandled-rejections",
                          "--dns-result-order", "--max-old-space-size", "--max-semi-space-size"})
 
 RUST_CODEGEN: Final = frozenset({"opt-level", "debuginfo", "target-cpu", "target-feature", "codegen-units", "lto",
-                          "panic", "debug-assertions", "overflow-checks", "strip", "force-frame-pointers",
-                          "instrument-coverage", "relocation-model", "embed-bitcode", "split-debuginfo",
-                          "symbol-mangling-version", "incremental", "prefer-dynamic", "code-model",
-                          "force-unwind-tables", "metadata", "extra-filename", "link-dead-code", "rpath"})
+                                 "panic", "debug-assertions", "overflow-checks", "strip", "force-frame-pointers",
+                                 "instrument-coverage", "relocation-model", "embed-bitcode", "split-debuginfo",
+                                 "symbol-mangling-version", "incremental", "prefer-dynamic", "code-model",
+                                 "force-unwind-tables", "metadata", "extra-filename", "link-dead-code", "rpath"})
 """``-C key=value`` settings of rustc that change code generation; ``linker``, ``link-arg(s)`` and
 ``linker-plugin-lto`` (which run or feed another program) are not among them."""
 RUST_VALUED: Final = frozenset({"-C", "--codegen", "-D", "--deny", "-A", "--allow", "-W", "--warn", "-F", "--forbid",
-                         "--cfg", "--cap-lints", "--edition", "--crate-type", "--check-cfg"})
+                                "--cfg", "--cap-lints", "--edition", "--crate-type", "--check-cfg"})
 
 C_FLAG: Final = re.compile(r"-(O[0-3sgz]?|g[0-9]?|ggdb[0-9]?|W(?!l,|p,|a,)[A-Za-z0-9=+_-]*|w|pedantic|std=[a-z0-9+]+|"
-                    r"m(arch|tune|cpu)=[A-Za-z0-9_-]+|m(64|32|sse[0-9.]*|avx[0-9]*|fma|popcnt)|f(no-)?[a-z0-9-]+(=[A-Za-z0-9_.-]+)?|"
-                    r"D[A-Za-z_][A-Za-z0-9_]*(=[A-Za-z0-9_.\"-]*)?|U[A-Za-z_][A-Za-z0-9_]*|pthread|pipe|"
-                    r"s|static|shared|rdynamic|l[A-Za-z0-9_+.-]+|DNDEBUG)")
+                           r"m(arch|tune|cpu)=[A-Za-z0-9_-]+|m(64|32|sse[0-9.]*|avx[0-9]*|fma|popcnt)|f(no-)?[a-z0-9-]+(=[A-Za-z0-9_.-]+)?|"
+                           r"D[A-Za-z_][A-Za-z0-9_]*(=[A-Za-z0-9_.\"-]*)?|U[A-Za-z_][A-Za-z0-9_]*|pthread|pipe|"
+                           r"s|static|shared|rdynamic|l[A-Za-z0-9_+.-]+|DNDEBUG)")
 """C compiler flags that change warnings, optimisation, the target or macros. ``-fplugin=``, ``-B``,
 ``-specs=``, ``-wrapper`` and ``-Wl,``/``-Wp,``/``-Wa,`` (which load or run other programs) do not match
 (``-fplugin`` is refused explicitly: it looks like an ``-f`` flag)."""
 C_PATH_FLAGS: Final = ("-I", "-L", "-isystem", "-iquote", "-idirafter")
 """C flags naming a directory of headers or libraries: code compiled in, judged by where it is."""
 
-JAVA_FLAG: Final = re.compile(r"-(Xm[sx][0-9]+[kKmMgG]?|Xss[0-9]+[kKmMgG]?|XX:[+-][A-Za-z]+|XX:[A-Za-z]+=[0-9]+[kKmMgG%]?|"
+JAVA_FLAG = re.compile(r"-(Xm[sx][0-9]+[kKmMgG]?|Xss[0-9]+[kKmMgG]?|XX:[+-][A-Za-z]+|XX:[A-Za-z]+=[0-9]+[kKmMgG%]?|"
                        r"Dfile\.encoding=[A-Za-z0-9_-]+|Duser\.(timezone|language|country)=[A-Za-z0-9_/+-]+|"
                        r"Djava\.awt\.headless=(true|false)|ea|da|server|Xshare:(auto|off|on))")
 """JVM options that set memory, encoding and assertions; ``-javaagent``, ``-agentpath``, ``-Xbootclasspath``
 and other ``-D`` properties (which load code or reconfigure it) do not match."""
 
 # -- paths a variable carries ----------------------------------------------------------------------
-LOAD_PATH_VARS: Final = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "CLASSPATH", "GEM_PATH", "PKG_CONFIG_PATH",
+LOAD_PATH_VARS = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "CLASSPATH", "GEM_PATH", "PKG_CONFIG_PATH",
                             "GOPATH", "PYTHONUSERBASE", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR",
                             "GIT_OBJECT_DIRECTORY", "GIT_INDEX_FILE", "CARGO_HOME", "RUSTUP_HOME", "MANPATH",
                             "PYTHONSTARTUP", "TS_NODE_PROJECT"})
@@ -185,11 +185,11 @@ Native library paths (``LD_LIBRARY_PATH``) are not among them: every program, a 
 run the project's native code, so they are never automatic."""
 
 WRITE_DIR_VARS: Final = frozenset({"CARGO_TARGET_DIR", "GOCACHE", "PIP_CACHE_DIR", "UV_CACHE_DIR", "XDG_CACHE_HOME",
-                            "PYTHONPYCACHEPREFIX", "COVERAGE_FILE", "RUFF_CACHE_DIR",
-                            "MYPY_CACHE_DIR", "TMPDIR", "TMP", "TEMP"})
+                                   "PYTHONPYCACHEPREFIX", "COVERAGE_FILE", "RUFF_CACHE_DIR",
+                                   "MYPY_CACHE_DIR", "TMPDIR", "TMP", "TEMP"})
 """Variables naming where a program writes its output or cache: judged as a write there."""
 
-PRELOAD_VARS: Final = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV", "ZDOTDIR",
+PRELOAD_VARS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV", "ZDOTDIR",
                           "PYTHONHOME", "PERL5OPT", "RUBYOPT", "GCONV_PATH", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR",
                           "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG",
                           "PYTHONINSPECT", "LESSKEY", "TERMINFO", "IFS", "PS4", "SHELLOPTS", "BASHOPTS", "CDPATH",
@@ -205,11 +205,11 @@ INJECTION_VARS: Final = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRAR
 STARTUP_FILE_VARS: Final = frozenset({"BASH_ENV", "ENV", "PYTHONSTARTUP"})
 """Tier 1: a shell or Python sources this file; from a temp directory, outside the project or computed."""
 TIER1_PATH_VARS: Final = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB", "LD_LIBRARY_PATH",
-                             "DYLD_LIBRARY_PATH"})
+                                    "DYLD_LIBRARY_PATH"})
 """Tier 1: a search path for code that starts in a shared temp directory."""
 
 # -- package sources -------------------------------------------------------------------------------
-SOURCE_VARS: Final = frozenset({"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_TRUSTED_HOST", "PIP_INDEX",
+SOURCE_VARS = frozenset({"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_TRUSTED_HOST", "PIP_INDEX",
                          "UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "UV_INDEX", "UV_DEFAULT_INDEX", "UV_FIND_LINKS",
                          "UV_INSECURE_HOST", "YARN_REGISTRY", "YARN_NPM_REGISTRY_SERVER", "BUN_CONFIG_REGISTRY",
                          "GOPROXY", "GONOSUMDB", "GONOSUMCHECK", "GOINSECURE", "GOSUMDB", "GONOPROXY", "GOPRIVATE",
@@ -217,8 +217,8 @@ SOURCE_VARS: Final = frozenset({"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIN
                          "GEM_SOURCE", "BUNDLE_MIRROR", "COMPOSER_REPOSITORIES", "NUGET_SOURCE", "HEX_MIRROR",
                          "CARGO_NET_GIT_FETCH_WITH_CLI", "CARGO_HTTP_PROXY"})
 SOURCE_PREFIXES: Final = ("CARGO_REGISTRIES_", "CARGO_REGISTRY_", "CARGO_SOURCE_", "POETRY_REPOSITORIES_",
-                   "POETRY_HTTP_BASIC_", "BUNDLE_MIRROR__", "UV_INDEX_", "PIP_", "UV_", "YARN_", "PNPM_",
-                   "BUN_CONFIG_")
+                          "POETRY_HTTP_BASIC_", "BUNDLE_MIRROR__", "UV_INDEX_", "PIP_", "UV_", "YARN_", "PNPM_",
+                          "BUN_CONFIG_")
 """Package managers' own variables: an index or registry override installs someone else's packages;
 the rest set any option of the manager (``PIP_TARGET``, ``UV_PYTHON``), so none is automatic unless
 listed as harmless above."""
@@ -228,7 +228,7 @@ NPM_CONFIG: Final = "npm_config_"
 PATH_VARS: Final = frozenset({"PATH"})
 HOME_VARS: Final = frozenset({"HOME"})
 
-EXAMPLES: Final[tuple[tuple[str, str], ...]] = (
+EXAMPLES: tuple[tuple[str, str], ...] = (
     ("LANG=C sort a.txt", "safe"), ("LC_ALL=C.UTF-8 grep foo a.txt", "safe"), ("TZ=UTC date", "safe"),
     ("NO_COLOR=1 pytest", "safe"), ("RUST_BACKTRACE=1 cargo test", "safe"), ("CI=true npm test", "safe"),
     ("GIT_PAGER=cat git log", "safe"), ("PAGER=less git log", "safe"), ("PYTHONPATH=src pytest", "safe"),
@@ -316,17 +316,17 @@ def git_code_key(key: str) -> bool:
 _PAGERS: Final = frozenset({"cat", "less", "more", "most", "bat", "batcat", "delta", "diff-so-fancy", "tee"})
 _LESS_FLAGS: Final = re.compile(r"-[RFXSrKiIMmnNsEe]+|--(RAW-CONTROL-CHARS|quit-if-one-screen|no-init|chop-long-lines)")
 _EDITORS: Final = frozenset({"true", ":", "cat"})
-_TOOLCHAIN: Final = re.compile(r"([a-z0-9_]+-)*(gcc|g\+\+|clang|clang\+\+|cc|c\+\+|cpp|ld|ld\.lld|ld\.gold|lld|ar|llvm-ar|"
+_TOOLCHAIN = re.compile(r"([a-z0-9_]+-)*(gcc|g\+\+|clang|clang\+\+|cc|c\+\+|cpp|ld|ld\.lld|ld\.gold|lld|ar|llvm-ar|"
                         r"as|nm|llvm-nm|ranlib|llvm-ranlib|strip|llvm-strip|objcopy|llvm-objcopy|gfortran)(-[0-9.]+)?")
-_SSH_OPTIONS: Final = frozenset({"stricthostkeychecking", "userknownhostsfile", "identitiesonly", "identityfile", "batchmode",
+_SSH_OPTIONS = frozenset({"stricthostkeychecking", "userknownhostsfile", "identitiesonly", "identityfile", "batchmode",
                           "connecttimeout", "port", "user", "serveraliveinterval", "serveralivecountmax", "loglevel",
                           "passwordauthentication", "pubkeyauthentication", "hostkeyalgorithms", "addkeystoagent",
                           "identityagent", "controlmaster", "controlpersist", "controlpath", "compression"})
-ROLES: Final[dict[str, frozenset[str]]] = {
+ROLES: dict[str, frozenset[str]] = {
     **{n: _PAGERS for n in ("PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "BAT_PAGER", "DELTA_PAGER", "GH_PAGER",
-                            "PSQL_PAGER")},
+                     "PSQL_PAGER")},
     **{n: _EDITORS for n in ("EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GH_EDITOR", "SVN_EDITOR",
-                             "KUBE_EDITOR")},
+                      "KUBE_EDITOR")},
     **{n: frozenset({"true", "echo"}) for n in ("GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS")},
     **{n: frozenset({"sccache", "ccache"}) for n in ("RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER",
                                                      "CMAKE_C_COMPILER_LAUNCHER")},

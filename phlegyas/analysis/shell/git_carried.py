@@ -19,8 +19,8 @@ from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 
 _CODE_KEY: Final = re.compile(r"^(?:filter\..+\.(?:clean|smudge|process)|uploadpack\.packobjectshook|"
-                       r"remote\..+\.(?:uploadpack|receivepack)|diff\..+\.(?:command|textconv)|merge\..+\.driver|"
-                       r"(?:merge|diff)tool\..+\.cmd|credential\..+\.helper)$")
+                              r"remote\..+\.(?:uploadpack|receivepack)|diff\..+\.(?:command|textconv)|merge\..+\.driver|"
+                              r"(?:merge|diff)tool\..+\.cmd|credential\..+\.helper)$")
 """Keys whose value git runs through a shell, other than those ``shell.embedded`` already reads."""
 
 _URL_SUBCOMMANDS: Final = frozenset({"fetch", "clone", "ls-remote", "push", "pull", "remote", "submodule", "archive"})

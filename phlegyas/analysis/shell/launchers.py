@@ -125,15 +125,15 @@ def capsh(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word], v
         ex.invoke(cmd, [literal("bash"), *rest], via + (name,), depth, remote)
 
 
-_BWRAP_TWO: Final = frozenset({"--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try",
+_BWRAP_TWO = frozenset({"--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try",
                         "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod", "--bind-fd",
                         "--ro-bind-fd"})
-_BWRAP_ONE: Final = frozenset({"--args", "--argv0", "--uid", "--gid", "--hostname", "--chdir", "--unsetenv", "--lock-file",
+_BWRAP_ONE = frozenset({"--args", "--argv0", "--uid", "--gid", "--hostname", "--chdir", "--unsetenv", "--lock-file",
                         "--sync-fd", "--remount-ro", "--exec-label", "--file-label", "--proc", "--dev", "--tmpfs",
                         "--mqueue", "--dir", "--seccomp", "--add-seccomp-fd", "--block-fd", "--userns-block-fd",
                         "--info-fd", "--json-status-fd", "--cap-add", "--cap-drop", "--perms", "--size", "--userns",
                         "--userns2", "--pidns", "--overlay-src", "--overlay", "--tmp-overlay", "--ro-overlay"})
-_BWRAP_NONE: Final = frozenset({"--unshare-all", "--share-net", "--unshare-user", "--unshare-user-try", "--unshare-ipc",
+_BWRAP_NONE = frozenset({"--unshare-all", "--share-net", "--unshare-user", "--unshare-user-try", "--unshare-ipc",
                          "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup", "--unshare-cgroup-try",
                          "--die-with-parent", "--as-pid-1", "--new-session", "--clearenv", "--disable-userns",
                          "--assert-userns-disabled", "--level-prefix", "--help", "--version"})
@@ -165,7 +165,7 @@ def bwrap(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word], v
         ex.invoke(cmd, args[i:], via + (name,), depth, remote)
 
 
-_SSD_VALUES: Final = frozenset({"-x", "--exec", "-a", "--startas", "-n", "--name", "-u", "--user", "-p", "--pidfile",
+_SSD_VALUES = frozenset({"-x", "--exec", "-a", "--startas", "-n", "--name", "-u", "--user", "-p", "--pidfile",
                          "-c", "--chuid", "-r", "--chroot", "-d", "--chdir", "-N", "--nicelevel", "-P", "--procsched",
                          "-I", "--iosched", "-k", "--umask", "-s", "--signal", "-R", "--retry", "-g", "--group",
                          "-O", "--output", "--ppid", "--notify-timeout"})
@@ -185,5 +185,5 @@ def start_stop_daemon(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: l
 
 
 LAUNCHERS: Final[dict[str, Launcher]] = {"su": su, "runuser": su, "script": script, "capsh": capsh, "bwrap": bwrap,
-                                  "start-stop-daemon": start_stop_daemon}
+                                         "start-stop-daemon": start_stop_daemon}
 """The wrappers of ``programs.WRAPPERS`` whose command is found by a function of this module."""

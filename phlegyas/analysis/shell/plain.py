@@ -27,7 +27,7 @@ from phlegyas.analysis.shell.syntax import Redirect, Script, SimpleCommand, Word
 _WORD: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,@%+-*?~^!")
 _FIRST_OK: Final = _WORD - frozenset("=%@^?*!")  # tree-sitter reads these oddly at the start of a command
 _BAD_IN_DOUBLE: Final = frozenset('$`\\!')
-_BAD_IN_DOUBLE_DOLLAR: Final = _BAD_IN_DOUBLE - {"$"}  # the dollar lexer lets `$` into double quotes only as an expansion
+_BAD_IN_DOUBLE_DOLLAR = _BAD_IN_DOUBLE - {"$"}  # the dollar lexer lets `$` into double quotes only as an expansion
 _RESERVED: Final = frozenset({
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function", "select",
     "time", "coproc", "in", "export", "local", "declare", "typeset", "readonly", "unset", "let", "[", "[[", "]]",
@@ -54,7 +54,7 @@ class _Reject(Exception):
 
 # The lexer scans with regexes (one C call per word instead of a Python loop per character).
 _WORD_CLASS: Final = "A-Za-z0-9_./=:,@%+*?~^!-"  # exactly the characters of _WORD
-_WORD_PATTERN: Final = f"(?>(?:[{_WORD_CLASS}]+|'[^']*'|\"[^\"]*\")+)"  # atomic: a failing line cannot backtrack into it
+_WORD_PATTERN = f"(?>(?:[{_WORD_CLASS}]+|'[^']*'|\"[^\"]*\")+)"  # atomic: a failing line cannot backtrack into it
 _WORD_RE: Final = re.compile(_WORD_PATTERN)
 _PART_RE: Final = re.compile(f"([{_WORD_CLASS}]+)|'([^']*)'|\"([^\"]*)\"")
 _SPACES_RE: Final = re.compile("[ \t]*")
@@ -217,13 +217,13 @@ def _parse_words(src: str) -> Script:
 _ESCAPE: Final = r"\\[!-~]"  # a backslash and the printable ASCII character it escapes (`\(`, `\!`, `\;`)
 _ESCAPE_RE: Final = re.compile(_ESCAPE)
 _QUOTED_RE: Final = re.compile("'[^']*'|\"[^\"]*\"")
-_BAD_ESCAPE_RE: Final = re.compile(r"\\(?![!-~])")  # before a blank, a non-ASCII character or the end: not for the fast path
-_LIST_WORD: Final = f"(?:(?>(?:[{_WORD_CLASS}]+|{_ESCAPE}|'[^']*'|\"[^\"]*\")+)|\\{{\\}})"  # a word, or a standalone `{{}}`
+_BAD_ESCAPE_RE = re.compile(r"\\(?![!-~])")  # before a blank, a non-ASCII character or the end: not for the fast path
+_LIST_WORD = f"(?:(?>(?:[{_WORD_CLASS}]+|{_ESCAPE}|'[^']*'|\"[^\"]*\")+)|\\{{\\}})"  # a word, or a standalone `{{}}`
 _LIST_COMMAND_RE: Final = re.compile(f"[ \t]*({_LIST_WORD}(?:[ \t]+{_LIST_WORD})*)[ \t]*(\\|\\||&&|[|&;]|\\Z)")
 _LIST_WORDS_RE: Final = re.compile(_LIST_WORD)
 _DOLLAR_ESCAPE: Final = r"\\[!-#%-~]"  # _ESCAPE but `\$`: an escaped `$` is not for the fast path
 _DOLLAR_LIST_WORD: Final = (f"(?:(?>(?:[{_WORD_CLASS}]+|{_EXPANSION}|{_DOLLAR_ESCAPE}|'[^']*'|{_DOUBLE_DOLLAR})+)"
-                     "|\\{\\})")
+                            "|\\{\\})")
 _DOLLAR_LIST_COMMAND_RE: Final = re.compile(
     f"[ \t]*({_DOLLAR_LIST_WORD}(?:[ \t]+{_DOLLAR_LIST_WORD})*)[ \t]*(\\|\\||&&|[|&;]|\\Z)")
 _DOLLAR_LIST_WORDS_RE: Final = re.compile(_DOLLAR_LIST_WORD)

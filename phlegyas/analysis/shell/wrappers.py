@@ -162,7 +162,7 @@ def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args:
 
 _SSH_LIKE: Final = frozenset({"ssh", "mosh", "autossh"})
 _SSH_COMMANDS: Final = frozenset({"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand",
-                           "remotecommand"})
+                                  "remotecommand"})
 
 
 def _ssh_setting(text: str) -> tuple[str, str]:

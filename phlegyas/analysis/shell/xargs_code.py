@@ -16,9 +16,9 @@ from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import stdin_text
 
 _VALUED: Final = frozenset({"-I", "-d", "-n", "-L", "-P", "-s", "-E", "-a", "--delimiter", "--max-args", "--max-lines",
-                     "--max-procs", "--max-chars", "--arg-file", "--process-slot-var"})
+                            "--max-procs", "--max-chars", "--arg-file", "--process-slot-var"})
 _FLAGS: Final = frozenset({"-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-p",
-                    "--interactive", "-o", "--open-tty", "-i"})
+                           "--interactive", "-o", "--open-tty", "-i"})
 _MAX_COMMANDS: Final = 8
 
 

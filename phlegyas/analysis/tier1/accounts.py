@@ -32,7 +32,7 @@ _RUNS_ANYTHING: Final = SHELLS | INTERPRETERS | frozenset({
     "chmod", "chown", "busybox", "strace", "ltrace", "make", "git", "ssh", "sed", "pip", "pip3", "npm",
 })
 ROOT_GROUPS: Final = frozenset({"sudo", "wheel", "admin", "root", "docker", "lxd", "lxc", "disk", "shadow", "libvirt",
-                         "kvm", "adm", "staff", "sudoers"})
+                                "kvm", "adm", "staff", "sudoers"})
 
 
 def detect_setcap(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

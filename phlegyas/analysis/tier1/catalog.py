@@ -24,7 +24,7 @@ class FindingClass:
     examples: tuple[tuple[str, str], ...]
 
 
-_CLASSES: Final = (
+_CLASSES = (
     FindingClass(
         "delete.catastrophic", DENY, "Deletion of /, home, the project, system locations or secrets",
         "Recursive or forced deletion of the root, the home directory, the whole project, its .git, a system "

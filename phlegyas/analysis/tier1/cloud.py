@@ -28,18 +28,18 @@ from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
-_DELETE_VERBS: Final = ("delete", "remove", "terminate", "purge", "destroy", "drop", "batch-delete", "schedule-key-deletion")
-_AWS_DATA: Final = frozenset({"s3", "s3api", "s3control", "dynamodb", "rds", "redshift", "redshift-serverless",
+_DELETE_VERBS = ("delete", "remove", "terminate", "purge", "destroy", "drop", "batch-delete", "schedule-key-deletion")
+_AWS_DATA = frozenset({"s3", "s3api", "s3control", "dynamodb", "rds", "redshift", "redshift-serverless",
                        "elasticache", "memorydb", "docdb", "docdb-elastic", "neptune", "glacier", "backup", "efs",
                        "fsx", "ebs", "kms", "secretsmanager", "ssm", "logs", "ecr", "timestream-write", "keyspaces",
                        "opensearch", "es", "qldb", "kinesis", "firehose", "glue", "athena", "lakeformation",
                        "dax", "storagegateway", "datasync", "lightsail"})
 _AWS_EC2_DATA: Final = ("delete-volume", "delete-snapshot", "deregister-image", "delete-fpga-image")
 _GCLOUD_DATA: Final = frozenset({"storage", "sql", "bigtable", "spanner", "firestore", "datastore", "bigquery",
-                          "filestore", "redis", "memcache", "alloydb", "kms", "secrets", "artifacts", "logging",
-                          "pubsub", "backup-dr", "dataproc", "composer"})
+                                 "filestore", "redis", "memcache", "alloydb", "kms", "secrets", "artifacts", "logging",
+                                 "pubsub", "backup-dr", "dataproc", "composer"})
 _GCLOUD_COMPUTE_DATA: Final = frozenset({"disks", "snapshots", "images", "machine-images", "instant-snapshots"})
-_AZ_DATA: Final = frozenset({"storage", "sql", "cosmosdb", "keyvault", "backup", "disk", "snapshot", "mysql", "postgres",
+_AZ_DATA = frozenset({"storage", "sql", "cosmosdb", "keyvault", "backup", "disk", "snapshot", "mysql", "postgres",
                       "mariadb", "redis", "synapse", "datalake", "dls", "dla", "kusto", "monitor", "acr",
                       "netappfiles", "hdinsight", "databricks", "sig", "image"})
 _RCLONE_DELETES: Final = frozenset({"delete", "deletefile", "purge", "rmdir", "rmdirs", "cleanup", "sync", "move"})
@@ -65,9 +65,9 @@ def _words(inv: Invocation) -> list[str]:
 
 
 _VALUE_OPTS: Final = frozenset({"profile", "region", "endpoint-url", "output", "query", "project", "account", "format",
-                         "configuration", "subscription", "resource-group", "name", "cli-input-json", "zone",
-                         "bucket", "key", "table-name", "db-instance-identifier", "db-cluster-identifier",
-                         "snapshot-id", "volume-id", "instance", "database", "config"})
+                                "configuration", "subscription", "resource-group", "name", "cli-input-json", "zone",
+                                "bucket", "key", "table-name", "db-instance-identifier", "db-cluster-identifier",
+                                "snapshot-id", "volume-id", "instance", "database", "config"})
 
 
 def _dry(inv: Invocation) -> bool:
@@ -196,10 +196,10 @@ def _hosted_repo(inv: Invocation, words: list[str]) -> str | None:
 
 
 _API_VALUES: Final = frozenset({"-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq",
-                         "-t", "--template", "--input", "-p", "--preview", "--hostname", "--cache"})
+                                "-t", "--template", "--input", "-p", "--preview", "--hostname", "--cache"})
 _GRAVE_ENDPOINT: Final = re.compile(r"^/?(?:repos/[^/]+/[^/]+|orgs/[^/]+|projects/[^/]+|groups/[^/]+|user/packages/.+|"
-                             r"orgs/[^/]+/packages/.+|repos/[^/]+/[^/]+/(?:releases|git/refs|environments|"
-                             r"actions/(?:caches|artifacts|runs))(?:/.*)?)/?$")
+                                    r"orgs/[^/]+/packages/.+|repos/[^/]+/[^/]+/(?:releases|git/refs|environments|"
+                                    r"actions/(?:caches|artifacts|runs))(?:/.*)?)/?$")
 """A DELETE on these API paths removes a repository, an organisation, a project or group (GitLab), a
 package, a release, a branch or tag, an environment or the CI's stored artefacts: as ``gh repo delete``."""
 

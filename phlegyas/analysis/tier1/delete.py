@@ -28,7 +28,7 @@ from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
 _RM_LONG: Final = ("--recursive", "--force", "--dir", "--interactive", "--no-preserve-root", "--preserve-root",
-            "--one-file-system", "--verbose", "--help", "--version")
+                   "--one-file-system", "--verbose", "--help", "--version")
 
 
 def _glob_reason(pattern: str, env: AnalysisEnv) -> tuple[str | None, bool]:
@@ -172,7 +172,7 @@ def _find_roots(inv: Invocation, env: AnalysisEnv) -> list[Target]:
     return roots or word_targets(Word("."), env)
 
 
-_FIND_NOT_FILTERS: Final = frozenset({"-delete", "-depth", "-d", "-maxdepth", "-mindepth", "-xdev", "-mount", "-print",
+_FIND_NOT_FILTERS = frozenset({"-delete", "-depth", "-d", "-maxdepth", "-mindepth", "-xdev", "-mount", "-print",
                                "-print0", "-ls", "-follow", "-noleaf", "-ignore_readdir_race", "-exec", "-execdir",
                                "-ok", "-okdir", "-daystart", "-regextype", "-warn", "-nowarn", "-type", "-xtype"})
 

@@ -66,7 +66,7 @@ def _first_operand(opts) -> str | None:
     return opts.operands[0].text if opts.operands else None
 
 
-_PART_READONLY: Final = {
+_PART_READONLY = {
     "fdisk": frozenset({"-l", "--list", "-s", "--getsz", "-v", "-V", "--version", "-h", "--help", "-x", "--list-details"}),
     "gdisk": frozenset({"-l", "-v", "-h", "--help"}),
     "cfdisk": frozenset({"-h", "--help", "-V", "--version"}),
@@ -77,7 +77,7 @@ _PART_READONLY: Final = {
                          "--list-types", "-V", "--version", "-?", "--help", "-b", "--backup"}),
 }
 _PARTED_WRITES: Final = frozenset({"mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resize", "resizepart", "rescue",
-                            "mkfs", "name", "set", "toggle", "disk_set", "disk_toggle", "cp", "move"})
+                                   "mkfs", "name", "set", "toggle", "disk_set", "disk_toggle", "cp", "move"})
 
 
 def detect_partition(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

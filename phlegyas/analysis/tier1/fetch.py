@@ -48,12 +48,12 @@ def own_service(name: str, hosts: list[str]) -> bool:
 
 
 _CURL_VALUES: Final = CURL_LONG_VALUES | frozenset({"--connect-to", "--abstract-unix-socket", "--doh-url", "--preproxy",
-                                              "--socks5", "--socks5-hostname", "--socks4", "--socks4a"})
+                                                     "--socks5", "--socks5-hostname", "--socks4", "--socks4a"})
 _SOCKETS: Final = ("--unix-socket", "--abstract-unix-socket")
 _HTTPIE: Final = frozenset({"http", "https", "httpie", "xh"})
 _METHODS: Final = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _BARE_LOCAL: Final = re.compile(r"^(?:(?:localhost|\[[0-9A-Fa-f:.]+\]|\d+(?:\.\d+){1,3})(?::\d+)?(?:[/?#]|$)"
-                         r"|(?:0x[0-9A-Fa-f]+|\d+)(?::\d+(?:[/?#]|$)|/))")
+                                r"|(?:0x[0-9A-Fa-f]+|\d+)(?::\d+(?:[/?#]|$)|/))")
 """A URL written without its scheme that names this machine (``localhost:8080/x``, ``127.1``); a bare
 number counts only with a port or a path (``wget --tries 100`` is a count, not the address 0.0.0.100)."""
 

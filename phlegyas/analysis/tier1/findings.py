@@ -77,7 +77,7 @@ def script_findings(script: Script, invocations: Sequence[Invocation], env: Anal
 
 _ASSIGNERS: Final = frozenset({"env", "sudo", "doas", "export", "declare", "typeset", "local"})
 """Programs whose operands may be environment assignments (``env A=1 cmd``, ``export A=1``)."""
-_FILE_TOOLS: Final = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+_FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
 
 
 def _written_text(tool: str, data: dict) -> str:

@@ -18,7 +18,7 @@ from phlegyas.core.analysis import AnalysisEnv
 _SELF_APPROVAL: Final = frozenset({"approve", "deny", "dashboard"})
 _RECONFIGURE: Final = frozenset({"install", "uninstall"})
 _TRUST_READ_ONLY: Final = frozenset({"--list", "--verify", "--json", "-h", "--help"})
-_PHLEGYAS_MODULES: Final = frozenset({"phlegyas", "phlegyas.__main__", "phlegyas.cli", "phlegyas.cli.__main__", "phlegyas.cli.main"})
+_PHLEGYAS_MODULES = frozenset({"phlegyas", "phlegyas.__main__", "phlegyas.cli", "phlegyas.cli.__main__", "phlegyas.cli.main"})
 _TRUST_MODULES: Final = frozenset({"phlegyas.trust_cli", "phlegyas.cli.trust"})
 
 

@@ -25,7 +25,7 @@ from phlegyas.core.model import Verdict
 PROTECTED_BRANCHES: Final = frozenset({"main", "master"})
 
 _GLOBAL_WITH_VALUE: Final = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
-                                "--super-prefix", "--config-env", "--list-cmds", "--attr-source"})
+                                       "--super-prefix", "--config-env", "--list-cmds", "--attr-source"})
 
 
 def split_git(args: list[Word]) -> tuple[list[tuple[str, str]], str | None, list[Word]]:
@@ -226,7 +226,7 @@ def _gc(inv: Invocation, args: list[Word], out: Out) -> None:
 
 _HOOK_KEYS: Final = frozenset({"core.hookspath", "core.fsmonitor"})
 _CONFIG_READ: Final = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--unset", "--unset-all",
-                          "--get-urlmatch", "--show-origin", "--name-only"})
+                                 "--get-urlmatch", "--show-origin", "--name-only"})
 
 
 def _config(inv: Invocation, args: list[Word], out: Out) -> None:

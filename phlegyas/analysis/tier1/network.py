@@ -40,7 +40,7 @@ _INTERP_SPEC: Final[dict[str, tuple[str, tuple[str, ...], frozenset[str]]]] = {
     "other": ("e", ("-e",), frozenset()),
 }
 _FAMILY: Final = {"python2": "python", "python3": "python", "pypy": "python", "pypy3": "python", "nodejs": "node",
-           "bun": "node", "luajit": "lua"}
+                  "bun": "node", "luajit": "lua"}
 
 
 def _family(prog: str) -> str:
@@ -134,9 +134,9 @@ def detect_interpreter(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 _FORK: Final = re.compile(r"\bfork\b|\bos\.fork\b|\bProcess\.fork\b|\bpcntl_fork\b")
 _ENDLESS: Final = re.compile(r"\bwhile\s*\(?\s*(?:1|true|True)\b|\bloop\s*(?:\{|do\b)|\bfor\s*\(\s*;\s*;\s*\)|"
-                      r"\buntil\s*\(?\s*(?:0|false|False)\b|\b1\s+while\b|\bwhile\s*\(\s*!\s*0\s*\)|"
-                      r"\biter\(\s*int\s*,\s*[1-9]\d*\s*\)|\b(?:itertools\.)?(?:count|cycle)\(\s*[\w\[\]'\"]*\s*\)|"
-                      r"\bwhile\s*\(?\s*(?:not\s+(?:0|False|None)|[1-9]\d*)\s*\)?\s*:|\bsetInterval\(")
+                             r"\buntil\s*\(?\s*(?:0|false|False)\b|\b1\s+while\b|\bwhile\s*\(\s*!\s*0\s*\)|"
+                             r"\biter\(\s*int\s*,\s*[1-9]\d*\s*\)|\b(?:itertools\.)?(?:count|cycle)\(\s*[\w\[\]'\"]*\s*\)|"
+                             r"\bwhile\s*\(?\s*(?:not\s+(?:0|False|None)|[1-9]\d*)\s*\)?\s*:|\bsetInterval\(")
 """Code that forks in a loop that never ends (``perl -e 'fork while 1'``, ``while True: os.fork()``,
 ``[os.fork() for _ in iter(int, 1)]``, ``for _ in itertools.count(): os.fork()``)."""
 
@@ -156,9 +156,9 @@ def detect_eval_source(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 # -- reverse and bind shells ---------------------------------------------------------------------------
 
 _SOCKET_MARKS: Final = re.compile(r"socket|fsockopen|TCPSocket|IO::Socket|require\(\s*['\"]net['\"]\s*\)|net\.connect|"
-                           r"createServer|/inet/tcp|/inet/udp|/dev/tcp|java\.net\.Socket|Sockets|ztcp|s_client",
-                           re.IGNORECASE)
-_SHELL_MARKS: Final = re.compile(r"/bin/(ba|z|da|k)?sh\b|\bsh\s+-i\b|pty\.spawn|\bdup2\b|child_process|subprocess|popen|"
+                                  r"createServer|/inet/tcp|/inet/udp|/dev/tcp|java\.net\.Socket|Sockets|ztcp|s_client",
+                                  re.IGNORECASE)
+_SHELL_MARKS = re.compile(r"/bin/(ba|z|da|k)?sh\b|\bsh\s+-i\b|pty\.spawn|\bdup2\b|child_process|subprocess|popen|"
                           r"\bexec\s*\(|ProcessBuilder|\bspawn\s*\(|\bsystem\s*\(|IO\.popen|io\.popen|\brun\(|STDIN",
                           re.IGNORECASE)
 
@@ -237,9 +237,9 @@ def detect_sed(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 
 _RUNNER_SUBCOMMANDS: Final = {"npm": ("exec", "x"), "pnpm": ("dlx", "exec"), "yarn": ("dlx",), "bun": ("x",),
-                       "pipx": ("run",), "uv": ("tool",)}
+                              "pipx": ("run",), "uv": ("tool",)}
 _PACKAGE_OPTS: Final = frozenset({"-p", "--package", "--from", "--spec", "--with"})
-_RUNNER_FLAGS: Final = frozenset({"-y", "--yes", "-q", "--quiet", "-s", "--silent", "--no-install", "--prefer-offline",
+_RUNNER_FLAGS = frozenset({"-y", "--yes", "-q", "--quiet", "-s", "--silent", "--no-install", "--prefer-offline",
                            "--offline", "--ignore-existing", "-n", "--no-cache", "--isolated", "-v", "--verbose"})
 _REMOTE_SPEC: Final = ("git+", "github:", "gitlab:", "bitbucket:", "gist:", "git@")
 
@@ -293,7 +293,7 @@ def _executes_input(inv: Invocation, out: Out, how: str) -> bool:
 
 
 _AWK_RUNS: Final = re.compile(r"\bsystem\s*\(|\|&?\s*\"\s*(?:sh|bash|zsh|dash|ksh|python3?|perl|ruby|node)\b|\|&?\s*\$|"
-                       r"\$\w*\s*\|\s*getline")
+                              r"\$\w*\s*\|\s*getline")
 """An awk program that runs commands: ``system(…)``, printing into a shell, or into (or reading from) a
 command taken from the data (``print | $0``, ``$1 | getline``)."""
 _SED_RUNS: Final = re.compile(r"(?:^|[;{}\n]\s*)e(?:\s|$|;)|s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gpiImM0-9w]*e")
@@ -311,7 +311,7 @@ CURL_LONG_VALUES = _CURL_LONG = frozenset({
     "--trace-ascii", "--aws-sigv4", "--netrc-file", "--output-dir", "--create-file-mode", "--proto",
 })
 _DATA_FLAGS: Final = ("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json")
-_READERS: Final = frozenset({"cat", "head", "tail", "tac", "base64", "base32", "xxd", "od", "hexdump", "gzip", "bzip2", "xz",
+_READERS = frozenset({"cat", "head", "tail", "tac", "base64", "base32", "xxd", "od", "hexdump", "gzip", "bzip2", "xz",
                       "zstd", "tar", "zip", "gpg", "strings", "cut", "sort", "nl", "rev", "jq", "yq", "less",
                       "more", "awk", "sed", "grep", "openssl", "dd", "uuencode", "cp", "find", "ls", "7z", "zcat"})
 _ENV_DUMPERS: Final = frozenset({"printenv", "env", "set", "export", "declare", "compgen", "typeset"})
@@ -502,7 +502,7 @@ def detect_covert_channel(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 
 COVERT_CHANNELS: Final = ("host", "dig", "nslookup", "drill", "kdig", "delv", "resolvectl", "getent", "ping", "ping6",
-                   "traceroute", "tracepath", "whois", "nping", "hping3", "arping")
+                          "traceroute", "tracepath", "whois", "nping", "hping3", "arping")
 
 
 _STDIN_FILES: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
@@ -572,7 +572,7 @@ def detect_http_delete(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "net.http_delete", inv, f"{prog} sends an HTTP DELETE to {url}")
 
 
-UPLOADERS: Final = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
+UPLOADERS = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
                        "rclone", "aws", "gsutil", "ssh", "nc", "ncat", "netcat", "telnet", "socat", "openssl", "gh",
                        *MAILERS})
 """The programs ``detect_upload`` reads (``uploads``: the files each one sends)."""

@@ -18,12 +18,12 @@ from phlegyas.core.model import Verdict
 
 # -- kubectl, helm -----------------------------------------------------------------------------------
 
-_KUBECTL_VALUES: Final = frozenset({"--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s",
+_KUBECTL_VALUES = frozenset({"--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s",
                              "--server", "--token", "--as", "--as-group", "--request-timeout", "-l", "--selector",
                              "-o", "--output", "-f", "--filename", "-c", "--container"})
 KUBECTL_MUTATING: Final = frozenset({"delete", "apply", "patch", "scale", "replace", "edit", "drain", "cordon",
-                              "uncordon", "create", "set", "label", "annotate", "taint", "autoscale", "expose",
-                              "run", "exec", "cp", "debug", "attach", "rollout", "kustomize-apply"})
+                                     "uncordon", "create", "set", "label", "annotate", "taint", "autoscale", "expose",
+                                     "run", "exec", "cp", "debug", "attach", "rollout", "kustomize-apply"})
 _ROLLOUT_READ: Final = frozenset({"status", "history"})
 
 
@@ -96,7 +96,7 @@ def detect_helm(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 # -- terraform and friends ----------------------------------------------------------------------------
 
 _TF_MUTATING: Final = frozenset({"apply", "destroy", "import", "taint", "untaint", "refresh", "force-unlock", "up",
-                          "update", "cancel", "deploy", "run-all"})
+                                 "update", "cancel", "deploy", "run-all"})
 _TF_STATE_WRITES: Final = frozenset({"rm", "mv", "push", "replace-provider", "delete"})
 
 
@@ -128,7 +128,7 @@ def detect_terraform(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- cloud CLIs ---------------------------------------------------------------------------------------
 
-_CLOUD_MUTATING_PREFIXES: Final = ("delete", "terminate", "remove", "put", "update", "create", "modify", "stop", "reboot",
+_CLOUD_MUTATING_PREFIXES = ("delete", "terminate", "remove", "put", "update", "create", "modify", "stop", "reboot",
                             "detach", "disassociate", "revoke", "deregister", "rm", "rb", "mv", "deploy", "reset",
                             "restore", "set", "apply", "patch", "resize", "scale", "rollback", "purge", "destroy",
                             "start", "run", "invoke", "publish", "attach", "replace", "import", "sync", "cp")
@@ -157,7 +157,7 @@ def detect_cloud(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 
 _DOCKER_MUTATING: Final = frozenset({"rm", "rmi", "stop", "kill", "run", "exec", "restart", "up", "down", "start",
-                              "prune", "deploy", "update", "scale", "create", "push", "cp", "pause"})
+                                     "prune", "deploy", "update", "scale", "create", "push", "cp", "pause"})
 
 
 def detect_docker(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -177,7 +177,7 @@ def detect_docker(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 # -- ssh, scp, rsync to production hosts --------------------------------------------------------------
 
 _SSH_VALUES: Final = "BbcDEeFIiJLlmOopQRSWw"
-REMOTE_READONLY: Final = frozenset({"ls", "cat", "tail", "head", "grep", "uptime", "df", "du", "ps", "top", "free", "who",
+REMOTE_READONLY = frozenset({"ls", "cat", "tail", "head", "grep", "uptime", "df", "du", "ps", "top", "free", "who",
                              "w", "hostname", "uname", "date", "journalctl", "whoami", "id", "pwd", "echo",
                              "less", "stat", "find", "wc", "env", "printenv", "true", "exit", "ping"})
 _SYSTEMCTL_READ: Final = frozenset({"status", "is-active", "is-enabled", "list-units", "show", "cat"})
@@ -232,7 +232,7 @@ def detect_copy_to_host(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 # -- generic deploy-like commands ---------------------------------------------------------------------
 
-DEPLOY_VERBS: Final = frozenset({"deploy", "release", "rollout", "promote", "provision", "migrate", "destroy", "teardown",
+DEPLOY_VERBS = frozenset({"deploy", "release", "rollout", "promote", "provision", "migrate", "destroy", "teardown",
                           "publish", "ship", "apply", "up", "down", "rollback", "restart", "scale", "upgrade",
                           "uninstall", "undeploy", "drop", "reset", "seed", "remove", "delete", "push", "sync"})
 _NOT_DEPLOY: Final = frozenset({
@@ -249,7 +249,7 @@ _DEPENDENCY_FLAGS: Final = frozenset({"prod", "production", "only", "omit", "wit
 _PROD_FLAG_DEPLOYERS: Final = frozenset({"vercel", "netlify", "wrangler", "railway", "firebase", "amplify"})
 _ALWAYS_MUTATING: Final = frozenset({"ansible-playbook", "kamal", "cap", "skaffold"})
 _DRY: Final = ("--dry-run", "--check", "--plan", "--diff", "--preview", "--what-if", "--noop", "--syntax-check",
-        "--list-hosts", "--list-tasks")
+               "--list-hosts", "--list-tasks")
 
 
 def _deploy_like(inv: Invocation) -> str | None:

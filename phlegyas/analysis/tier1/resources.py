@@ -108,7 +108,7 @@ def _endless(loop: Any) -> bool:
 # -- endless inline code -----------------------------------------------------------------------------
 
 _ENDLESS_CODE: Final = re.compile(r"\biter\s*\(\s*int\s*,\s*1\s*\)|\bitertools\s*\.\s*(?:count|cycle)\s*\(|"
-                           r"\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*[:{]|\bloop\s*\{|\bfor\s*\(\s*;\s*;\s*\)")
+                                  r"\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*[:{]|\bloop\s*\{|\bfor\s*\(\s*;\s*;\s*\)")
 _LEAVES: Final = re.compile(r"\b(?:break|exit|return|die|last|quit|raise|throw)\b|sys\.exit")
 """A way out of the loop (``while (true) { … if (…) break; }``): the code ends when its input does."""
 
@@ -164,8 +164,8 @@ def shown_size(n: float) -> str:
 
 _ENDLESS_DEVICES: Final = frozenset({"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"})
 _FILTERS: Final = frozenset({"cat", "tee", "tr", "base64", "xxd", "od", "hexdump", "gzip", "bzip2", "xz", "zstd", "lz4",
-                      "pv", "openssl", "sed", "awk", "rev", "fold", "nl", "cut", "uniq", "strings", "buffer",
-                      "mbuffer", "pigz"})
+                             "pv", "openssl", "sed", "awk", "rev", "fold", "nl", "cut", "uniq", "strings", "buffer",
+                             "mbuffer", "pigz"})
 
 
 def _operand_texts(inv: Invocation) -> list[str]:

@@ -68,8 +68,8 @@ def _remote_names(inv: Invocation) -> list[str]:
 
 _BARE_URL: Final = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?::[0-9]+)?/[^\s]*[^/\s]$")
 _CLONE_VALUES: Final = frozenset({"-b", "--branch", "--depth", "-o", "--origin", "-c", "--config", "--reference", "-j",
-                           "--jobs", "--filter", "--template", "--separate-git-dir", "-u", "--upload-pack",
-                           "--shallow-since", "--shallow-exclude", "--server-option", "--bundle-uri"})
+                                  "--jobs", "--filter", "--template", "--separate-git-dir", "-u", "--upload-pack",
+                                  "--shallow-since", "--shallow-exclude", "--server-option", "--bundle-uri"})
 
 
 def _cloned_dir(inv: Invocation, env: AnalysisEnv) -> str | None:
@@ -99,7 +99,7 @@ def _cloned_dir(inv: Invocation, env: AnalysisEnv) -> str | None:
     return path_of(target, env) if target else None
 
 
-_EXTRACTORS: Final = frozenset({"tar", "gtar", "bsdtar", "unzip", "7z", "7za", "unrar", "cpio", "gunzip", "bunzip2", "unxz",
+_EXTRACTORS = frozenset({"tar", "gtar", "bsdtar", "unzip", "7z", "7za", "unrar", "cpio", "gunzip", "bunzip2", "unxz",
                          "zstd", "unzstd", "ar", "pax"})
 
 
@@ -157,7 +157,7 @@ def computed_programs(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
 
 _RM_SHORT: Final = frozenset("fiIrRdv")
 _RM_LONG: Final = frozenset({"--force", "--interactive", "--one-file-system", "--no-preserve-root", "--preserve-root",
-                      "--recursive", "--dir", "--verbose"})
+                             "--recursive", "--dir", "--verbose"})
 
 
 def _rm_recursive(args: Sequence) -> bool:

@@ -37,13 +37,13 @@ _KEY_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("a GitLab token", re.compile(r"\bglpat-[0-9A-Za-z_\-]{20,}")),
     ("an npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
 )
-_LITERAL: Final = re.compile(  # the name starts where a name starts: tried from every letter of a long word, it was quadratic
+_LITERAL = re.compile(  # the name starts where a name starts: tried from every letter of a long word, it was quadratic
     r"(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|api_?key|apikey|access_?token|auth_?token|"
     r"private_?key|client_?secret|token))[\"']?\s*(?::=|=>|=|:)\s*(?P<q>[\"'])(?P<value>[^\"'\s]{8,})(?P=q)",
     re.I)
 _PLACEHOLDER_WORDS: Final = ("example", "changeme", "change_me", "placeholder", "your", "xxx", "***", "dummy", "sample",
-                      "redacted", "fake", "test", "todo", "replace", "<", "{{", "${", "%s", "env(", "environ",
-                      "getenv", "process.env", "secret_here", "password123", "...", "insert")
+                             "redacted", "fake", "test", "todo", "replace", "<", "{{", "${", "%s", "env(", "environ",
+                             "getenv", "process.env", "secret_here", "password123", "...", "insert")
 
 
 def _placeholder(value: str) -> bool:
@@ -86,7 +86,7 @@ def tracked_file(path: str, env: AnalysisEnv) -> bool:
 
 # -- commands whose output is a credential --------------------------------------------------------------
 
-_CREDENTIAL_COMMANDS: Final[dict[str, tuple[tuple[tuple[str, ...], str], ...]]] = {
+_CREDENTIAL_COMMANDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     # program → (the words its operands start with, what it prints)
     "gh": ((("auth", "token"), "a GitHub token"),),
     "glab": ((("auth", "token"), "a GitLab token"),),
@@ -175,7 +175,7 @@ def sftp_puts(inv: Invocation) -> list[str]:
 
 _LISTERS: Final = frozenset({"find", "fd", "fdfind", "ls", "tree", "echo", "printf", "locate", "plocate", "du"})
 """Programs whose output is file names that ``xargs`` or ``parallel`` hands to the next program."""
-_NAMES_ONLY: Final = frozenset({"echo", "printf", "basename", "dirname", "ls", "stat", "du", "realpath", "readlink", "test",
+_NAMES_ONLY = frozenset({"echo", "printf", "basename", "dirname", "ls", "stat", "du", "realpath", "readlink", "test",
                          "[", "true"})
 """Programs that, given file names, show or test the names, not the files' contents."""
 

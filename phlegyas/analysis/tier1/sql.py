@@ -95,8 +95,8 @@ def _skip_quoted(sql: str, i: int, quote: str) -> int:
 
 _DROP_DENY: Final = frozenset({"TABLE", "DATABASE", "SCHEMA", "TABLESPACE", "OWNED", "COLLECTION", "KEYSPACE"})
 _MUTATING: Final = frozenset({"INSERT", "UPDATE", "DELETE", "DROP", "ALTER", "CREATE", "TRUNCATE", "GRANT", "REVOKE",
-                       "REPLACE", "MERGE", "UPSERT", "COPY", "CALL", "DO", "EXEC", "EXECUTE", "RENAME", "LOAD",
-                       "VACUUM", "REINDEX", "CLUSTER", "REFRESH", "LOCK", "COMMENT", "SECURITY", "IMPORT"})
+                              "REPLACE", "MERGE", "UPSERT", "COPY", "CALL", "DO", "EXEC", "EXECUTE", "RENAME", "LOAD",
+                              "VACUUM", "REINDEX", "CLUSTER", "REFRESH", "LOCK", "COMMENT", "SECURITY", "IMPORT"})
 
 
 def _verb(tokens: list[tuple[str, int]]) -> tuple[str, list[str]]:
@@ -141,9 +141,9 @@ def judge_sql(sql: str, hash_comments: bool = False) -> tuple[list[tuple[Verdict
 
 # -- other stores --------------------------------------------------------------------------------------
 
-_MONGO_DENY: Final = re.compile(r"\.\s*(dropDatabase|drop|dropAllUsers|dropUser)\s*\(|\.\s*(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)")
+_MONGO_DENY = re.compile(r"\.\s*(dropDatabase|drop|dropAllUsers|dropUser)\s*\(|\.\s*(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)")
 _MONGO_ASK: Final = re.compile(r"\.\s*(deleteMany|remove|findOneAndDelete|deleteOne|updateMany)\s*\(")
-_MONGO_READ: Final = re.compile(r"^\s*(db\.\w+\.(find|count|countDocuments|aggregate|findOne|distinct)\b|show |db\.(stats|version)\b)")
+_MONGO_READ = re.compile(r"^\s*(db\.\w+\.(find|count|countDocuments|aggregate|findOne|distinct)\b|show |db\.(stats|version)\b)")
 
 
 def judge_mongo(code: str) -> tuple[list[tuple[Verdict, str]], bool]:
@@ -154,7 +154,7 @@ def judge_mongo(code: str) -> tuple[list[tuple[Verdict, str]], bool]:
     return [], not _MONGO_READ.match(code)
 
 
-_REDIS_READ: Final = frozenset({"GET", "MGET", "KEYS", "SCAN", "INFO", "TTL", "PTTL", "TYPE", "EXISTS", "HGET", "HGETALL",
+_REDIS_READ = frozenset({"GET", "MGET", "KEYS", "SCAN", "INFO", "TTL", "PTTL", "TYPE", "EXISTS", "HGET", "HGETALL",
                          "HKEYS", "HLEN", "LRANGE", "LLEN", "SMEMBERS", "SCARD", "ZRANGE", "ZCARD", "PING", "DBSIZE",
                          "MONITOR", "STRLEN", "SISMEMBER", "HMGET", "XRANGE", "XLEN", "MEMORY", "SLOWLOG",
                          "CLIENT", "CONFIG", "COMMAND", "ECHO", "TIME", "LASTSAVE", "ROLE", "CLUSTER"})
@@ -205,7 +205,7 @@ def _mysql(inv: Invocation) -> _Query:
 
 
 _SQLITE_VALUE_OPTS: Final = frozenset({"-cmd", "-init", "-separator", "-nullvalue", "-newline", "-vfs", "-maxsize",
-                                "-mmap", "-pagecache", "-lookaside", "-heap", "-c", "-s", "-f"})
+                                       "-mmap", "-pagecache", "-lookaside", "-heap", "-c", "-s", "-f"})
 
 
 def _sqlite(inv: Invocation) -> _Query:

@@ -10,7 +10,7 @@ from phlegyas.analysis.tier1.words import inner_commands
 from phlegyas.core.analysis import AnalysisEnv
 
 _SUDO_HARMLESS: Final = frozenset({"-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp",
-                            "--remove-timestamp", "-h", "--help", "-V", "--version"})
+                                   "--remove-timestamp", "-h", "--help", "-V", "--version"})
 
 
 def detect_sudo(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -144,9 +144,9 @@ def detect_killall(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 
 _POWER_VERBS: Final = frozenset({"poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency",
-                          "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate"})
+                                 "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate"})
 _FIREWALL_UNITS: Final = frozenset({"firewalld", "ufw", "nftables", "iptables", "netfilter-persistent", "apparmor",
-                             "selinux"})
+                                    "selinux"})
 
 
 def detect_systemctl(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

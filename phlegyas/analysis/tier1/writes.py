@@ -88,13 +88,13 @@ def _under(path: str, table: tuple[tuple[str, ...], frozenset[str]]) -> bool:
 
 
 _SYSTEM_RC: Final = _prefixes("/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zsh",
-                       "/etc/zshrc", "/etc/zprofile", "/etc/zshenv", "/etc/environment", "/etc/fish/config.fish")
+                              "/etc/zshrc", "/etc/zprofile", "/etc/zshenv", "/etc/environment", "/etc/fish/config.fish")
 _CRON: Final = _prefixes("/etc/crontab", "/etc/cron.d", "/etc/cron.daily", "/etc/cron.hourly", "/etc/cron.weekly",
-                  "/etc/cron.monthly", "/var/spool/cron", "/etc/anacrontab", "/var/spool/at")
+                         "/etc/cron.monthly", "/var/spool/cron", "/etc/anacrontab", "/var/spool/at")
 _SERVICES: Final = _prefixes("/etc/systemd", "/lib/systemd", "/usr/lib/systemd", "/etc/init.d", "/etc/rc.local",
-                      "/etc/init", "/Library/LaunchAgents", "/Library/LaunchDaemons", "/etc/xdg/autostart",
-                      "/etc/ld.so.preload", "/etc/udev/rules.d")
-_HOME_SERVICES: Final = _prefixes(".config/systemd", "Library/LaunchAgents", ".config/autostart", ".local/share/systemd")
+                             "/etc/init", "/Library/LaunchAgents", "/Library/LaunchDaemons", "/etc/xdg/autostart",
+                             "/etc/ld.so.preload", "/etc/udev/rules.d")
+_HOME_SERVICES = _prefixes(".config/systemd", "Library/LaunchAgents", ".config/autostart", ".local/share/systemd")
 _SYSTEM_ROOTS: Final = ("/etc/", "/lib/", "/usr/lib/", "/var/spool/", "/Library/")
 
 
@@ -233,7 +233,7 @@ def detect_at(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     add(out, "persistence.cron", inv, f"{inv.program} schedules a command to run later")
 
 
-_SYSTEMCTL_PERSIST: Final = frozenset({"enable", "reenable", "link", "preset", "preset-all", "add-wants", "add-requires",
+_SYSTEMCTL_PERSIST = frozenset({"enable", "reenable", "link", "preset", "preset-all", "add-wants", "add-requires",
                                 "set-default", "edit", "revert"})
 
 

@@ -11,7 +11,7 @@ from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import Word
 
 # tar: bundled first argument (``tar xzf a.tgz``), modes, and options that run programs.
-_TAR_VALUES: Final = frozenset({"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
+_TAR_VALUES = frozenset({"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
                          "-b", "--blocking-factor", "-L", "--tape-length", "-N", "--newer", "--after-date",
                          "-K", "--starting-file", "-V", "--label", "-g", "--listed-incremental", "-H", "--format",
                          "--exclude", "--transform", "--xform", "--owner", "--group", "--mode", "--mtime",
@@ -20,7 +20,7 @@ _TAR_VALUES: Final = frozenset({"-f", "--file", "-C", "--directory", "-T", "--fi
                          "--strip-components", "--suffix", "--backup", "--newer-mtime", "--hole-detection",
                          "--occurrence", "--quoting-style", "--sort", "--warning", "--record-size", "--level"})
 _TAR_EXEC: Final = frozenset({"--checkpoint-action", "--to-command", "--use-compress-program", "-I", "--info-script",
-                       "-F", "--new-volume-script", "--rsh-command", "--rmt-command"})
+                              "-F", "--new-volume-script", "--rsh-command", "--rmt-command"})
 _TAR_BUNDLED_VALUES: Final = frozenset("fCTXbLNKVgHI")
 
 

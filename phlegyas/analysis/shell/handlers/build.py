@@ -53,7 +53,7 @@ _PYTEST_INI_HARMLESS: Final = frozenset({
 ``DJANGO_SETTINGS_MODULE`` … are not among them)."""
 
 
-_ADDOPTS_WORD: Final = re.compile(r"-[qvxsl]+|-r[a-zA-Z]+|--strict-markers|--strict-config|--disable-warnings|--lf|--ff|"
+_ADDOPTS_WORD = re.compile(r"-[qvxsl]+|-r[a-zA-Z]+|--strict-markers|--strict-config|--disable-warnings|--lf|--ff|"
                            r"--nf|--sw|--stepwise|--new-first|--failed-first|--last-failed|--no-header|--showlocals|"
                            r"--tb=(?:auto|long|short|line|native|no)|--color=(?:yes|no|auto)|--maxfail=\d+|"
                            r"--durations=\d+|--import-mode=(?:prepend|append|importlib)|-n(?:=?(?:auto|\d+))?|"
@@ -155,7 +155,7 @@ def cargo_opts(c: Call) -> None:
 
 
 _RUSTC_SAFE_C: Final = frozenset({"opt-level", "debuginfo", "target-cpu", "codegen-units", "lto", "panic",
-                           "overflow-checks", "strip", "debug-assertions", "force-frame-pointers"})
+                                  "overflow-checks", "strip", "debug-assertions", "force-frame-pointers"})
 
 
 def cargo_compiler_args(c: Call) -> None:
@@ -288,10 +288,10 @@ def rustc_opts(c: Call) -> None:
 
 # -- cmake ---------------------------------------------------------------------------------------------------
 
-_CMAKE_LOADED: Final = re.compile(r"(COMPILER|LAUNCHER|LINKER|TOOLCHAIN_FILE|_INCLUDES?|INCLUDE_BEFORE|PROGRAM|_EXECUTABLE|"
+_CMAKE_LOADED = re.compile(r"(COMPILER|LAUNCHER|LINKER|TOOLCHAIN_FILE|_INCLUDES?|INCLUDE_BEFORE|PROGRAM|_EXECUTABLE|"
                            r"CROSSCOMPILING_EMULATOR|_MAKE_PROGRAM|_AR|_RANLIB)$")
 _CMAKE_E_READ: Final = frozenset({"echo", "echo_append", "capabilities", "compare_files", "md5sum", "sha1sum",
-                           "sha224sum", "sha256sum", "sha384sum", "sha512sum", "true", "false", "cat", "sleep"})
+                                  "sha224sum", "sha256sum", "sha384sum", "sha512sum", "true", "false", "cat", "sleep"})
 
 
 def cmake(c: Call) -> None:

@@ -12,8 +12,8 @@ from phlegyas.analysis.shell.handlers.base import Call, mutate, read_only
 
 MAIN_BRANCHES: Final = frozenset({"main", "master", "origin/main", "origin/master", "upstream/main", "upstream/master"})
 GIT_CODE_KEYS: Final = ("core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "core.hookspath",
-                 "core.askpass", "sequence.editor", "diff.external", "gpg.program", "credential.helper",
-                 "core.gitproxy", "pager.")
+                        "core.askpass", "sequence.editor", "diff.external", "gpg.program", "credential.helper",
+                        "core.gitproxy", "pager.")
 
 
 def git_config_key(text: str) -> str:
@@ -102,7 +102,7 @@ def _grep(c: Call) -> None:
     c.eff.reads.extend(ops or [literal(".")])
 
 
-_BY_SUBCOMMAND: Final = {"merge": _strategy, "rebase": _strategy, "cherry-pick": _strategy, "revert": _strategy,
+_BY_SUBCOMMAND = {"merge": _strategy, "rebase": _strategy, "cherry-pick": _strategy, "revert": _strategy,
                   "fetch": _fetching, "pull": _fetching, "ls-remote": _remote_words, "clone": _clone, "diff": _diff,
                   "grep": _grep}
 
@@ -125,8 +125,8 @@ def git_not_main(c: Call) -> None:
 
 
 _REF_WORD: Final = re.compile(r"((HEAD|@|[0-9a-f]{7,40})([~^][0-9]*)*|@\{-[0-9]+\}|-|[A-Za-z0-9]+(-[A-Za-z0-9]+)+"
-                       r"|v[0-9]+(\.[0-9]+)*(-[A-Za-z0-9.]+)?)$")
-_BRANCH_PREFIXES: Final = ("feature/", "feat/", "fix/", "bugfix/", "hotfix/", "release/", "chore/", "refactor/", "topic/",
+                              r"|v[0-9]+(\.[0-9]+)*(-[A-Za-z0-9.]+)?)$")
+_BRANCH_PREFIXES = ("feature/", "feat/", "fix/", "bugfix/", "hotfix/", "release/", "chore/", "refactor/", "topic/",
                     "wip/", "dependabot/", "renovate/")
 _BRANCH_NAMES: Final = frozenset({"develop", "development", "staging", "trunk", "gh-pages"})
 
@@ -176,7 +176,7 @@ and ``-f`` overwrite an existing branch."""
 _BRANCH_SAFE_CHANGE: Final = frozenset({"-d", "--delete", "-m", "--move"})
 """``-d`` deletes only a branch merged into HEAD or its upstream (git refuses the rest: nothing is lost),
 ``-m`` renames (git refuses to overwrite an existing branch)."""
-_BRANCH_LIST: Final = frozenset({"-l", "--list", "-a", "--all", "-r", "--remotes", "--contains", "--no-contains", "--merged",
+_BRANCH_LIST = frozenset({"-l", "--list", "-a", "--all", "-r", "--remotes", "--contains", "--no-contains", "--merged",
                           "--no-merged", "--points-at", "--show-current", "-v", "-vv", "--verbose"})
 
 
@@ -202,7 +202,7 @@ def git_branch(c: Call) -> None:
 
 
 _TAG_LIST: Final = ("-l", "--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-v",
-             "--verify")
+                    "--verify")
 
 
 def git_tag(c: Call) -> None:
@@ -220,7 +220,7 @@ def git_tag(c: Call) -> None:
 
 
 _PATCH_CONTROL: Final = ("--continue", "--skip", "--abort", "--quit", "--show-current-patch", "-r", "--resolved",
-                  "--stat", "--numstat", "--summary", "--check")
+                         "--stat", "--numstat", "--summary", "--check")
 
 
 def git_patch(c: Call) -> None:
@@ -275,8 +275,8 @@ def git_remote(c: Call) -> None:
 
 
 _CONFIG_READ: Final = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch", "--get-color",
-                          "--get-colorbool", "--show-origin", "--show-scope", "--name-only"})
-_CONFIG_WRITE: Final = frozenset({"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section",
+                                 "--get-colorbool", "--show-origin", "--show-scope", "--name-only"})
+_CONFIG_WRITE = frozenset({"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section",
                            "-e", "--edit"})
 
 

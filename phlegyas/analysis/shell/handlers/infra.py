@@ -9,10 +9,10 @@ from phlegyas.analysis.shell.handlers.base import Call, operand_texts, read_only
 
 _DOCKER_READ: Final = {
     "image": {"ls", "list", "inspect", "history"}, "container": {"ls", "list", "ps", "inspect", "logs", "top", "port",
-                                                                "diff", "stats"},
+                                                                       "diff", "stats"},
     "network": {"ls", "list", "inspect"}, "volume": {"ls", "list", "inspect"}, "system": {"df", "info", "events"},
     "context": {"ls", "list", "show", "inspect"}, "compose": {"ps", "logs", "config", "ls", "images", "version", "top",
-                                                                "port"},
+                                                                       "port"},
     "buildx": {"ls", "version", "inspect", "du"}, "builder": {"ls", "inspect"}, "plugin": {"ls", "list", "inspect"},
     "secret": {"ls", "inspect"}, "config": {"ls", "inspect"}, "manifest": {"inspect"}, "node": {"ls", "inspect", "ps"},
     "service": {"ls", "inspect", "logs", "ps"}, "stack": {"ls", "ps", "services"}, "swarm": set(), "trust": {"inspect"},
@@ -74,14 +74,14 @@ def tf_output(c: Call) -> None:
 
 
 _CLOUD_READ: Final = frozenset({"ls", "list", "describe", "show", "info", "get", "status", "logs", "version", "whoami",
-                         "get-value", "get-iam-policy", "cat", "du", "stat", "lookup", "search", "account",
-                         "print-settings", "help", "releases", "apps", "domains", "regions", "wait"})
+                                "get-value", "get-iam-policy", "cat", "du", "stat", "lookup", "search", "account",
+                                "print-settings", "help", "releases", "apps", "domains", "regions", "wait"})
 _CLOUD_SECRET_WORDS: Final = ("secret", "password", "credential", "token", "decrypt", "private", "get-login",
-                       "print-access", "print-identity", "aws_secret", "key-value")
+                              "print-access", "print-identity", "aws_secret", "key-value")
 
 
 _CLOUD_REVEAL: Final = frozenset({"--with-decryption", "--decrypt", "--reveal", "--show-secrets", "--show-token",
-                           "--show-secret", "--include-secrets", "--plaintext"})
+                                  "--show-secret", "--include-secrets", "--plaintext"})
 """Options that make a read print secret values (``aws ssm get-parameter --with-decryption``)."""
 
 

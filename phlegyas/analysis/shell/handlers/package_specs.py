@@ -18,7 +18,7 @@ import re
 from typing import Final, NamedTuple
 
 ARCHIVE_SUFFIXES: Final = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar", ".zip", ".egg",
-                    ".gem", ".crate", ".nupkg", ".jar", ".phar")
+                           ".gem", ".crate", ".nupkg", ".jar", ".phar")
 _VCS_PREFIXES: Final = ("git+", "hg+", "svn+", "bzr+", "git://", "git@", "ssh://", "file:")
 
 

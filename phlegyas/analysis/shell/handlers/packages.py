@@ -48,7 +48,7 @@ def npm_audit(c: Call) -> None:
 
 
 _GOAL_WORDS: Final = ("test", "compile", "check", "lint", "build", "assemble")
-_MAKE_PROGRAM_VARS: Final = frozenset({"SHELL", ".SHELLFLAGS", "MAKEFILES", "MAKEFLAGS", "MFLAGS", "MAKE", "CC", "CXX",
+_MAKE_PROGRAM_VARS = frozenset({"SHELL", ".SHELLFLAGS", "MAKEFILES", "MAKEFLAGS", "MFLAGS", "MAKE", "CC", "CXX",
                                 "CPP", "LD", "AR", "AS", "FC", "NM", "RANLIB", "STRIP", "OBJCOPY", "PYTHON", "GO",
                                 "CARGO", "RUSTC", "NPM", "NODE", "JAVA", "JAVAC", "DOCKER", "INSTALL", "RM", "CP",
                                 "MV", "MKDIR", "SED", "AWK", "PERL", "BASH", "SH", "CMAKE", "NINJA"})
@@ -97,12 +97,12 @@ def build_goals(c: Call) -> None:
             c.eff.blockers.append(f"runs the build target {text!r}")
 
 
-_PKG_READ: Final = frozenset({"list", "search", "show", "info", "policy", "depends", "rdepends", "madison", "outdated",
+_PKG_READ = frozenset({"list", "search", "show", "info", "policy", "depends", "rdepends", "madison", "outdated",
                        "deps", "leaves", "config", "doctor", "--version", "-v", "version", "help", "history",
                        "provides", "repolist", "repoquery", "query", "changelog", "home", "desc", "uses",
                        "list-installed", "ls", "which", "current", "versions", "check", "--help", "-V", "show-deps",
                        "toolchain-list", "env", "why", "licenses", "audit", "fund", "path", "environment"})
-_PKG_PROJECT: Final = {"bundle": {"install", "update", "add", "remove", "lock", "check", "outdated", "list", "show"},
+_PKG_PROJECT = {"bundle": {"install", "update", "add", "remove", "lock", "check", "outdated", "list", "show"},
                 "bundler": {"install", "update", "add", "remove", "lock"},
                 "composer": {"install", "update", "require", "remove", "dump-autoload", "dumpautoload", "validate"},
                 "cabal": {"build", "test", "update", "run-tests", "bench", "check"},
@@ -144,7 +144,7 @@ def system_pkg(c: Call) -> None:
         eff.changes.append("installs project dependencies" if eff.category == P.PKG_INSTALL else "builds the project")
 
 
-_SOURCE_OPTIONS: Final = frozenset({"--git", "--github", "--source", "--path", "--branch", "--ref", "--glob", "--repository",
+_SOURCE_OPTIONS = frozenset({"--git", "--github", "--source", "--path", "--branch", "--ref", "--glob", "--repository",
                              "--repository-url", "--registry", "--index", "--index-url", "--gemfile"})
 
 

@@ -78,7 +78,7 @@ from phlegyas.analysis.shell.handlers.shell import history, runs_code, shell_sta
 from phlegyas.analysis.shell.handlers.system import assign_operand_mutates, ip, operand_mutates, service, system_config
 from phlegyas.analysis.shell.handlers.text import awk, editor, jq, plus_command, sed, tex, words_only
 
-HANDLERS: Final[dict[str, Handler]] = {
+HANDLERS: dict[str, Handler] = {
     # archives
     "tar": tar, "zip": zip_, "unzip": unzip, "archive_generic": archive_generic,
     # build and test tools
@@ -139,5 +139,5 @@ def check_handlers() -> list[str]:
 
 
 _EXPANSION_HANDLERS: Final = frozenset({"trap", "stdin_code", "npx", "uv_run", "uv_tool", "coverage_run", "interp_here",
-                                 "yarn_workspace", "formatter", "openssl", "openssl_in"})
+                                        "yarn_workspace", "formatter", "openssl", "openssl_in"})
 """Handlers that ``shell.analyze`` implements (they expand into other invocations) or that need nothing."""

@@ -80,7 +80,7 @@ def awk(c: Call) -> None:
 
 
 _AWK_W_HARMLESS: Final = frozenset({"version", "V", "help", "usage", "copyright", "posix", "traditional", "compat",
-                             "sandbox", "lint", "interactive", "re-interval", "characters-as-bytes"})
+                                    "sandbox", "lint", "interactive", "re-interval", "characters-as-bytes"})
 """``awk -W NAME``: the long options this spells that only change how awk reads its program. The others
 (``-W exec file``, ``-W source=…``, ``-W dump-variables``, ``-W profile``) run or write something."""
 
@@ -90,8 +90,8 @@ def editor(c: Call) -> None:
 
 
 _TEX_EXEC: Final = frozenset({"--shell-escape", "-shell-escape", "--enable-write18", "-enable-write18", "-R0", "-I",
-                       "--filter", "-U", "--unsafe", "-e", "-pdflatex", "-latex", "-lualatex", "-xelatex",
-                       "-usepretex"})
+                              "--filter", "-U", "--unsafe", "-e", "-pdflatex", "-latex", "-lualatex", "-xelatex",
+                              "-usepretex"})
 
 
 def tex(c: Call) -> None:
