@@ -31,6 +31,7 @@ from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.expansion import blocks_tier2, computed, process_substitution
 from phlegyas.analysis.tier1.gate import database_findings, state_findings
+from phlegyas.analysis.tier1.words import known_words
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
@@ -70,6 +71,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
     last_command = max((i for i, r in enumerate(ex.runs) if r.program not in DECLARATIONS), default=-1)
     for index, run in enumerate(ex.runs):
         renv = state.env
+        if run.args:
+            run.args = known_words(run.args, renv)  # `ls "$(git rev-parse --show-toplevel)"` lists the project
         eff = effects_for(run)
         if run.kind in ("program", "query", "interp"):  # a bare ``env`` is a query; ``python -c`` an interp
             eff.secrets.extend(shown_secrets(run.program, run.args))

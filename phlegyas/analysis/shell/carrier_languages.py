@@ -8,7 +8,8 @@ debuggers ``shell.carriers`` reads itself: only the parts that start a shell are
   runs to the end of its line; ``+G``, ``+F``, ``+42`` run nothing.
 - ``make``: ``SHELL=PROG`` (or ``MAKESHELL``) on the command line is the program every recipe line runs in;
   ``--eval``/``-E`` text is makefile syntax: a recipe (after ``target:;`` or a tab) and ``$(shell …)`` are
-  shell code, anything else is make code the gate does not read (the call asks).
+  shell code, anything else is make code the gate does not read (the call asks); so is a makefile read
+  from stdin (``-f -``, ``-f /dev/stdin``) when that input is literal (a here-string, heredoc or ``echo``).
 - ``ed``: a line ``!cmd`` (also ``r !cmd``, ``w !cmd``, ``e !cmd``) of its literal input, or a file operand
   ``!cmd``, runs cmd.
 """
@@ -25,6 +26,7 @@ _SSH_LOCAL: Final = frozenset({"proxycommand", "localcommand", "knownhostscomman
 _MAKE_SHELL_FN: Final = re.compile(r"\$[({]shell\s+([^)}]*)[)}]")
 _MAKE_RULE: Final = re.compile(r"^([^=:#;\t][^=:#;]*)::?(?!=)([^=;#]*);(.*)$")
 _MAKE_SHELL_VARS: Final = frozenset({"SHELL", "MAKESHELL"})
+_STDIN_FILES: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _ED_BANG: Final = re.compile(r"^[^A-Za-z!]*(?:[erwWE]\s*)?!(.*)$")
 
 
@@ -55,6 +57,11 @@ def language(ex: Walk, cmd: SimpleCommand, name: str, opts: list[tuple[str, Word
             if opt in ("--eval", "-E") and value is not None:
                 found = True  # make code: never automatic
                 codes.extend((opt, Word(c, value.dynamic)) for c in make_commands(value.text))
+            elif opt in ("-f", "--file", "--makefile") and value is not None and value.text in _STDIN_FILES:
+                found = True  # the makefile is the literal input, if any: its recipes are shell code
+                text, _ = stdin_text(cmd, ex.ups_of)
+                if text is not None:
+                    codes.extend((f"{opt} {value.text}", Word(c)) for c in make_commands(text))
     elif name == "ed":
         text, _ = stdin_text(cmd, ex.ups_of)
         lines = text.splitlines() if text is not None else []

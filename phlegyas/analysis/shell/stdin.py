@@ -37,7 +37,8 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
         return " ".join(texts), "pipe from echo"
     if producer.program == "printf" and words and not any(w.dynamic for w in words):
         return decode_ansi_c(words[0].text).replace("%s", " ".join(w.text for w in words[1:])), "pipe from printf"
-    if producer.program == "cat" and not words and producer.stdin_text is not None \
+    if producer.program == "cat" and all(w.text == "-" and not w.dynamic for w in words) and len(words) <= 1 \
+            and producer.stdin_text is not None \
             and not producer.command.stdin_dynamic:
         return producer.stdin_text, "pipe from cat"
     if producer.program in _DECODERS and len(producer.upstream) <= 1:

@@ -3,7 +3,8 @@
 - A loop that never ends (``while true``, ``while :``, ``until false``, ``for ((;;))``) whose body starts
   a background job (``&``) forks until the process table is full: ``process.fork_bomb`` (deny), the class
   of ``:(){ :|:& };:``. A background job in any other loop starts as many processes as the loop turns
-  (``for i in $(seq 1 100000); do sleep 100 & done``): ``process.unbounded`` (ask). Inline code of an
+  (``for i in $(seq 1 100000); do sleep 100 & done``): ``process.unbounded`` (ask), as is an endless loop
+  that nothing in its body leaves (``while true; do mkdir x; cd x; done``). Inline code of an
   interpreter that loops without end (``iter(int, 1)``, ``while True``) asks too.
 - An endless stream (``yes``, ``seq inf``, ``cat /dev/zero``, ``dd if=/dev/urandom`` without ``count=``)
   written into a file, through any filter (``yes | tr y n > f``, ``cat /dev/zero | tee f``), fills the
@@ -38,16 +39,26 @@ _FALSE: Final = frozenset({"false", "/bin/false", "/usr/bin/false"})
 _ALWAYS: Final = re.compile(r"^(?:\[\[?\s*(?:1|true|-n\s+1|x)\s*\]?\]|\(\(\s*1\s*\)\))$")
 
 
+_ENDLESS_HEAD: Final = re.compile(r"\b(?:while|until)\s+(?:true|:|false|\[|\(\()|\bfor\s*\(\(")
+"""What an endless loop's head starts with: a quick test before the line is parsed again."""
+_LEAVES_LOOP: Final = frozenset({"break", "exit", "return", "exec", "kill"})
+
+
 def background_loops(script: Script, out: Out) -> None:
-    """``while true; do sleep 1 & done`` (deny), ``for …; do job & done`` (ask): see the module docstring."""
+    """``while true; do sleep 1 & done`` (deny), ``for …; do job & done`` (ask), and an endless loop that
+    nothing in its body leaves (``while true; do mkdir x; cd x; done``: ask): see the module docstring."""
     source = script.source
-    if "&" not in source or not _LOOP_WORD.search(source) or not _BACKGROUND.search(source):
+    if not _LOOP_WORD.search(source):
+        return
+    background = "&" in source and _BACKGROUND.search(source) is not None
+    if not background and not _ENDLESS_HEAD.search(source):
         return
     try:
         root = _parser().parse(source.encode("utf-8", "surrogatepass")).root_node
     except (ValueError, UnicodeError):
         return
     worst: tuple[bool, str] | None = None
+    never_left = ""
     stack: list[Any] = [root]
     seen = 0
     while stack and seen < 20000:
@@ -59,8 +70,14 @@ def background_loops(script: Script, out: Out) -> None:
                 endless = _endless(node)
                 if worst is None or endless and not worst[0]:
                     worst = (endless, _text(node))
+            elif body is not None and not never_left and _endless(node) and not _leaves(body):
+                never_left = _text(node)
         stack.extend(node.children)
     if worst is None:
+        if never_left:
+            add(out, "process.unbounded", source[:120],
+                f"the loop `{never_left[:60]}` never ends and nothing in it leaves it: what it does, it does "
+                "without end")
         return
     endless, text = worst
     if endless:
@@ -81,6 +98,18 @@ def _starts_background(body: Any) -> bool:
     while stack:
         node = stack.pop()
         if node.type == "&":
+            return True
+        stack.extend(node.children)
+    return False
+
+
+def _leaves(body: Any) -> bool:
+    """Whether a command in the loop's body may end the loop (``break``, ``exit``, ``return``) or the
+    shell (``exec``, ``kill``), or a condition may (``cmd || break`` is a command like any other)."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type == "command_name" and _text(node) in _LEAVES_LOOP:
             return True
         stack.extend(node.children)
     return False

@@ -127,10 +127,9 @@ def _worst_case(text: str, env: AnalysisEnv) -> tuple[str, bool]:
     for a, b in expansions(text):
         out.append(text[last:a])
         piece = text[a:b]
-        if piece in _KNOWN_HOME:
-            out.append(env.home)
-        elif piece in _KNOWN_CWD:
-            out.append(env.cwd)
+        known = _always_set(piece, env)
+        if known is not None:
+            out.append(known)
         else:
             unknown = True
             if piece.startswith("${") and (":-" in piece or ":=" in piece):
@@ -143,6 +142,138 @@ def _worst_case(text: str, env: AnalysisEnv) -> tuple[str, bool]:
     return "".join(out), unknown
 
 
+_SET_VALUE: Final = (":-", "-", ":?", "?", ":=", "=")
+"""Operators that give a set variable's own value (``${HOME:?}``, ``${HOME:-/tmp}``)."""
+
+
+def _always_set(piece: str, env: AnalysisEnv) -> str | None:
+    """The value of an expansion of ``HOME`` or ``PWD``, which the agent's shell always has set:
+    ``$HOME``, ``${HOME:?}``, ``${HOME:-x}`` (the default is never used), ``${HOME%/}``, ``${PWD:+x}``
+    (``x``: the alternate is always used); None for anything else."""
+    if piece in _KNOWN_HOME:
+        return env.home
+    if piece in _KNOWN_CWD:
+        return env.cwd
+    if piece.startswith(("$(", "`")) and not piece.startswith("$(("):
+        return _path_output(piece, env)
+    if not piece.startswith("${") or not piece.endswith("}"):
+        return None
+    body = piece[2:-1]
+    for name, value in (("HOME", env.home), ("PWD", env.cwd)):
+        if not body.startswith(name) or body == name:
+            continue
+        rest = body[len(name):]
+        if rest.startswith(_SET_VALUE) and "$" not in rest and "`" not in rest:
+            return value
+        if rest.startswith((":+", "+")) and "$" not in rest and "`" not in rest:
+            return rest[2:] if rest.startswith(":+") else rest[1:]
+        if rest in ("%/", "%%/"):
+            return value.rstrip("/") or "/"
+    return None
+
+
+_RESOLVERS: Final = frozenset({"realpath", "readlink", "grealpath", "greadlink"})
+
+
+def _path_output(piece: str, env: AnalysisEnv, depth: int = 0) -> str | None:
+    """What a substitution that only computes a path prints: ``$(dirname "$PWD")``, ``$(basename X)``,
+    ``$(realpath ..)``, ``$(readlink -f ~)``, ``$(cd .. && pwd)``, ``$(echo $HOME)``,
+    ``$(git rev-parse --show-toplevel)`` (the project); None for anything else (symlinks are not followed:
+    the path as written is the one judged)."""
+    body = piece[1:-1] if piece.startswith("`") else piece[2:-1]
+    if depth > 4 or not body.strip() or len(body) > 200:
+        return None
+    script = parse(body)
+    commands = [c for c in script.commands if c.origin == "top"]  # the substitutions inside are words here
+    if script.problems or not commands or len(commands) > 2 or any(c.redirects or c.assignments for c in commands):
+        return None
+    texts = [[w.text for w in c.words] for c in commands]
+    if len(commands) == 2:  # `cd DIR && pwd`
+        if len(texts[0]) == 2 and texts[0][0] == "cd" and texts[1] == ["pwd"]:
+            return _path_word(commands[0].words[1], env, depth)
+        return None
+    words = commands[0].words
+    if not words or words[0].dynamic:
+        return None
+    program, args = words[0].text, words[1:]
+    if program == "git" and texts[0][1:] == ["rev-parse", "--show-toplevel"]:
+        return env.project_root if is_within(env.cwd, env.project_root) else None  # elsewhere: another repository
+    if program == "pwd" and not args:
+        return env.cwd
+    operands = [a for a in args if a.dynamic or not a.text.startswith("-")]
+    flags = [a.text for a in args if not a.dynamic and a.text.startswith("-")]
+    if len(operands) != 1:
+        return None
+    got = _path_word(operands[0], env, depth)
+    if got is None:
+        return None
+    if program == "dirname" and not flags:
+        return posixpath.dirname(got.rstrip("/")) or "/"
+    if program == "basename" and not flags:
+        return posixpath.basename(got.rstrip("/")) or "/"
+    if program in _RESOLVERS and all(f in ("-f", "-e", "-m", "--canonicalize", "-s", "-q", "-n") for f in flags):
+        return got
+    if program == "echo" and not flags:
+        return got
+    return None
+
+
+def _path_word(word: Word, env: AnalysisEnv, depth: int) -> str | None:
+    """One operand of a path-computing substitution, resolved; None when part of it is unknown."""
+    text = word.text
+    if word.dynamic:
+        out, last = [], 0
+        for a, b in expansions(text):
+            out.append(text[last:a])
+            piece = text[a:b]
+            value = _path_output(piece, env, depth + 1) if piece.startswith(("$(", "`")) else _always_set(piece, env)
+            if value is None:
+                return None
+            out.append(value)
+            last = b
+        out.append(text[last:])
+        text = "".join(out)
+    if word.glob or "{" in text:
+        return None
+    return resolve(text, env)
+
+
+def known_words(args: list[Word], env: AnalysisEnv) -> list[Word]:
+    """``args`` with each word whose expansions all have a value the analysis knows (``${HOME:?}``,
+    ``"$(git rev-parse --show-toplevel)"``, ``$(dirname "$PWD")``) written as that value, so that Tier 2
+    judges the path it is. A word that would split (an unquoted value with a blank) or become an option
+    stays as it was, and so does every other word."""
+    if not any(w.dynamic for w in args):
+        return args
+    out: list[Word] = []
+    changed = False
+    for word in args:
+        if not word.dynamic or word.glob or "$" not in word.text and "`" not in word.text:
+            out.append(word)
+            continue
+        text = word.text
+        parts, last = [], 0
+        for a, b in expansions(text):
+            parts.append(text[last:a])
+            value = _always_set(text[a:b], env)
+            if value is None:
+                parts = []
+                break
+            parts.append(value)
+            last = b
+        if not parts:
+            out.append(word)
+            continue
+        parts.append(text[last:])
+        value = "".join(parts)
+        if value.startswith("-") or not value or (not word.quoted and any(c in value for c in " \t\n*?[")):
+            out.append(word)
+            continue
+        out.append(Word(value, False, False, word.quoted))
+        changed = True
+    return out if changed else args
+
+
 def expand_braces(text: str) -> list[str]:
     """Bash brace expansion of a path word (``/{etc,usr}`` → two paths), as ``shell.braces`` does it; the
     word as written when there is nothing to expand or too much."""
@@ -151,7 +282,7 @@ def expand_braces(text: str) -> list[str]:
 
 def resolve(path: str, env: AnalysisEnv) -> str:
     """``paths.normalize`` plus ``~user`` (``~root`` → ``/root``)."""
-    if path.startswith("~") and len(path) > 1 and path[1] != "/":
+    if path.startswith("~") and len(path) > 1 and path[1] != "/" and path[1] not in "+-":
         user, _, rest = path[1:].partition("/")
         base = "/root" if user == "root" else posixpath.join(posixpath.dirname(env.home), user)
         path = base + ("/" + rest if rest else "")
@@ -166,6 +297,8 @@ def word_targets(word: Word, env: AnalysisEnv) -> list[Target]:
         text, dynamic = _worst_case(text, env)
         if not text.strip() or PLACEHOLDER in text or text.startswith("-"):
             return [Target(None, word.text, word.glob, True)]
+    if text == "~-" or text.startswith("~-/"):  # bash's $OLDPWD: only the running shell knows it
+        return [Target(None, word.text, word.glob, True)]
     texts = expand_braces(text) if word.glob and "{" in text else [text]
     return [Target(resolve(t, env), word.text, word.glob, dynamic) for t in texts]
 
