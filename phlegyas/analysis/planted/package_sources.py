@@ -8,7 +8,8 @@ that says so is the same install one step later, so writing it asks (``write.pac
 
 - the registry and index configuration files (``.npmrc``, ``.yarnrc``/``.yarnrc.yml``, ``bunfig.toml``,
   ``pip.conf``/``pip.ini``, ``uv.toml``, ``[tool.uv]`` and its friends in ``pyproject.toml``, a
-  ``Pipfile``'s ``[[source]]``) whenever they set a registry, an index, a proxy or turn TLS checks off;
+  ``Pipfile``'s ``[[source]]``) whenever they set a registry, an index, a proxy or turn TLS checks off,
+  or name a program the package manager runs (``script-shell``, ``node-options``, ``yarnPath``, ``plugins``);
   naming the default registry itself (``https://registry.npmjs.org/``, ``https://pypi.org/simple``)
   changes nothing and stays a plain edit;
 - requirement files with index options (``-i``, ``--extra-index-url``, ``-f``, ``--trusted-host``) or a
@@ -89,11 +90,22 @@ _RC_LINES: Final = {
 _RC_REGISTRY: Final = re.compile(r"(?:^|:)registry$|^npmRegistryServer$|^replace-registry-host$|^npmScopes$", re.I)
 _RC_PROXY: Final = frozenset({"proxy", "https-proxy", "http-proxy", "httpproxy", "httpsproxy"})
 _RC_TLS: Final = frozenset({"strict-ssl", "enablestrictssl"})
+_RC_RUNS: Final = frozenset({"script-shell", "shell", "git", "node-options", "onload-script", "init-module", "editor",
+                             "browser", "viewer", "globalconfig", "userconfig", "yarnpath", "yarn-path", "plugins",
+                             "injectenvironmentfiles", "node-gyp", "python"})
+"""Settings that name a program or script the package manager runs or loads (``script-shell`` runs every
+``npm run``, ``yarnPath`` is yarn itself, ``node-options`` can ``--require`` a module)."""
 
 
 def _value(text: str) -> str:
     text = re.sub(r"\s+[#;].*$", "", text.strip())
     return text.strip().strip("'\"")
+
+
+def _in_project_path(value: str) -> bool:
+    """``.yarn/releases/yarn-4.cjs``: a relative path that stays in the project (its file is judged when
+    written); not ``/tmp/x``, ``~/x``, ``../x``, ``$X`` or a command with arguments."""
+    return not value.startswith(("/", "~", "$")) and ".." not in value.split("/") and " " not in value
 
 
 def _npmrc(language: str, content: str) -> list[str]:
@@ -114,6 +126,8 @@ def _npmrc(language: str, content: str) -> list[str]:
             out.append(f"{show(value)} (a proxy every package download goes through)")
         elif low in _RC_TLS and value.lower() == "false":
             out.append(f"any registry ({key} false turns off TLS certificate checks)")
+        elif low in _RC_RUNS and value and (low == "node-options" or not _in_project_path(value)):
+            out.append(f"{show(value)} (a program or script the package manager runs: {key})")
         elif low == "unsafehttpwhitelist":
             out.append(f"{show(value) or 'the hosts listed'} (hosts allowed over plain http)")
     return out

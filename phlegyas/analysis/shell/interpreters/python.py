@@ -294,10 +294,20 @@ class _PyScan(ast.NodeVisitor):
         if name == "map" and len(node.args) == 2 and self.qualname(node.args[0]) in _DELETES:
             self._looped_delete(_FS_ARGV[self.qualname(node.args[0]) or ""], node.args[1], node.args[1])
         handled = name is not None and self._sink(name, node)
+        if not handled and self._task_run(node):
+            handled = True
         if not handled:
             if not self._path_method(node):
                 self._purity(name, node)
         self.generic_visit(node)
+
+    def _task_run(self, node: ast.Call) -> bool:
+        got = F.task_command(node, self._literal, self.modules)  # nox's session.run, invoke's c.run
+        if got is None:
+            return False
+        self.pure = False
+        (self.r.shell if isinstance(got, str) else self.r.argvs).append(got)  # type: ignore[arg-type]
+        return True
 
     def _purity(self, name: str | None, node: ast.Call) -> None:
         func = node.func

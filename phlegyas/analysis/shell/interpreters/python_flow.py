@@ -246,3 +246,24 @@ def environment_secrets(tree: ast.AST, qualname: Qualname) -> list[str]:
         if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in named and qualname(node) in _ENV_NAMES:
             return ["*", *out]
     return out
+
+
+_TASK_RUNS = frozenset({"run", "run_always", "run_install", "sudo", "local"})
+"""Methods of task runners' context objects that run a command (nox sessions, invoke and fabric contexts)."""
+
+
+def task_command(node: ast.Call, literal: Literal, modules: object) -> str | list[str] | None:
+    """A task runner's own call on a name that is not a module (the task function's parameter):
+    nox's ``session.run("rm", "-rf", p)`` is an argv, invoke's and fabric's ``c.run("rm -rf ~")``,
+    ``c.sudo(…)`` and ``c.local(…)`` a shell line; None unless every argument is a literal."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr in _TASK_RUNS and isinstance(func.value, ast.Name)
+            and func.value.id not in modules and node.args):  # type: ignore[operator]
+        return None
+    words = [literal(a) for a in node.args]
+    if any(w is None for w in words):
+        return None
+    texts = [w for w in words if w is not None]
+    if len(texts) == 1 and any(c in texts[0] for c in " \t;|&"):
+        return ("sudo " if func.attr == "sudo" else "") + texts[0]
+    return ["sudo", *texts] if func.attr == "sudo" else texts
