@@ -235,7 +235,8 @@ CASES = [
     ("perl -e 'system(\"rm -rf src\")'", "notsafe deletes"),
     ("perl -e '`rm -rf src`'", "notsafe deletes"),
     ("perl -e 'exec \"/bin/sh\";'", "notsafe executes"),
-    ("perl -pi -e 's/a/b/' src/x.py", "notsafe writes"),
+    ("perl -pi -e 's/a/b/' src/x.py", "safe writes"),  # a substitution only: a project edit, as sed -i
+    ("perl -pi -e 's/a/b/e' src/x.py", "notsafe writes"),  # e: the replacement is code
     ("ruby -e 'system(\"rm -rf src\")'", "notsafe deletes"),
     ("ruby -e '`rm -rf src`'", "notsafe deletes"),
     ("ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"/\")'", "notsafe deletes deny"),

@@ -200,6 +200,22 @@ _add("mix", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     examples=(("mix test", "safe"), ("mix test --cover test/a_test.exs", "safe"),
               ("mix format --check-formatted", "safe"),
               ("mix run priv/seed.exs", "notsafe"), ("mix hex.publish", "notsafe"))))
+_add("rails", Spec(operands="none", flags=E(_HELP + " --version -v"), subcommands=subs({}, (
+    "test spec test:system test:all test:models zeitwerk:check", Spec(
+        category=TEST_BUILD, operands="read", does="runs the project's tests", handler="operands_load",
+        flags=E(f"{_HELP} -v --verbose -b --backtrace -f --fail-fast -d --defer-output -c --color --no-color "
+                "--profile"),
+        value_opts=E("-n --name -e --environment --seed -s -j --parallel"))),
+    ("server s", Spec(category=TEST_BUILD, operands="none", does="runs the project's development server",
+                      flags=E(f"{_HELP} -d --daemon --no-daemon -u --using --dev-caching --no-dev-caching"),
+                      value_opts=E("-p --port -b --binding -e --environment -P --pid -C"))),
+    ("routes about stats notes version", ro(operands="none", flags=E(_HELP + " --expanded -E"),
+                                            value_opts=E("-c --controller -g --grep"))),
+    ("", ro(operands="none", flags=E(_HELP + " --version -v"))),
+    ("*", mut("runs a rails command (db:migrate, runner, console …)", operands="none"))),
+    examples=(("rails test", "safe"), ("rails test test/models/user_test.rb", "safe"), ("rails routes", "readonly safe"),
+              ("rails db:migrate", "notsafe"), ("rails runner 'User.delete_all'", "notsafe"),
+              ("rails test /tmp/x_test.rb", "notsafe"))))
 _SWIFT_BUILD = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project",
                     flags=E(f"{_HELP} -v --verbose --very-verbose --parallel --enable-code-coverage --skip-build "
                             "--list-tests --disable-sandbox --show-bin-path --build-tests --quiet -q"),

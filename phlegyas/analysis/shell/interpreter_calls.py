@@ -155,7 +155,8 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
         run_code(ex, run, it.lang, "\n".join(c.text for c in codes), via + (f"{name} -c",), depth, remote)
         return
     if script is not None:
-        if it.lang == "python" and _django_dev(script, rest[1:]):
+        if (it.lang == "python" and _django_dev(script, rest[1:], "manage.py", _DJANGO_DEV)
+                or it.lang == "php" and _django_dev(script, rest[1:], "artisan", _ARTISAN_DEV)):
             run.notes.append(("project_code", script.text))  # the project's tests or dev server, as `npm test`
             return
         run.notes.append(("runs", script.text))
@@ -173,12 +174,17 @@ _DJANGO_DEV: Final = frozenset({"test", "runserver", "check", "showmigrations", 
 ``flush``, ``dbshell``: they change or open the database the settings name, which may not be a dev one)."""
 
 
-def _django_dev(script: Word, rest: list[Word]) -> bool:
-    """``python manage.py test`` of the project's own ``manage.py`` (a relative path without ``..``)."""
+_ARTISAN_DEV: Final = frozenset({"test", "serve", "route:list", "about", "config:show", "model:show"})
+"""Laravel's ``php artisan`` commands of the same kind (not ``migrate``, ``db:wipe``, ``tinker``)."""
+
+
+def _django_dev(script: Word, rest: list[Word], name: str, commands: frozenset[str]) -> bool:
+    """``python manage.py test`` or ``php artisan test`` of the project's own ``manage.py`` or ``artisan``
+    (a relative path without ``..``) with one of its development ``commands``."""
     text = script.text
-    if script.dynamic or text.startswith(("/", "~")) or ".." in text or text.rsplit("/", 1)[-1] != "manage.py":
+    if script.dynamic or text.startswith(("/", "~")) or ".." in text or text.rsplit("/", 1)[-1] != name:
         return False
-    return bool(rest) and not rest[0].dynamic and rest[0].text in _DJANGO_DEV and not any(
+    return bool(rest) and not rest[0].dynamic and rest[0].text in commands and not any(
         w.dynamic for w in rest)
 
 

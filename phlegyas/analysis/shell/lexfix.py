@@ -8,12 +8,18 @@
   (``cat <<< x > f``); ``cat > f <<< x`` is an error to it. The here-string is moved right after the
   command's words, which changes nothing (it is the only redirection of fd 0 there).
 
+- ``dropped_words``: the grammar drops a ``-`` (or ``--``) word right before a heredoc (``make -f - <<EOF``
+  reads as ``make -f``); ``restore_dropped`` puts the words back, and any other text skipped there makes
+  the line not understood.
+
 Each is tried only on lines that need it (a backslash-newline, a ``<>``, or a parse error with ``<<<``),
 so the plain lines of the fast path never pay for them.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Final
+
+from phlegyas.analysis.shell.syntax import SimpleCommand, Word
 
 _COMMENT_AFTER: Final = frozenset(" \t\n;&|()")
 
@@ -166,3 +172,25 @@ def repair(data: bytes, root: Any, reparse: Callable[[bytes], Any]) -> tuple[byt
         if not root.has_error:
             return data, root, read_write
     return None
+
+
+def _gap(src: bytes, node: Any, body: Any) -> str:
+    """The text between a redirected statement's command and its first redirection."""
+    for child in node.children:
+        if child != body and child.start_byte >= body.end_byte:
+            return src[body.end_byte:child.start_byte].decode("utf-8", "replace")
+    return ""
+
+
+def restore_dropped(src: bytes, node: Any, body: Any, cmd: SimpleCommand) -> bool:
+    """Put back the ``-``/``--`` words tree-sitter left out between ``body`` (``cmd``'s node) and the first
+    redirection of the ``redirected_statement`` ``node``; False when it left out any other text."""
+    gap = _gap(src, node, body)
+    tokens = gap.split()
+    if not tokens:
+        return True
+    if not all(t in ("-", "--") for t in tokens):
+        return False
+    cmd.words.extend(Word(t) for t in tokens)
+    cmd.text = (cmd.text + gap).rstrip()
+    return True

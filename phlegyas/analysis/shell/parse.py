@@ -62,10 +62,7 @@ _CONTAINERS: Final = frozenset({
 _IGNORED: Final = frozenset({
     "comment", "heredoc_start", "heredoc_end", "heredoc_content", "string_content", "word", "number",
     "raw_string", "ansi_c_string", "variable_name", "special_variable_name", "simple_expansion",
-    "test_operator", "file_descriptor", "regex", "extglob_pattern", "translated_string",
-    "brace_expression",
-})
-
+    "test_operator", "file_descriptor", "regex", "extglob_pattern", "translated_string", "brace_expression"})
 
 ARRAY_SEPARATOR: Final = "\x00"
 """Between the elements of an array assignment's value (``a=(rm -fr /)``); no word holds a NUL."""
@@ -420,24 +417,6 @@ class _Walker:
                     self.script.commands[idx].upstream.extend(upstream)
             upstream = got
 
-    def _dropped_words(self, node, body, cmd: SimpleCommand) -> None:
-        """tree-sitter-bash drops a ``-`` word right before a heredoc (``make -f - <<EOF`` reads as
-        ``make -f``): text between the command and its first redirection is put back as the words it is,
-        or, when it is anything else, the line is not understood."""
-        end = body.end_byte
-        for child in node.children:
-            if child == body or child.start_byte < end:
-                continue
-            gap = self.src[end:child.start_byte].decode("utf-8", "replace")
-            if gap.strip():
-                tokens = gap.split()
-                if all(t == "-" or t == "--" for t in tokens):
-                    cmd.words.extend(Word(t) for t in tokens)
-                    cmd.text = self.text(body) + gap.rstrip()
-                else:
-                    self.problem(f"the parser skipped {gap.strip()[:40]!r} before a redirection")
-            break
-
     def redirected(self, node, depth: int, origin: str) -> list[int]:
         """A statement with redirections; returns the indices of the commands they apply to."""
         body = node.child_by_field_name("body")
@@ -446,7 +425,8 @@ class _Walker:
         last_stage = None
         if body is not None and body.type == "command":
             target_cmd = self.command(body, depth + 1, origin)
-            self._dropped_words(node, body, target_cmd)
+            if not _lexfix.restore_dropped(self.src, node, body, target_cmd):  # `make -f - <<EOF`
+                self.problem("the parser skipped part of the command before a redirection")
         elif body is not None and body.type in ("pipeline", "list"):
             last_stage = self._last_part(body, depth + 1, origin)
         elif body is not None:

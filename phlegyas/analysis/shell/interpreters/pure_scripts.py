@@ -14,6 +14,7 @@ checked for secrets like any other.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from phlegyas.analysis.programs.spec import opts
@@ -156,6 +157,40 @@ def _perl_regex(code: str, i: int) -> int:
     return j
 
 
+_PERL_QUOTELIKE = {"s": 2, "tr": 2, "y": 2, "m": 1, "qr": 1}
+"""Perl's regex operators and how many delimited parts each has."""
+_PERL_DELIMITERS = frozenset("/|#!,:%")
+
+
+def _perl_quotelike(code: str, op: str, i: int) -> int:
+    """The index after ``s/PAT/REPL/FLAGS`` (or ``tr``, ``y``, ``m``, ``qr``) with ``code[i]`` its delimiter.
+    Code in it raises ``_Impure``: the ``e`` flag (the replacement is evaluated), ``(?{…})``, ``@{[…]}``,
+    ``${\…}``; a replacement may name only the match's groups (``$1``, ``$&``)."""
+    delim = code[i]
+    parts: list[str] = []
+    j = i + 1
+    for _ in range(_PERL_QUOTELIKE[op]):
+        start = j
+        while j < len(code) and code[j] != delim:
+            j += 2 if code[j] == "\\" else 1
+        if j >= len(code):
+            raise _Impure("unterminated regex")
+        parts.append(code[start:j])
+        j += 1
+    flags_start = j
+    while j < len(code) and code[j].isalpha():
+        j += 1
+    flags = code[flags_start:j]
+    if "e" in flags and op == "s":
+        raise _Impure("a substitution whose replacement is code (s///e)")
+    for part in parts:
+        if any(m in part for m in ("(?{", "(??{", "@{", "${", "`")):
+            raise _Impure("code in a regex")
+    if op == "s" and len(parts) == 2 and re.search(r"[$@](?![0-9&])", parts[1].replace("\\$", "").replace("\\@", "")):
+        raise _Impure("a replacement that interpolates a variable")
+    return j
+
+
 def _tokens(code: str, lang: str) -> list[tuple[str, str]]:
     """(kind, text): ``s`` string, ``n`` number, ``i`` name, ``v`` sigil variable, ``p`` punctuation."""
     out: list[tuple[str, str]] = []
@@ -179,6 +214,10 @@ def _tokens(code: str, lang: str) -> list[tuple[str, str]]:
                 j += 2 if code.startswith("::", j) else 1
             if lang == "ruby" and j < n and code[j] in "?!" and not code.startswith("!=", j):
                 j += 1
+            if lang == "perl" and code[i:j] in _PERL_QUOTELIKE and j < n and code[j] in _PERL_DELIMITERS:
+                i = _perl_quotelike(code, code[i:j], j)  # `s/a/b/g`, `tr/a-z/A-Z/`, `m|x|`
+                out.append(("s", "regex"))
+                continue
             out.append(("i", code[i:j]))
             i = j
         elif (ch in "$@%" and lang in ("perl", "ruby") or ch == "$" and lang == "php") and i + 1 < n and (
