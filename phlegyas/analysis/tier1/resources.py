@@ -39,7 +39,8 @@ _FALSE: Final = frozenset({"false", "/bin/false", "/usr/bin/false"})
 _ALWAYS: Final = re.compile(r"^(?:\[\[?\s*(?:1|true|-n\s+1|x)\s*\]?\]|\(\(\s*1\s*\)\))$")
 
 
-_ENDLESS_HEAD: Final = re.compile(r"\b(?:while|until)\s+(?:true|:|false|\[|\(\()|\bfor\s*\(\(")
+_ENDLESS_HEAD: Final = re.compile(r"\b(?:while|until)\s+(?:true|:|false|/bin/true|/usr/bin/true|/bin/false|"
+                                  r"\[\[?\s*(?:1|true|-n\s+1|x)\s*\]|\(\(\s*1\s*\)\))|\bfor\s*\(\([^;]*;\s*;")
 """What an endless loop's head starts with: a quick test before the line is parsed again."""
 _LEAVES_LOOP: Final = frozenset({"break", "exit", "return", "exec", "kill"})
 

@@ -173,6 +173,7 @@ def _always_set(piece: str, env: AnalysisEnv) -> str | None:
 
 
 _RESOLVERS: Final = frozenset({"realpath", "readlink", "grealpath", "greadlink"})
+_PATH_PRINTERS: Final = _RESOLVERS | {"dirname", "basename", "cd", "echo", "git", "pwd"}
 
 
 def _path_output(piece: str, env: AnalysisEnv, depth: int = 0) -> str | None:
@@ -181,8 +182,11 @@ def _path_output(piece: str, env: AnalysisEnv, depth: int = 0) -> str | None:
     ``$(git rev-parse --show-toplevel)`` (the project); None for anything else (symlinks are not followed:
     the path as written is the one judged)."""
     body = piece[1:-1] if piece.startswith("`") else piece[2:-1]
-    if depth > 4 or not body.strip() or len(body) > 200:
+    if depth > 4 or len(body) > 200:
         return None
+    head = body.split(None, 1)
+    if not head or head[0] not in _PATH_PRINTERS:
+        return None  # most substitutions compute something else: no parse for them
     script = parse(body)
     commands = [c for c in script.commands if c.origin == "top"]  # the substitutions inside are words here
     if script.problems or not commands or len(commands) > 2 or any(c.redirects or c.assignments for c in commands):
