@@ -20,13 +20,20 @@ thing it acts on decide:
   ("read-only tool"), unless an argument carries a secret (a token the redactor knows, a private key) or
   names a secret place, or is a statement that changes data;
 - every argument is read by its key: SQL (``sql``, ``query``, ``statement``) through the SQL check,
-  commands (``command``, ``cmd``, ``script``, ``shell``) through the shell analysis, paths (``path``,
-  ``file``, ``file_path``, ``directory`` …) through the path checks.
+  commands (``command``, ``cmd``, ``script``, ``shell``) through the shell analysis, program text
+  (``code``, ``program``, ``snippet``) as the language the tool or server is named for (``run_python``,
+  ``node__evaluate``; else Python when it parses as Python) through that interpreter's analysis, paths
+  (``path``, ``file``, ``file_path``, ``directory`` …) through the path checks;
+- a run verb (execute, run, eval) given only a statement that reads, or code that only computes and prints,
+  is Tier-2 safe as a read verb is; a shell server's command never is (its relative paths are in a directory
+  the gate does not know);
+- ``force: true`` given to a tool that pushes is ``git.force_push`` (deny), as ``git push --force``.
 
 Anything else an MCP tool does is not known: it asks, as before.
 """
 from __future__ import annotations
 
+import ast
 import re
 import shlex
 from typing import Any, Final
@@ -58,6 +65,14 @@ PATH_KEYS: Final = frozenset({"path", "paths", "file", "files", "file_path", "fi
                               "target", "source", "destination", "dest", "folder", "cwd", "working_directory"})
 URL_KEYS: Final = frozenset({"url", "uri", "href", "link", "endpoint", "address", "website", "page", "location", "src"})
 ARGV_KEYS: Final = ("args", "argv", "arguments")
+CODE_KEYS: Final = frozenset({"code", "source", "source_code", "program", "snippet", "python", "javascript", "js"})
+"""Arguments that hold program text: read as the language the tool's name says (``run_python``,
+``execute_js``), else as Python when it parses as Python, else as shell."""
+_LANGUAGES: Final = (({"python", "py", "python3", "ipython", "jupyter", "notebook", "pandas"}, "python3 -c"),
+                     ({"js", "javascript", "node", "nodejs", "typescript", "ts", "deno"}, "node -e"),
+                     ({"ruby", "rb"}, "ruby -e"), ({"perl"}, "perl -e"), ({"php"}, "php -r"))
+RUN_VERBS: Final = frozenset({"execute", "exec", "run", "eval", "evaluate"})
+FORCE_KEYS: Final = frozenset({"force", "force_push", "forcepush", "force_with_lease"})
 WHOLE_STORE: Final = frozenset({"flushall", "flushdb"})
 SEND_VERBS = frozenset({"send", "post", "create", "upload", "publish", "share", "submit", "comment", "reply", "push",
                         "write", "put", "update", "add", "append", "insert", "tweet", "message", "notify", "email",
@@ -89,6 +104,7 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
         findings.append(Finding("mcp.destructive", severity, name,
                                 f"the {server} tool {tool} {what}s {'a ' + grave if grave else 'something'}"))
     changes_data = False
+    reads_only = False  # a SQL statement that only reads, given to an execute/run tool
     argv_line, argv_key = _argv_command(tool_input)
     if argv_line is not None:
         analysis = analyze_command(argv_line, env)
@@ -105,15 +121,21 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
         if low in SQL_KEYS:
             found, mutating = judge_sql(value)
             changes_data |= mutating
+            reads_only = reads_only or not mutating
             for sev, what in found:
                 findings.append(Finding("sql.destructive", sev, name, f"the {server} tool {tool} runs {what}"))
-        elif low in COMMAND_KEYS:
+        elif low in COMMAND_KEYS or low in CODE_KEYS and (low != "source" or "\n" in value or verb in RUN_VERBS):
             if argv_key is not None:
                 continue  # the command and its argument list were judged together above
-            analysis = analyze_command(value, env)
+            line = _code_line(value, server, words) if low in CODE_KEYS else value
+            analysis = analyze_command(line, env)
             findings.extend(analysis.findings)
-            effects.append(f"runs a command: {value[:80]}")
-            changes_data = True
+            effects.append(f"runs a command: {line[:80]}")
+            if low in CODE_KEYS and analysis.safe and analysis.readonly and not analysis.findings and not any(
+                    e.startswith(("reads ", "lists ")) for sub in analysis.subcommands for e in sub.effects):
+                reads_only = True  # code that only computes and prints (`print(sum(range(10)))`)
+            else:
+                changes_data = True  # even `ls`: relative paths are the server's, in a directory the gate does not know
         elif low in PATH_KEYS or low.endswith(("_path", "_file", "_dir")):
             path = paths.normalize(value, env.cwd, env.home)
             why = T2.sensitive(path, env)
@@ -136,10 +158,33 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
             findings.append(Finding("net.exfiltration", Verdict.DENY if sends else Verdict.ASK, name,
                                     f"sends {kind} to the MCP server {server} in its argument {key}"
                                     + (f" ({tool} posts it to a remote service)" if sends else "")))
+    if "push" in words and any(k.lower() in FORCE_KEYS and v is True for k, v in tool_input.items()):
+        findings.append(Finding("git.force_push", Verdict.DENY, name,
+                                f"the {server} tool {tool} force-pushes, replacing the remote branch's history"))
     category = None
-    if verb in READ_VERBS and not changes_data and not findings:
+    if (verb in READ_VERBS or verb in RUN_VERBS and reads_only) and not changes_data and not findings:
         category = P.READONLY_TOOL
     return findings, category, effects
+
+
+def _code_line(code: str, server: str, words: list[str]) -> str:
+    """Program text of a code argument as the command line that runs it: ``python3 -c CODE`` for a tool
+    or server named for Python (or code that parses as Python), ``node -e`` for JavaScript …, else the
+    text itself, as shell."""
+    named = set(words) | set(tool_words(server))
+    for names, runner in _LANGUAGES:
+        if named & names:
+            return f"{runner} {shlex.quote(code)}"
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return code
+    return f"python3 -c {shlex.quote(code)}" if not _shell_like(code) else code
+
+
+def _shell_like(code: str) -> bool:
+    """``ls -la``, ``make test``: one line of words that Python reads as an expression too."""
+    return "\n" not in code.strip() and "(" not in code and "=" not in code
 
 
 def destruction(words: list[str]) -> tuple[str, str | None] | None:
