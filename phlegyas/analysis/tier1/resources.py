@@ -49,8 +49,8 @@ def background_loops(script: Script, out: Out) -> None:
     """``while true; do sleep 1 & done`` (deny), ``for …; do job & done`` (ask), and an endless loop that
     nothing in its body leaves (``while true; do mkdir x; cd x; done``: ask): see the module docstring."""
     source = script.source
-    if not _LOOP_WORD.search(source):
-        return
+    if "while" not in source and "until" not in source and "for" not in source or not _LOOP_WORD.search(source):
+        return  # the substring tests first: most lines have no loop, and the regex costs more than they do
     background = "&" in source and _BACKGROUND.search(source) is not None
     if not background and not _ENDLESS_HEAD.search(source):
         return
