@@ -7,7 +7,7 @@ command being judged (``find . -name '*.log'``, ``cat src/*``). This matcher wal
 name directly, as fnmatch would match them: ``*`` is any run of characters (``/`` included), ``?`` one
 character, ``[abc]``, ``[a-z]`` and ``[!abc]`` one character of (or not of) a set, ``]`` first in a set
 is a member, an unclosed ``[`` is a literal one, and a backslash is an ordinary character. Case is kept.
-``tests/test_globs.py`` checks it against fnmatch on generated patterns.
+``tests/test_fast_paths.py`` checks it against fnmatch on generated patterns.
 """
 from __future__ import annotations
 

@@ -242,7 +242,7 @@ def _parse_list(src: str, dollar: bool = False) -> Script | None:
     if not _BRACES.isdisjoint(src):
         if "\\" in src and _BAD_ESCAPE_RE.search(src):
             return None
-        rest = _STANDALONE_SPECIAL_RE.sub("", src)  # `{}` and `\;` words (`find -exec … {} \;`)
+        rest = _STANDALONE_SPECIAL_RE.sub("", src) if "{}" in src or "\\;" in src else src  # `find -exec … {} \;`
         escapes = "\\" in rest
         if escapes:
             rest = _ESCAPE_RE.sub("", rest)

@@ -1,4 +1,5 @@
-"""``analysis/globs.matches`` answers as ``fnmatch.fnmatchcase`` does, on written and generated patterns."""
+"""Fast paths answer as the slow code they replace: ``analysis/globs.matches`` as ``fnmatch.fnmatchcase``, on written
+and generated patterns; the sed prefilter (``tier1.network._sed_runs``) as the regex it guards."""
 from __future__ import annotations
 
 import fnmatch
@@ -40,3 +41,14 @@ def test_a_pattern_matches_names_built_from_it(pattern: str, filler: str) -> Non
     """Names made by filling a pattern's wildcards: the matcher must find what fnmatch finds."""
     name = pattern.replace("*", filler).replace("?", "a")
     assert matches(name, pattern) is fnmatch.fnmatchcase(name, pattern)
+
+
+# -- the sed prefilter: the same answers as the regex it guards ------------------------------------------
+
+from phlegyas.analysis.tier1.network import _SED_RUNS, _sed_runs  # noqa: E402
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.text(st.sampled_from(list("sge/|\\p1w;{} \nxa")), max_size=14))
+def test_the_sed_prefilter_answers_as_the_regex(script: str) -> None:
+    assert _sed_runs(script) is (_SED_RUNS.search(script) is not None)
