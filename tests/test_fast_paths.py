@@ -1,5 +1,6 @@
 """Fast paths answer as the slow code they replace: ``analysis/globs.matches`` as ``fnmatch.fnmatchcase``, on written
-and generated patterns; the sed prefilter (``tier1.network._sed_runs``) as the regex it guards."""
+and generated patterns; the sed prefilter (``tier1.network._sed_runs``) as the regex it guards; the lexer's
+removal of standalone ``{}`` and ``\\;`` words as its regex."""
 from __future__ import annotations
 
 import fnmatch
@@ -52,3 +53,15 @@ from phlegyas.analysis.tier1.network import _SED_RUNS, _sed_runs  # noqa: E402
 @given(st.text(st.sampled_from(list("sge/|\\p1w;{} \nxa")), max_size=14))
 def test_the_sed_prefilter_answers_as_the_regex(script: str) -> None:
     assert _sed_runs(script) is (_SED_RUNS.search(script) is not None)
+
+
+# -- the lexer's removal of standalone {} and \; words -----------------------------------------------------
+
+from phlegyas.analysis.shell.plain import _STANDALONE_SPECIAL_RE, _without_specials  # noqa: E402
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(["{}", "\\;", " ", "\t", "  ", "a", "{", "}", "\\", ";", "x{}"]), max_size=10))
+def test_specials_are_removed_as_the_regex_removes_them(parts: list[str]) -> None:
+    line = "".join(parts)
+    assert _without_specials(line) == _STANDALONE_SPECIAL_RE.sub("", line)
