@@ -124,7 +124,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         eff = new_effects(P.READ_ONLY)
         assignment_effects(cmd.assignments, eff, bare, command)
         redirect_effects(cmd, eff)
-        if not (eff.writes or eff.reads or eff.loads or eff.runs or eff.blockers or eff.mutates or eff.network):
+        if not (eff.writes or eff.reads or eff.loads or eff.runs or eff.blockers or eff.mutates or eff.network
+                or eff.deletes or eff.uploads):
             continue
         sub, category, edit_ok = _judge(None, eff, env, True, cmd)
         if cmd.redirects:  # `> /etc/passwd`: a redirection with no command is still judged by Tier 1

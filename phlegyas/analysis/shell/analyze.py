@@ -14,6 +14,7 @@ each command routed to what expands it — ``shell.wrappers``, ``shell.nested``,
 """
 from __future__ import annotations
 
+import shlex
 from typing import Final
 
 from phlegyas.analysis import programs as P
@@ -241,9 +242,21 @@ class _Expander(Walk):
             if eq and name and not w.dynamic and not name.startswith("-"):
                 self.aliases[name] = value
 
+    def _option_variable(self, cmd: SimpleCommand, key: str, variable: str) -> list[Word]:
+        """The options ``variable`` gives the program: from the command's own prefix assignment, else from an
+        assignment earlier in the line (exported or not: it may be exported already); none when computed."""
+        for name, value in [*self.given, *cmd.assignments]:
+            if name == variable:
+                return [] if value.dynamic else _option_words(value.text, key, variable)
+        got = self.values.get(variable)
+        return _option_words(got, key, variable) if got else []
+
     def program(self, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...], depth: int,
                 remote: bool, written: str) -> None:
         """A program of the table (or an unknown one): one run, plus the code some of them embed."""
+        variable = _OPTION_VARIABLES.get(key)
+        if variable is not None:
+            args = self._option_variable(cmd, key, variable) + args  # PYTEST_ADDOPTS=--basetemp=~ pytest: as if written
         run = self.add(self.new_run(cmd, name, args, via, depth, remote, written))
         if run is None:
             return
@@ -251,6 +264,33 @@ class _Expander(Walk):
             embedded(self, cmd, run, key, args, via, depth, remote)
         if key in CARRIERS:
             carry(self, cmd, run, key, args, via, depth, remote)
+
+
+_OPTION_VARIABLES: Final = {"pytest": "PYTEST_ADDOPTS", "py.test": "PYTEST_ADDOPTS", "make": "MAKEFLAGS",
+                             "gmake": "MAKEFLAGS"}
+"""Programs that read more options from a variable, before those of their command line."""
+
+
+def _option_words(text: str, key: str, variable: str) -> list[Word]:
+    """The options of an option variable's literal value that delete, run, write, load or read something
+    (``--basetemp``, ``--eval``, ``-f``), with their values: what Tier 1 must see on the command line. The
+    others are judged with the assignment (``shell.assignments``), which never shows the value."""
+    try:
+        texts = shlex.split(text)
+    except ValueError:
+        return []
+    spec = P.spec_for(key)
+    if spec is None:
+        return []
+    wanted = spec.delete_flags | spec.exec_flags | spec.write_flags | spec.load_flags | spec.read_flags
+    out: list[Word] = []
+    for i, t in enumerate(texts):
+        opt, eq, _ = t.partition("=")
+        if opt in wanted:
+            out.append(Word(t, False, False, True))
+            if not eq and i + 1 < len(texts):
+                out.append(Word(texts[i + 1], False, False, True))
+    return out
 
 
 def _file_key(path: str) -> str:

@@ -69,6 +69,7 @@ class Walk:
         self.aliases: dict[str, str] = {}  # aliases the line defines: name → what it stands for
         self.written: dict[str, str] = {}  # files the line writes with literal content: path as written → text
         self.values: dict[str, str] = {}  # the literal variables of the script being walked (shell.variables)
+        self.given: list[tuple[str, Word]] = []  # what a wrapper (`env X=v cmd`) assigns for the command it runs
 
     # -- helpers ---------------------------------------------------------------------------------
     def problem(self, message: str) -> None:

@@ -113,8 +113,8 @@ def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args:
             if opt in w.code_opts and value is not None:
                 code.append(value.text)
         rest = rest[more.rest:] if more.rest >= 0 else []
+    given: list[tuple[str, Word]] = []
     if w.assignments or key in ("sudo", "doas"):
-        given: list[tuple[str, Word]] = []
         while rest and "=" in rest[0].text and rest[0].text.split("=", 1)[0].isidentifier():
             var, _, assigned = rest[0].text.partition("=")
             notes.append(("assigns", rest[0].text))  # judged with its value (shell.assignments)
@@ -152,7 +152,9 @@ def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args:
             ex.problem(f"{name} runs a computed command")
         ex.nested(text_of(rest), inner_via, depth, remote_inner)
     else:
-        ex.invoke(cmd, rest, inner_via, depth, remote_inner)
+        outer, ex.given = ex.given, (given + ex.given if given else ex.given)
+        ex.invoke(cmd, rest, inner_via, depth, remote_inner)  # `env PYTEST_ADDOPTS=… pytest`: pytest sees them
+        ex.given = outer
     if w.privileged and not need_carrier:  # after the command, which takes the pipe's input (`curl … | sudo sh`)
         run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, "builtin"))
         if run is not None:
