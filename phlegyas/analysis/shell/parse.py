@@ -1,11 +1,10 @@
 """A shell command line → every simple command that will run, on tree-sitter-bash.
 
-The walk knows a fixed set of node kinds (Codex's "plain bash" idea). Everything it understands
-becomes a ``SimpleCommand`` with its argv resolved (quotes and escapes removed, ``$'…'`` decoded);
-everything else is recorded in ``Script.problems`` so that no caller can treat it as understood.
-Nested scripts (``$(…)``, backticks, ``<(…)``, heredoc bodies) contribute their commands too, marked
-with where they came from. The types (``Word``, ``SimpleCommand``, ``Script`` …) are ``shell.syntax``'s,
-re-exported here; a plain line is handed to the fast path (``shell.plain``) first.
+The walk knows a fixed set of node kinds (Codex's "plain bash" idea). Everything it understands becomes a
+``SimpleCommand`` with its argv resolved (quotes and escapes removed, ``$'…'`` decoded); everything else is
+recorded in ``Script.problems`` so that no caller can treat it as understood. Nested scripts (``$(…)``,
+backticks, ``<(…)``, heredoc bodies) contribute their commands too, marked with where they came from. The types
+(``Word``, ``SimpleCommand``, ``Script`` …) are ``shell.syntax``'s; a plain line goes to ``shell.plain`` first.
 """
 from __future__ import annotations
 
@@ -68,8 +67,8 @@ ARRAY_SEPARATOR: Final = "\x00"
 """Between the elements of an array assignment's value (``a=(rm -fr /)``); no word holds a NUL."""
 
 _MISPLACED_RESERVED: Final = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
-"""Reserved words tree-sitter accepts as a command's name where bash reports a syntax error and runs
-nothing (``env if true; then rm -rf /; fi``): such a line is not understood."""
+"""Reserved words tree-sitter accepts as a command's name where bash reports a syntax error and runs nothing
+(``env if true; then rm -rf /; fi``): such a line is not understood."""
 
 
 class _Walker:
@@ -255,8 +254,7 @@ class _Walker:
             elif kind == "variable_assignment":
                 cmd.assignments.append(self.assignment(child, depth, origin))
             elif kind == "command_name":
-                children = child.children
-                words.append(self.word(children[0] if children else child, depth, origin))
+                words.append(self.word(child.children[0] if child.children else child, depth, origin))
                 if self.text(child) in _MISPLACED_RESERVED:
                     self.problem(f"syntax error: {self.text(child)!r} where a command should be (bash rejects the line)")
             elif kind in ("file_redirect", "herestring_redirect", "heredoc_redirect"):

@@ -18,6 +18,12 @@ def stdin_text(cmd: SimpleCommand, ups_of: dict[int, list[Invocation]]) -> tuple
     …); ``(None, "")`` when it is not known. ``ups_of`` maps a command's id to the producers piped in."""
     if cmd.stdin_text is not None:
         return (None, "") if cmd.stdin_dynamic else (cmd.stdin_text, "<heredoc")
+    for r in cmd.redirects:  # `xargs cat < <(echo ~/.ssh/id_rsa)`: what a process substitution prints
+        target = r.target
+        if r.op == "<" and r.fd in (None, "0") and target is not None and target.dynamic \
+                and target.text.startswith("<(") and target.text.endswith(")"):
+            produced = substitution_output("$(" + target.text[2:])
+            return (produced, "<(…)") if produced is not None else (None, "")
     ups = ups_of.get(id(cmd), ())
     if len(ups) != 1:
         return None, ""
