@@ -1,5 +1,5 @@
 """Fast paths answer as the slow code they replace: ``analysis/globs.matches`` as ``fnmatch.fnmatchcase``, on written
-and generated patterns; the sed prefilter (``tier1.network._sed_runs``) as the regex it guards; the lexer's
+and generated patterns; the sed prefilter (``tier1.sed.sed_runs``) as the regex it guards; the lexer's
 removal of standalone ``{}`` and ``\\;`` words as its regex."""
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def test_a_pattern_matches_names_built_from_it(pattern: str, filler: str) -> Non
 
 # -- the sed prefilter: the same answers as the regex it guards ------------------------------------------
 
-from phlegyas.analysis.tier1.network import _SED_RUNS, _sed_runs  # noqa: E402
+from phlegyas.analysis.tier1.sed import SED_RUNS as _SED_RUNS  # noqa: E402
+from phlegyas.analysis.tier1.sed import sed_runs as _sed_runs  # noqa: E402
 
 
 @settings(max_examples=4000, deadline=None)

@@ -21,6 +21,7 @@ from phlegyas.analysis.tier1.base import (
     upstream_closure,
 )
 from phlegyas.analysis.tier1.secrets import credential_output, gh_uploads, sftp_puts
+from phlegyas.analysis.tier1.sed import sed_runs
 from phlegyas.analysis.tier1.words import inner_commands, path_of
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
@@ -232,32 +233,8 @@ def detect_sed(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         return
     scripts = [w.text for w in inv.args if not w.text.startswith("-")][:1]
     scripts += [inv.args[i + 1].text for i, w in enumerate(inv.args[:-1]) if w.text in ("-e", "--expression")]
-    if any(_sed_runs(s) for s in scripts):
+    if any(sed_runs(s) for s in scripts):
         _executes_input(inv, out, "its e command runs each line as a shell command")
-
-
-def _sed_runs(script: str) -> bool:
-    """``_SED_RUNS.search(script)``, with the regex run only where it can match: an ``e`` command at a
-    command's start, or an ``e`` after a delimiter (and flags) that some ``s`` before it opened. The regex
-    backtracks over every ``s`` of the script; tried on every sed script, it cost more than the rest of a
-    call (issue 11's latency bar)."""
-    if "e" not in script:
-        return False
-    at = script.find("e")
-    while at >= 0:
-        p = at - 1
-        while p >= 0 and script[p] in _SED_FLAGS:
-            p -= 1
-        if p <= 0 or script[p] in ";{}\n \t":
-            return _SED_RUNS.search(script) is not None  # an `e` command may start here
-        for q in range(p, at):  # the delimiter before the flags (a flag letter can be the delimiter: `sg…g…ge`)
-            if script.find("s" + script[q], 0, q - 1) >= 0:
-                return _SED_RUNS.search(script) is not None  # an `s///e` may end here
-        at = script.find("e", at + 1)
-    return False
-
-
-_SED_FLAGS: Final = frozenset("gpiImM0123456789w")
 
 
 _RUNNER_SUBCOMMANDS: Final = {"npm": ("exec", "x"), "pnpm": ("dlx", "exec"), "yarn": ("dlx",), "bun": ("x",),
@@ -320,7 +297,6 @@ _AWK_RUNS: Final = re.compile(r"\bsystem\s*\(|\|&?\s*\"\s*(?:sh|bash|zsh|dash|ks
                               r"\$\w*\s*\|\s*getline")
 """An awk program that runs commands: ``system(…)``, printing into a shell, or into (or reading from) a
 command taken from the data (``print | $0``, ``$1 | getline``)."""
-_SED_RUNS: Final = re.compile(r"(?:^|[;{}\n]\s*)e(?:\s|$|;)|s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gpiImM0-9w]*e")
 
 
 # -- uploads of secrets --------------------------------------------------------------------------------
