@@ -63,7 +63,8 @@ _CARRIED = [
     ("deno Command", lambda cmd: "deno eval " + shlex.quote(
         f'new Deno.Command("sh", {{args: ["-c", {_js(cmd)}]}}).outputSync()')),
     ("python constant", lambda cmd: "python3 -c " + shlex.quote(f"import os\nc = {cmd!r}\nos.system(c)")),
-    ("node constant", lambda cmd: "node -e " + shlex.quote(f"const c = {_js(cmd)}; require('child_process').execSync(c)")),
+    ("node constant", lambda cmd: "node -e " + shlex.quote(
+        f"const c = {_js(cmd)}; require('child_process').execSync(c)")),
     ("ruby constant", lambda cmd: "ruby -e " + shlex.quote(f"c = {_js(cmd)}; system(c)")),
     ("php constant", lambda cmd: "php -r " + shlex.quote(f"$c = {_js(cmd)}; system($c);")),
 ]

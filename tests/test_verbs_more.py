@@ -64,7 +64,8 @@ def test_a_filter_carries_the_endless_stream_and_head_bounds_it():
     ("while true; do a &> log || return; done", None), ("while read f; do gzip $f; done &", None),
     ("sleep 1 & wait", None),
     # an endless loop that nothing in it leaves repeats its body without end, background job or not
-    ("while true; do x; done", "ask"), ("while true; do a &> log; done", "ask"), ("until false; do mkdir x; done", "ask"),
+    ("while true; do x; done", "ask"), ("while true; do a &> log; done", "ask"),
+    ("until false; do mkdir x; done", "ask"),
 ])
 def test_loops_that_start_background_jobs(command, want):
     got = _ids(command)

@@ -213,7 +213,8 @@ _add("rails", Spec(operands="none", flags=E(_HELP + " --version -v"), subcommand
                                             value_opts=E("-c --controller -g --grep"))),
     ("", ro(operands="none", flags=E(_HELP + " --version -v"))),
     ("*", mut("runs a rails command (db:migrate, runner, console …)", operands="none"))),
-    examples=(("rails test", "safe"), ("rails test test/models/user_test.rb", "safe"), ("rails routes", "readonly safe"),
+    examples=(("rails test", "safe"), ("rails test test/models/user_test.rb", "safe"),
+              ("rails routes", "readonly safe"),
               ("rails db:migrate", "notsafe"), ("rails runner 'User.delete_all'", "notsafe"),
               ("rails test /tmp/x_test.rb", "notsafe"))))
 _SWIFT_BUILD = Spec(category=TEST_BUILD, operands="none", does="builds or tests the project",
