@@ -89,48 +89,41 @@ def commands(code: str) -> list[tuple[list[_Word], list[str]]]:
             i = end
             continue
         start = i
-        computed = False
-        text: list[str] = []
-        if c == '"':
-            i += 1
-            while i < n and code[i] != '"':
-                if code[i] == "\\" and i + 1 < n:
-                    text.append(code[i + 1])
-                    i += 2
-                    continue
-                if code[i] == "[":
-                    end = _close(code, i, "[", "]")
-                    nested.append(code[i + 1:end - 1])
-                    computed = True
-                    i = end
-                    continue
-                if code[i] == "$":
-                    computed = True
-                text.append(code[i])
-                i += 1
-            i += 1
-        else:
-            while i < n and code[i] not in " \t\n;":
-                if code[i] == "\\" and i + 1 < n:
-                    text.append(code[i + 1])
-                    i += 2
-                    continue
-                if code[i] == "[":
-                    end = _close(code, i, "[", "]")
-                    nested.append(code[i + 1:end - 1])
-                    computed = True
-                    i = end
-                    continue
-                if code[i] == "$":
-                    computed = True
-                text.append(code[i])
-                i += 1
+        quoted = c == '"'
+        i, text, computed = _word(code, i + 1 if quoted else i, '"' if quoted else " \t\n;", nested)
+        if quoted:
+            i += 1  # the closing quote
         if i == start:
             i += 1
-        words.append(_Word("".join(text), computed, False))
+        words.append(_Word(text, computed, False))
     if words:
         out.append((words, nested))
     return out
+
+
+def _word(code: str, i: int, stops: str, nested: list[str]) -> tuple[int, str, bool]:
+    """One word from ``code[i]`` to a character of ``stops``: (where it ends, its text with backslash escapes
+    resolved, whether ``$`` or ``[…]`` computes part of it); the ``[…]`` scripts go to ``nested``."""
+    n = len(code)
+    text: list[str] = []
+    computed = False
+    while i < n and code[i] not in stops:
+        ch = code[i]
+        if ch == "\\" and i + 1 < n:
+            text.append(code[i + 1])
+            i += 2
+            continue
+        if ch == "[":
+            end = _close(code, i, "[", "]")
+            nested.append(code[i + 1:end - 1])
+            computed = True
+            i = end
+            continue
+        if ch == "$":
+            computed = True
+        text.append(ch)
+        i += 1
+    return i, "".join(text), computed
 
 
 def analyze_tcl(code: str, report: CodeReport, depth: int = 0) -> None:
