@@ -34,7 +34,7 @@ def test_tcl_words_are_split_as_tcl_splits_them() -> None:
 def test_tcl_reports_what_it_runs() -> None:
     report = CodeReport()
     analyze_tcl('if {1} {exec ls -la}; file delete -force /srv/x; set f [open "|id" r]', report)
-    assert report.shell == ["'ls' '-la'", "id"] and report.argvs == [["rm", "-r", "/srv/x"]]
+    assert report.shell == ["ls -la", "id"] and report.argvs == [["rm", "-r", "/srv/x"]]
     computed = CodeReport()
     analyze_tcl("exec $prog -rf /", computed)
     assert not computed.shell and ("executes", "a program Tcl's exec is given as a computed word") in computed.notes

@@ -146,7 +146,7 @@ _SET_VALUE: Final = (":-", "-", ":?", "?", ":=", "=")
 """Operators that give a set variable's own value (``${HOME:?}``, ``${HOME:-/tmp}``)."""
 
 
-def _always_set(piece: str, env: AnalysisEnv) -> str | None:
+def _always_set(piece: str, env: AnalysisEnv, depth: int = 0) -> str | None:
     """The value of an expansion of ``HOME`` or ``PWD``, which the agent's shell always has set:
     ``$HOME``, ``${HOME:?}``, ``${HOME:-x}`` (the default is never used), ``${HOME%/}``, ``${PWD:+x}``
     (``x``: the alternate is always used); None for anything else."""
@@ -155,7 +155,7 @@ def _always_set(piece: str, env: AnalysisEnv) -> str | None:
     if piece in _KNOWN_CWD:
         return env.cwd
     if piece.startswith(("$(", "`")) and not piece.startswith("$(("):
-        return _path_output(piece, env)
+        return _path_output(piece, env, depth)
     if not piece.startswith("${") or not piece.endswith("}"):
         return None
     body = piece[2:-1]
@@ -222,22 +222,28 @@ def _path_output(piece: str, env: AnalysisEnv, depth: int = 0) -> str | None:
     return None
 
 
+def _known_text(text: str, env: AnalysisEnv, depth: int = 0) -> str | None:
+    """``text`` with every expansion written as its value (``_always_set``); None when one has no known
+    value, or when the text has no expansion at all."""
+    spans = expansions(text)
+    if not spans:
+        return None
+    out, last = [], 0
+    for a, b in spans:
+        out.append(text[last:a])
+        value = _always_set(text[a:b], env, depth)
+        if value is None:
+            return None
+        out.append(value)
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
 def _path_word(word: Word, env: AnalysisEnv, depth: int) -> str | None:
     """One operand of a path-computing substitution, resolved; None when part of it is unknown."""
-    text = word.text
-    if word.dynamic:
-        out, last = [], 0
-        for a, b in expansions(text):
-            out.append(text[last:a])
-            piece = text[a:b]
-            value = _path_output(piece, env, depth + 1) if piece.startswith(("$(", "`")) else _always_set(piece, env)
-            if value is None:
-                return None
-            out.append(value)
-            last = b
-        out.append(text[last:])
-        text = "".join(out)
-    if word.glob or "{" in text:
+    text = _known_text(word.text, env, depth + 1) if word.dynamic else word.text
+    if text is None or word.glob or "{" in text:
         return None
     return resolve(text, env)
 
@@ -252,25 +258,8 @@ def known_words(args: list[Word], env: AnalysisEnv) -> list[Word]:
     out: list[Word] = []
     changed = False
     for word in args:
-        if not word.dynamic or word.glob or "$" not in word.text and "`" not in word.text:
-            out.append(word)
-            continue
-        text = word.text
-        parts, last = [], 0
-        for a, b in expansions(text):
-            parts.append(text[last:a])
-            value = _always_set(text[a:b], env)
-            if value is None:
-                parts = []
-                break
-            parts.append(value)
-            last = b
-        if not parts:
-            out.append(word)
-            continue
-        parts.append(text[last:])
-        value = "".join(parts)
-        if value.startswith("-") or not value or (not word.quoted and any(c in value for c in " \t\n*?[")):
+        value = _known_text(word.text, env) if word.dynamic and not word.glob else None
+        if not value or value.startswith("-") or (not word.quoted and any(c in value for c in " \t\n*?[")):
             out.append(word)
             continue
         out.append(Word(value, False, False, word.quoted))

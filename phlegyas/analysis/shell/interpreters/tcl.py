@@ -20,6 +20,8 @@ running unknown code (``executes``), which Tier 2 never allows.
 """
 from __future__ import annotations
 
+import shlex
+
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
 
 _BODIES = frozenset({"if", "elseif", "else", "then", "while", "for", "foreach", "proc", "catch", "eval", "after",
@@ -175,7 +177,7 @@ def _runs(name: str, args: list[_Word], report: CodeReport) -> None:
     line: list[str] = []
     for w in argv:  # exec's own pipes and redirections, as a shell would read them
         line.append(w.text if w.text in ("|", "|&", "<", ">", ">>", "2>", "2>@1", ">&", "<<") or
-                    w.text.startswith(("<", ">", "2>")) and name == "exec" else _quote(w.text))
+                    w.text.startswith(("<", ">", "2>")) and name == "exec" else shlex.quote(w.text))
     report.shell.append(" ".join(line))
 
 
@@ -200,6 +202,3 @@ def _delete(args: list[_Word], report: CodeReport) -> None:
             continue
         report.argvs.append(["rm", "-r", w.text] if force else ["rm", w.text])  # `~` is the home in Tcl 8 too
 
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"
