@@ -39,13 +39,11 @@ _LANG_SINKS: dict[str, dict[str, str]] = {
             "fsockopen": "network", "curl_exec": "network", "socket_create": "network", "stream_socket_client": "network",
             "eval": "code", "curl_init": "network", "file_get_contents": "url", "fopen": "url"},
     "lua": {"execute": "shell", "popen": "shell", "remove": "rm", "rename": "mv", "socket": "network"},
-    "tcl": {"exec": "argv", "open": "open", "file": "fileop", "socket": "network"},
     "r": {"system": "shell", "system2": "argv", "shell": "shell", "unlink": "rmr", "file.remove": "rm",
           "download.file": "network", "url": "network", "socketConnection": "network"},
     "julia": {"run": "backtick", "rm": "rm", "download": "network", "HTTP.post": "network", "HTTP.get": "network"},
     "pwsh": {"Invoke-Expression": "shell", "iex": "shell", "Start-Process": "argv", "Remove-Item": "rmr",
              "Invoke-WebRequest": "network", "Invoke-RestMethod": "network"},
-    "applescript": {"do shell script": "shell"},
 }
 _BACKTICK_SHELL = frozenset({"perl", "ruby", "php", "julia"})
 
@@ -346,7 +344,7 @@ def _literal_sink(what: str, lits: list[str], report: CodeReport, lang: str) -> 
     if not lits:
         return
     if what in ("shell", "backtick"):
-        report.shell.append(" ".join(lits) if lang != "applescript" else lits[0])
+        report.shell.append(" ".join(lits))
     elif what == "argv":
         report.argvs.append(lits)
     elif what == "rm":
@@ -369,5 +367,3 @@ def _literal_sink(what: str, lits: list[str], report: CodeReport, lang: str) -> 
             report.shell.append(" ".join(lits[1:]))
         elif len(lits) >= 2 and lits[0] in (">", ">>", "+<", "+>"):
             report.notes.append(("writes", lits[1]))
-    elif what == "fileop" and lits and lits[0] == "delete":
-        report.argvs.append(["rm", "-r", *lits[1:2]])
