@@ -155,8 +155,8 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
         run_code(ex, run, it.lang, "\n".join(c.text for c in codes), via + (f"{name} -c",), depth, remote)
         return
     if script is not None:
-        if (it.lang == "python" and _django_dev(script, rest[1:], "manage.py", _DJANGO_DEV)
-                or it.lang == "php" and _django_dev(script, rest[1:], "artisan", _ARTISAN_DEV)):
+        if (it.lang == "python" and _project_dev(script, rest[1:], "manage.py", _DJANGO_DEV)
+                or it.lang == "php" and _project_dev(script, rest[1:], "artisan", _ARTISAN_DEV)):
             run.notes.append(("project_code", script.text))  # the project's tests or dev server, as `npm test`
             return
         run.notes.append(("runs", script.text))
@@ -178,7 +178,7 @@ _ARTISAN_DEV: Final = frozenset({"test", "serve", "route:list", "about", "config
 """Laravel's ``php artisan`` commands of the same kind (not ``migrate``, ``db:wipe``, ``tinker``)."""
 
 
-def _django_dev(script: Word, rest: list[Word], name: str, commands: frozenset[str]) -> bool:
+def _project_dev(script: Word, rest: list[Word], name: str, commands: frozenset[str]) -> bool:
     """``python manage.py test`` or ``php artisan test`` of the project's own ``manage.py`` or ``artisan``
     (a relative path without ``..``) with one of its development ``commands``."""
     text = script.text

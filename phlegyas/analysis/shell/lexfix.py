@@ -8,9 +8,9 @@
   (``cat <<< x > f``); ``cat > f <<< x`` is an error to it. The here-string is moved right after the
   command's words, which changes nothing (it is the only redirection of fd 0 there).
 
-- ``dropped_words``: the grammar drops a ``-`` (or ``--``) word right before a heredoc (``make -f - <<EOF``
-  reads as ``make -f``); ``restore_dropped`` puts the words back, and any other text skipped there makes
-  the line not understood.
+- ``restore_dropped``: the grammar drops a ``-`` (or ``--``) word right before a heredoc (``make -f - <<EOF``
+  reads as ``make -f``); the words are put back, and any other text skipped there makes the line not
+  understood.
 
 Each is tried only on lines that need it (a backslash-newline, a ``<>``, or a parse error with ``<<<``),
 so the plain lines of the fast path never pay for them.

@@ -234,22 +234,11 @@ every position was the lexer's slowest step), ``tests/test_fast_paths.py`` check
 
 def _without_specials(src: str) -> str:
     """``_STANDALONE_SPECIAL_RE.sub("", src)``: the line without its standalone ``{}`` and ``\\;`` words."""
-    if "\t" not in src:  # the blanks are spaces: str.split and join, in C
-        return " ".join("" if w == "{}" or w == "\\;" else w for w in src.split(" "))
-    out: list[str] = []
-    start = 0
-    n = len(src)
-    while start <= n:
-        end = start
-        while end < n and src[end] != " " and src[end] != "\t":
-            end += 1
-        word = src[start:end]
-        if word != "{}" and word != "\\;":
-            out.append(word)
-        if end < n:
-            out.append(src[end])
-        start = end + 1
-    return "".join(out)
+    parts = _BLANK_SPLIT_RE.split(src)  # word, blank, word, …: the words at even places
+    return "".join("" if i % 2 == 0 and (p == "{}" or p == "\\;") else p for i, p in enumerate(parts))
+
+
+_BLANK_SPLIT_RE: Final = re.compile(r"([ \t])")
 _BRACES: Final = frozenset("{}\\")
 
 

@@ -152,8 +152,9 @@ def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args:
             ex.problem(f"{name} runs a computed command")
         ex.nested(text_of(rest), inner_via, depth, remote_inner)
     else:
-        outer, ex.given = ex.given, (given + ex.given if given else ex.given)
-        ex.invoke(cmd, rest, inner_via, depth, remote_inner)  # `env PYTEST_ADDOPTS=… pytest`: pytest sees them
+        outer = ex.given
+        ex.given = given + outer  # `env PYTEST_ADDOPTS=… pytest`: pytest sees them
+        ex.invoke(cmd, rest, inner_via, depth, remote_inner)
         ex.given = outer
     if w.privileged and not need_carrier:  # after the command, which takes the pipe's input (`curl … | sudo sh`)
         run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, "builtin"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from collections.abc import Container
 from typing import Callable
 
 from phlegyas.core.redact import secret_kind
@@ -252,13 +253,13 @@ _TASK_RUNS = frozenset({"run", "run_always", "run_install", "sudo", "local"})
 """Methods of task runners' context objects that run a command (nox sessions, invoke and fabric contexts)."""
 
 
-def task_command(node: ast.Call, literal: Literal, modules: object) -> str | list[str] | None:
+def task_command(node: ast.Call, literal: Literal, modules: Container[str]) -> str | list[str] | None:
     """A task runner's own call on a name that is not a module (the task function's parameter):
     nox's ``session.run("rm", "-rf", p)`` is an argv, invoke's and fabric's ``c.run("rm -rf ~")``,
     ``c.sudo(…)`` and ``c.local(…)`` a shell line; None unless every argument is a literal."""
     func = node.func
     if not (isinstance(func, ast.Attribute) and func.attr in _TASK_RUNS and isinstance(func.value, ast.Name)
-            and func.value.id not in modules and node.args):  # type: ignore[operator]
+            and func.value.id not in modules and node.args):
         return None
     words = [literal(a) for a in node.args]
     if any(w is None for w in words):
