@@ -150,3 +150,30 @@ def test_outside_a_repository_or_the_project(home):
     assert not git_index.restorable(str(proj / "a.txt"), str(proj))
     assert not git_index.restorable("/etc/passwd", str(proj))
     assert not git_index.restorable(str(proj / "a.txt"), "/")
+
+
+def findings(home, command: str) -> list[str]:
+    proj = str(home / "proj")
+    out = analyze_command(command, AnalysisEnv(cwd=proj, home=str(home), project_root=proj))
+    return [f.id for f in out.findings]
+
+
+def test_restoring_a_file_without_uncommitted_edits_is_local_work(home):
+    """``git restore a.py`` / ``git checkout -- a.py`` copy the index over the file: nothing is lost when the
+    file already holds the index's content; an edited file, another source or a list of paths still asks."""
+    proj = repo(home)
+    for command in ("git restore src/old.py", "git checkout -- src/old.py README.md"):
+        assert findings(home, command) == [], command
+        assert decide(home, command)[0] == "git local", command
+    (proj / "src" / "old.py").write_text("x = 2\n")  # an uncommitted edit: restoring it throws it away
+    for command in ("git restore src/old.py", "git checkout -- README.md src/old.py"):
+        assert findings(home, command) == ["git.discard_paths"], command
+    git(proj, "add", "src/old.py")  # staged: the work tree is the index again
+    assert findings(home, "git restore src/old.py") == []
+    for command in ("git restore --source=HEAD~1 README.md", "git restore -SW README.md",
+                    "git checkout HEAD -- README.md", "git restore --pathspec-from-file=list.txt",
+                    "git restore src/*.py", "git restore $F", "git restore src/missing.py"):
+        assert "git.discard_paths" in findings(home, command), command
+        assert decide(home, command)[0] is None, command
+    assert findings(home, "git restore .") == ["git.discard_changes"]
+    assert findings(home, "git restore --staged src/old.py") == []  # unstaging keeps the work tree

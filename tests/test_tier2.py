@@ -36,7 +36,7 @@ BASH = [
     ("git remote -v", "git read"), ("git tag -l", "git read"), ("git ls-files", "git read"),
     ("git grep main", "git read"), ("git add -A", "git local"), ("git commit -m 'x'", "git local"),
     ("git stash", "git local"), ("git checkout -b feature/auth0-setup", "git local"),
-    ("git switch -c feat", "git local"), ("git pull", "git local"), ("git pull origin feat", "git local"),
+    ("git switch -c feat", "git local"), ("git pull", "git local"), ("git pull origin feat", "git local"), ("git pull origin main", "git local"),
     ("git branch new-feature", "git local"), ("git restore --staged a.py", "git local"),
     ("npm test", "test/build"), ("npm run build", "test/build"), ("npm run lint", "test/build"),
     ("npm install", "package install"), ("npm ci", "package install"), ("yarn test", "test/build"),
@@ -57,7 +57,7 @@ BASH = [
     # not safe
     ("rm -rf src", None), ("rm -rf /tmp/cache", None), ("sudo ls", None), ("git push", None),
     ("git push --force", None), ("git checkout -b main", None), ("git switch -c master", None),
-    ("git pull origin main", None), ("git reset --hard", None), ("git clean -fd", None), ("git branch -D x", None),
+    ("git reset --hard", None), ("git clean -fd", None), ("git branch -D x", None),
     ("git stash drop", None), ("git tag -d v1", None), ("git remote add o u", None), ("npm publish", None),
     ("npm run deploy", None), ("npm install -g x", None), ("make install", None), ("go run example.com/x@latest", None),
     ("python app.py", None), ("./script.sh", None), ("curl -X POST https://x.example", None),

@@ -192,7 +192,7 @@ _MERGE_VALUES = "--cleanup -s --strategy -X --strategy-option -m --message --int
 _MERGE = _local("merges another branch into the current one",
                 _MERGE_FLAGS + " --abort --quit --continue", _MERGE_VALUES, read_flags=E("-F --file"))
 _PULL = _local("merges remote changes", _MERGE_FLAGS + " " + _FETCH_FLAGS + " -r --rebase --no-rebase",
-               "-s --strategy -X --strategy-option " + _FETCH_VALUES, network=True, handler="git_not_main",
+               "-s --strategy -X --strategy-option " + _FETCH_VALUES, network=True, handler="git_pull",
                exec_flags=E("--upload-pack"))
 _REBASE = _local(
     "rebases the current branch",
@@ -413,7 +413,7 @@ GIT = Spec(
               ("git diff --output=/tmp/d", "writes"), ("git grep main", "readonly safe"),
               ("git add -A && git commit -m wip", "safe"), ("git checkout -b feature/x", "safe"),
               ("git checkout main", "safe"), ("git checkout -- src/a.py", "notsafe"),
-              ("git switch -c feat", "safe"), ("git switch main", "safe"), ("git switch -c main", "notsafe"), ("git pull origin main", "notsafe"),
+              ("git switch -c feat", "safe"), ("git switch main", "safe"), ("git switch -c main", "notsafe"), ("git pull origin main", "safe"),
               ("git pull", "safe"), ("git fetch --all", "safe network"), ("git branch -a", "readonly safe"),
               ("git branch -D old", "mutates notsafe"), ("git stash list", "readonly safe"),
               ("git stash drop", "mutates notsafe"), ("git remote -v", "readonly safe"),

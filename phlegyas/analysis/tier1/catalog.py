@@ -145,7 +145,8 @@ _CLASSES = (
     FindingClass(
         "git.discard_paths", ASK, "Discarding local changes to some files",
         "checkout -- <paths> and restore <paths> overwrite the uncommitted changes of those files; often "
-        "intended, but not recoverable.",
+        "intended, but not recoverable. A named file whose content is already the index's loses nothing "
+        "and has no finding.",
         (("git checkout -- src/a.py", "ask"), ("git restore src/a.py src/b.py", "ask"),
          ("git restore --staged a.py", "none"))),
     FindingClass(

@@ -18,7 +18,9 @@ from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
-from phlegyas.analysis.tier1.base import Out, add, parse_opts
+from phlegyas.analysis import git_index
+from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts
+from phlegyas.analysis.tier1.words import resolve
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
@@ -56,6 +58,9 @@ def detect_git(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     for key, _ in configs:
         if key in _HOOK_KEYS:
             add(out, "persistence.git_hooks", inv, f"git -c {key} runs programs from a chosen location")
+    if sub in ("checkout", "restore"):
+        _discards(inv, sub, rest, env_for(inv, env), out)
+        return
     handler = _SUBCOMMANDS.get(sub or "")
     if handler is not None:
         handler(inv, rest, out)
@@ -153,34 +158,58 @@ def _clean(inv: Invocation, args: list[Word], out: Out) -> None:
         add(out, "git.clean", inv, f"git clean deletes untracked files{dirs}{extra} for good")
 
 
-def _checkout(inv: Invocation, args: list[Word], out: Out) -> None:
+def _discards(inv: Invocation, sub: str, args: list[Word], env: AnalysisEnv, out: Out) -> None:
+    """``git checkout -- PATHS`` and ``git restore PATHS`` copy the index (or a commit) over the work tree:
+    uncommitted edits of those files are lost. A named file whose content is the index's own
+    (``git_index.restorable``) has no such edits, so copying the index over it loses nothing."""
+    paths, from_index = (_checkout_paths if sub == "checkout" else _restore_paths)(inv, args, out)
+    if paths is None:
+        return
+    if any(w.text.startswith("--pathspec-from-file") for w in args):
+        add(out, "git.discard_paths", inv, f"git {sub} overwrites uncommitted changes in the files a list names")
+        return
+    if any(_whole_tree(p.text) for p in paths):
+        add(out, "git.discard_changes", inv, f"git {sub} of the whole tree throws away every uncommitted change")
+    elif paths and not (from_index and all(_unchanged(p, env) for p in paths)):
+        names = ", ".join(p.text for p in paths[:3])
+        add(out, "git.discard_paths", inv, f"git {sub} overwrites uncommitted changes in {names}")
+
+
+def _unchanged(word: Word, env: AnalysisEnv) -> bool:
+    if word.dynamic or word.glob or word.text.startswith(("-", ":")):
+        return False
+    return git_index.restorable(resolve(word.text, env), env.project_root)
+
+
+def _checkout_paths(inv: Invocation, args: list[Word], out: Out) -> tuple[list[Word] | None, bool]:
+    """The paths ``git checkout`` overwrites (None: it switches branches or already has a finding), and
+    whether they come from the index (``git checkout -- a.py``, no commit named before ``--``)."""
     texts = [w.text for w in args]
     if any(t in ("-b", "-B", "--orphan") for t in texts):
-        return
+        return None, False
     if any(t in ("-f", "--force") for t in texts):
         add(out, "git.discard_changes", inv, "git checkout --force throws away local changes")
-        return
-    paths = texts[texts.index("--") + 1:] if "--" in texts else [t for t in texts if t == "."]
-    if any(_whole_tree(p) for p in paths):
-        add(out, "git.discard_changes", inv, "git checkout of the whole tree throws away every uncommitted change")
-    elif paths:
-        add(out, "git.discard_paths", inv, f"git checkout overwrites uncommitted changes in {', '.join(paths[:3])}")
+        return None, False
+    if "--" in texts:
+        at = texts.index("--")
+        before = [t for t in texts[:at] if not t.startswith("-")]
+        return args[at + 1:], not before
+    return [w for w in args if w.text == "."], False
+
+
+def _restore_paths(inv: Invocation, args: list[Word], out: Out) -> tuple[list[Word] | None, bool]:
+    """The paths ``git restore`` overwrites in the work tree (None: only the index), and whether they come
+    from the index (no ``--source``, not ``--staged`` as well)."""
+    opts = parse_opts(args, short_values="s", long_values=frozenset({"--source"}))
+    staged = opts.has("-S", "--staged")
+    if staged and not opts.has("-W", "--worktree"):
+        return None, False
+    return list(opts.operands), not staged and not opts.has("-s", "--source")
 
 
 def _whole_tree(path: str) -> bool:
     """``.``, ``./``, ``:/``, ``*`` and the like name every file of the work tree."""
     return path.rstrip("/") in ("", ".", ":", ":/", "*", ":(top)") or path in ("./*", ":/*")
-
-
-def _restore(inv: Invocation, args: list[Word], out: Out) -> None:
-    opts = parse_opts(args, short_values="s", long_values=frozenset({"--source"}))
-    if opts.has("-S", "--staged") and not opts.has("-W", "--worktree"):
-        return
-    names = [w.text for w in opts.operands]
-    if any(_whole_tree(n) for n in names):
-        add(out, "git.discard_changes", inv, "git restore of the whole tree throws away every uncommitted change")
-    elif names:
-        add(out, "git.discard_paths", inv, f"git restore overwrites uncommitted changes in {', '.join(names[:3])}")
 
 
 def _switch(inv: Invocation, args: list[Word], out: Out) -> None:
@@ -244,8 +273,6 @@ _SUBCOMMANDS: Final = {
     "push": _push,
     "reset": _reset,
     "clean": _clean,
-    "checkout": _checkout,
-    "restore": _restore,
     "switch": _switch,
     "stash": _stash,
     "branch": _branch_cmd,

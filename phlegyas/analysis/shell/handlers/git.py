@@ -116,11 +116,11 @@ def _is_main(text: str) -> bool:
     return False
 
 
-def git_not_main(c: Call) -> None:
+def git_pull(c: Call) -> None:
+    """``git pull origin main`` merges main into the current branch: local work, as ``git merge origin/main``
+    is. A computed remote or ref is not known."""
     for op in c.parsed.operands:
-        if _is_main(op.text):
-            c.eff.blockers.append(f"git {c.path[-1]} of {op.text}")
-        elif op.dynamic:
+        if op.dynamic:
             c.eff.blockers.append(f"git {c.path[-1]} with a computed ref")
 
 
@@ -154,6 +154,8 @@ def git_checkout(c: Call) -> None:
     elif len(ops) == 1 and not ops[0].dynamic and (
             _surely_a_ref(ops[0].text) or c.parsed.has(("-t", "--track", "-d", "--detach"))):
         return  # -t takes a remote branch and --detach a commit: neither is a path
+    elif ops and c.args and c.args[0].text == "--" and not c.parsed.has(("--pathspec-from-file",)):
+        return  # copies the index over the paths: Tier 1 asks unless none holds an uncommitted edit
     else:
         mutate(c, "checks out a branch or paths (may discard working-tree changes; git switch names only branches)")
 
@@ -317,8 +319,18 @@ def git_worktree(c: Call) -> None:
         c.eff.blockers.append("creates a main/master branch")
 
 
+_FROM_ELSEWHERE: Final = ("-s", "--source", "-W", "--worktree", "-p", "--patch", "--ours", "--theirs", "-m", "--merge",
+                           "--conflict", "--pathspec-from-file", "--overlay", "--no-overlay")
+
+
 def git_restore(c: Call) -> None:
-    if not (c.parsed.has(("-S", "--staged")) and not c.parsed.has(("-W", "--worktree"))):
+    """``git restore --staged a.py`` only unstages. ``git restore a.py`` copies the index over a.py: Tier 1
+    (``git.discard_paths``) asks unless a.py holds no uncommitted edit, so here it is local work. Any other
+    source, several of them, or paths read from a file discard what Tier 1 cannot see."""
+    staged = c.parsed.has(("-S", "--staged"))
+    if staged and not c.parsed.has(("-W", "--worktree")):
+        return
+    if staged or not c.parsed.operands or c.parsed.has(_FROM_ELSEWHERE):
         mutate(c, "discards working-tree changes")
 
 

@@ -32,7 +32,7 @@ from phlegyas.analysis.shell.handlers.git import (
     git_checkout,
     git_clean,
     git_config,
-    git_not_main,
+    git_pull,
     git_patch,
     git_paths,
     git_remote,
@@ -93,7 +93,7 @@ HANDLERS: dict[str, Handler] = {
     # gh
     "gh": gh, "gh_noun": gh_noun, "gh_api": gh_api, "gh_auth": gh_auth,
     # git
-    "git": git, "git_not_main": git_not_main, "git_checkout": git_checkout, "git_switch": git_switch,
+    "git": git, "git_pull": git_pull, "git_checkout": git_checkout, "git_switch": git_switch,
     "git_branch": git_branch, "git_paths": git_paths, "git_patch": git_patch, "git_tag": git_tag, "git_remote": git_remote,
     "git_config": git_config, "git_worktree": git_worktree, "git_restore": git_restore, "git_reset": git_reset,
     "git_rm": git_rm, "git_clean": git_clean,
