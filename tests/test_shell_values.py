@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from phlegyas.analysis.dispatch import analyze
+from phlegyas.analysis.shell.analyze import expand_command
 from phlegyas.analysis.shell.parse import parse
 from phlegyas.analysis.shell.syntax import Word
 from phlegyas.analysis.tier1.words import known_words, word_targets
@@ -64,3 +65,39 @@ def test_a_home_written_any_way_is_still_the_home(home: str, tail: str, quoted: 
     word = f'"{home}{tail}"' if quoted else f"{home}{tail}"
     decision = _GATE.decide(ToolCall("Bash", {"command": f"rm -rf {word}"}, cwd=ENV.cwd))
     assert decision.verdict is Verdict.DENY, (word, decision.reason)
+
+
+_PIECES = st.sampled_from(["a", "rm", "-", "-rf", "/", ".", "~", "$X", "${X}", "$IFS", "${IFS}", "$HOME", "$1", "x$", "_"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_PIECES, min_size=1, max_size=6).map("".join), min_size=1, max_size=5))
+def test_a_word_without_blanks_is_one_word(words: list[str]) -> None:
+    """Pieces with no blank or quote between them are one word for bash, however tree-sitter tokenizes the
+    `$` in them (it ends `-rf$IFS/` at `$I`, and drops `-x$`); a word holding an expansion is dynamic."""
+    line = "echo " + " ".join(words)
+    script = parse(line)
+    got = script.commands[0].words[1:]
+    if script.problems:  # `x$/`: a word tree-sitter cannot read makes the line not understood, which is fine
+        return
+    assert [w.text for w in got] == words
+    for w, text in zip(got, words):
+        assert w.dynamic or not any(v in text for v in ("$X", "${X}", "$IFS", "${IFS}", "$HOME", "$1")), text
+
+
+@pytest.mark.parametrize("line, want", [
+    ("rm${IFS}-rf${IFS}/", ["rm", "-rf", "/"]), ("find / ${IFS}-delete", ["find", "/", "-delete"]),
+    ("rm$IFS-rf$IFS$X", ["rm", "-rf", "$X"]), ('echo "a${IFS}b"', ["echo", "a \t\nb"]),
+    ("IFS=,; x=rm,-rf,/; $x", ["rm", "-rf", "/"]), ("x=rm$IFS-rf$IFS/; $x", ["rm", "-rf", "/"]),
+])
+def test_ifs_is_bashs_own(line: str, want: list[str]) -> None:
+    """bash sets IFS at start-up (never from the environment): unquoted, ``$IFS`` splits as blanks do."""
+    runs = expand_command(line).runs
+    assert runs[-1].argv == want
+
+
+def test_a_word_tree_sitter_makes_a_lone_token_of_is_kept():
+    """`-x$` comes out of tree-sitter as an anonymous `$` token, which a walk of named nodes would drop."""
+    script = parse("rm -rf$ y")
+    assert [w.text for w in script.commands[0].words] == ["rm", "-rf$", "y"]
+    assert script.problems

@@ -27,7 +27,7 @@ from phlegyas.analysis.shell.interpreter_calls import deno_eval, interpreter
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.nested import builtin_code, shell, source_code, stdin_shell
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
-from phlegyas.analysis.shell.readvars import ASSIGNING_BUILTINS, learn_builtin
+from phlegyas.analysis.shell.readvars import ASSIGNING_BUILTINS, DEFAULT_IFS, learn_builtin
 from phlegyas.analysis.shell.stdin import literal_output, stdin_text
 from phlegyas.analysis.shell.variables import (
     has_operators,
@@ -69,6 +69,8 @@ class _Expander(Walk):
         if script.bodies:
             self.functions.update(script.bodies)
         values: dict[str, str] = dict(positional) if positional else {}
+        if "IFS" in script.source and "IFS" not in values:
+            values["IFS"] = DEFAULT_IFS  # bash sets it at start-up, whatever the environment says: `rm${IFS}-rf${IFS}/`
         conflicting: set[str] = set()
         carriers: list[Run | None] = []
         out: list[Run] = []
@@ -104,6 +106,9 @@ class _Expander(Walk):
                 out.extend(got)
             carriers.append(carrier)
             if cmd.assignments or cmd.words and cmd.words[0].text == "set":
+                if values.get("IFS") == DEFAULT_IFS and "IFS" not in conflicting and not cmd.words \
+                        and any(n == "IFS" for n, _ in cmd.assignments):
+                    del values["IFS"]  # the line's own IFS replaces bash's (not a second, conflicting value)
                 learn(cmd, values, conflicting)
             if cmd.words and cmd.words[0].text in ASSIGNING_BUILTINS:
                 learn_builtin(cmd, values, conflicting)  # read x <<< rm, printf -v c …

@@ -194,3 +194,17 @@ def restore_dropped(src: bytes, node: Any, body: Any, cmd: SimpleCommand) -> boo
     cmd.words.extend(Word(t) for t in tokens)
     cmd.text = (cmd.text + gap).rstrip()
     return True
+
+
+def join_last(words: list[Word], assignments: list[tuple[str, Word]] | None) -> None:
+    """The last word joined to the word (or, given ``assignments``, the assignment's value) before it: the
+    one word bash reads where tree-sitter saw two with nothing between (``rm$IFS-rf$IFS/`` parses as
+    ``rm$IFS-rf$`` and ``IFS/``, ``x=a$IFS-b$IFS/`` as ``x=a$IFS-b$`` and a command ``IFS/``)."""
+    b = words.pop()
+    if assignments is None:
+        a = words.pop()
+        words.append(Word(a.text + b.text, a.dynamic or b.dynamic, a.glob or b.glob, a.quoted and b.quoted))
+    else:
+        name, a = assignments.pop()
+        assignments.append((name, Word(a.text + b.text, a.dynamic or b.dynamic, a.glob or b.glob,
+                                       a.quoted and b.quoted)))

@@ -158,14 +158,10 @@ class _Walker:
             for child in node.children:  # ${x:-$(cmd)} runs cmd
                 if child.type not in _IGNORED and child.type not in ("${", "}", "$"):
                     self.collect(child, depth + 1, origin)
-        elif kind == "command_substitution":
+        elif kind in ("command_substitution", "process_substitution"):
             flags[0] = True
             parts.append(self.text(node))
-            self.nested(node, depth, "substitution")
-        elif kind == "process_substitution":
-            flags[0] = True
-            parts.append(self.text(node))
-            self.nested(node, depth, "process_substitution")
+            self.nested(node, depth, "substitution" if kind == "command_substitution" else kind)
         elif kind == "arithmetic_expansion":
             flags[0] = True
             parts.append(self.text(node))
@@ -244,12 +240,13 @@ class _Walker:
     def command(self, node, depth: int, origin: str) -> SimpleCommand:
         cmd = SimpleCommand([], [], [], None, False, [], origin, self.text(node))
         words = cmd.words
-        src = self.src
         follow: list = []
+        last_end = -1  # where the last word ended: a word starting right there is, for bash, the same word
         for child in node.children:
             kind = child.type
+            n = len(words)
             if kind == "word":  # the commonest argument, resolved here (what word() does for it)
-                raw = src[child.start_byte:child.end_byte].decode("utf-8", "replace")
+                raw = self.src[child.start_byte:child.end_byte].decode("utf-8", "replace")
                 words.append(Word(unescape_unquoted(raw) if "\\" in raw else raw, False, is_glob(raw), False))
             elif kind == "variable_assignment":
                 cmd.assignments.append(self.assignment(child, depth, origin))
@@ -259,12 +256,18 @@ class _Walker:
                     self.problem(f"syntax error: {self.text(child)!r} where a command should be (bash rejects the line)")
             elif kind in ("file_redirect", "herestring_redirect", "heredoc_redirect"):
                 follow.extend(self.redirect(child, cmd, depth, origin))
-            elif kind == "subshell" or kind == "comment":
-                if kind == "subshell":
-                    self.problem("subshell used as an argument")
-                    self.collect(child, depth + 1, origin)
-            elif child.is_named:
+            elif kind == "subshell":
+                self.problem("subshell used as an argument")
+                self.collect(child, depth + 1, origin)
+            elif child.is_named and kind != "comment":
                 words.append(self.word(child, depth, origin))
+            elif kind == "$":  # `-x$`: tree-sitter makes a lone `$` token of the whole word
+                words.append(Word(self.text(child), True, False, False))
+                self.problem("unsupported construct '$' in a word")
+            grew = len(words) > n
+            if grew and child.start_byte == last_end:  # `rm$IFS-rf$IFS/`: tree-sitter ends a word at `$I`
+                _lexfix.join_last(words, None if n else cmd.assignments)
+            last_end = child.end_byte if grew or kind == "variable_assignment" else -1
         self.script.commands.append(cmd)
         if follow:
             self.follow(follow, [len(self.script.commands) - 1], depth, origin)

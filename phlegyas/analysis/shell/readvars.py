@@ -16,7 +16,8 @@ from phlegyas.analysis.shell.syntax import SimpleCommand, decode_ansi_c
 ASSIGNING_BUILTINS: Final = frozenset({"read", "printf", "mapfile", "readarray"})
 _NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _READ_VALUED: Final = frozenset("adinNptu")
-_DEFAULT_IFS: Final = " \t\n"
+DEFAULT_IFS: Final = " \t\n"
+"""The IFS bash sets at start-up (it does not take one from the environment)."""
 
 
 def learn_builtin(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> None:
@@ -88,7 +89,7 @@ def _read(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> 
             _unknown(name, values, conflicting)
         return
     line = _first_line(text, raw)
-    ifs = values.get("IFS", _DEFAULT_IFS)
+    ifs = values.get("IFS", DEFAULT_IFS)
     for name, value in zip(names, _fields(line, ifs, len(names))):
         _set(name, value, values, conflicting)
 

@@ -10,7 +10,8 @@ import binascii
 from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.shell.parse import SimpleCommand, decode_ansi_c, parse
+from phlegyas.analysis.shell.parse import SimpleCommand, parse
+from phlegyas.analysis.shell.readvars import printf_format
 
 
 def stdin_text(cmd: SimpleCommand, ups_of: dict[int, list[Invocation]]) -> tuple[str | None, str]:
@@ -42,7 +43,8 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
             texts = texts[1:]
         return " ".join(texts), "pipe from echo"
     if producer.program == "printf" and words and not any(w.dynamic for w in words):
-        return decode_ansi_c(words[0].text).replace("%s", " ".join(w.text for w in words[1:])), "pipe from printf"
+        printed = printf_format(words[0].text, [w.text for w in words[1:]])
+        return (printed, "pipe from printf") if printed is not None else (None, "")
     if producer.program == "cat" and all(w.text == "-" and not w.dynamic for w in words) and len(words) <= 1 \
             and producer.stdin_text is not None \
             and not producer.command.stdin_dynamic:

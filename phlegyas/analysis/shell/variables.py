@@ -12,6 +12,7 @@ from typing import Final
 from phlegyas.analysis.shell.expansion import literal
 from phlegyas.analysis.shell.params import EXPANDED, UNKNOWN, expand_text, split_fields
 from phlegyas.analysis.shell.parse import ARRAY_SEPARATOR, Redirect, SimpleCommand, Word
+from phlegyas.analysis.shell.readvars import DEFAULT_IFS
 from phlegyas.analysis.shell.syntax import is_glob
 
 _ARRAY_ALL: Final = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")  # "${a[@]}", ${a[*]}: every element
@@ -88,9 +89,11 @@ def fields(word: Word, values: dict[str, str]) -> list[Word]:
         return [substitute(word, values)]
     text = _ARRAY_ONE.sub(lambda m: _element(m, values), word.text) if "[" in word.text else word.text
     segments = expand_text(text, values)
-    if any(kind == UNKNOWN for _, kind in segments) or not any(kind == EXPANDED for _, kind in segments):
+    if not any(kind == EXPANDED for _, kind in segments):
         return [substitute(word, values)]
-    ifs = values.get("IFS", " \t\n")
+    ifs = values.get("IFS", DEFAULT_IFS)
+    if any(kind == UNKNOWN for _, kind in segments):  # `rm${IFS}-rf${IFS}$X`: the known parts split, `$X` stays
+        return [Word(f, "$" in f or "`" in f, word.glob or is_glob(f), False) for f in split_fields(segments, ifs)]
     return [Word(f, False, word.glob or is_glob(f), False) for f in split_fields(segments, ifs)]
 
 
@@ -114,7 +117,7 @@ def head_readings(word: Word, values: dict[str, str]) -> list[list[str]]:
         if word.quoted:
             got = ["".join(t for t, _ in segments)]
         else:
-            got = split_fields(segments, values.get("IFS", " \t\n"))
+            got = split_fields(segments, values.get("IFS", DEFAULT_IFS))
         if got not in out:
             out.append(got)
     return out

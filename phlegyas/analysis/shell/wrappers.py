@@ -17,6 +17,7 @@ from phlegyas.analysis.shell.handlers.package_specs import npm_spec, package_nam
 from phlegyas.analysis.shell.launchers import LAUNCHERS
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
+from phlegyas.analysis.shell.stdin import stdin_text
 
 
 def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...], depth: int,
@@ -238,20 +239,9 @@ _MAX_ITEMS: Final = 16
 
 
 def _literal_stdin(ex: Walk, cmd: SimpleCommand) -> str | None:
-    """The text ``cmd`` reads when its input is literal: a here-string or heredoc, or what an ``echo`` or
-    ``printf`` of literal words pipes into it (a printf format's arguments, one per line); None when the
-    input is another program's output."""
-    if cmd.stdin_text is not None:
-        return None if cmd.stdin_dynamic else cmd.stdin_text
-    ups = ex.ups_of.get(id(cmd), [])
-    if len(ups) != 1 or ups[0].program not in ("echo", "printf") or any(a.dynamic for a in ups[0].args):
-        return None
-    args = [a.text for a in ups[0].args]
-    if ups[0].program == "printf":
-        args = args[1:] if args and "%" in args[0] else [a.replace("\\n", "\n") for a in args]
-    else:
-        args = [a for a in args if a not in ("-n", "-e", "-E", "-ne", "-en")]
-    return "\n".join(args)
+    """The text ``cmd`` reads when its input is literal (``shell.stdin.stdin_text``: a here-string or heredoc,
+    ``< <(echo …)``, a lone ``echo``/``printf`` piped in); None when it is another program's output."""
+    return stdin_text(cmd, ex.ups_of)[0]
 
 
 def _literal_input(ex: Walk, cmd: SimpleCommand) -> list[str]:

@@ -276,9 +276,9 @@ _CLASSES = (
     FindingClass(
         "shell.unknown_word", ASK, "A word bash decides at run time where an option could stand",
         "An unquoted expansion with an unknown value may vanish, split or become an option, and a quoted one "
-        "may still be an option: find / ${IFS}-delete runs find / -delete. In a program some option of which "
+        "may still be an option: find / ${X}-delete runs find / -delete when X is empty. In a program some option of which "
         "runs, writes, deletes or sends something, a person reads what the word will be.",
-        (("find / ${IFS}-delete", "ask"), ('find . "$EXPR"', "ask"), ("tar $OPTS -xf a.tar", "ask"),
+        (("find / ${X}-delete", "ask"), ('find . "$EXPR"', "ask"), ("tar $OPTS -xf a.tar", "ask"),
          ("sed $OPTS a.txt", "ask"), ("dd if=/dev/zero $OUT", "ask"), ("git $CMD", "ask"),
          ("cd $DIR && cat id_rsa", "ask"),
          ("find . -name '*.py'", "none"), ("cat $HOME/notes.txt", "none"), ('grep -e "$PATTERN" a.txt', "none"),
