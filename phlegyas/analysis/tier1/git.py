@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from phlegyas.analysis import git_index
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
-from phlegyas.analysis import git_index
 from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts
 from phlegyas.analysis.tier1.words import resolve
 from phlegyas.core.analysis import AnalysisEnv
