@@ -420,7 +420,7 @@ CASES = [
     ("vim deploy/production.yml", "prod.target", "none"),
     ("kubectl get product-catalog", "prod.target", "none"),
     # infrastructure teardown
-    ("terraform destroy -auto-approve", "infra.destroy", "ask"),
+    ("terraform destroy -auto-approve", "infra.destroy", "deny"), ("terraform destroy", "infra.destroy", "ask"),
     ("kubectl delete pods --all", "infra.destroy", "ask"),
     ("helm uninstall web", "infra.destroy", "ask"),
     ("docker volume prune -f", "infra.destroy", "ask"),

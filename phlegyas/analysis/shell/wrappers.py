@@ -304,6 +304,8 @@ def runner(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[
         run = ex.add(ex.new_run(cmd, key.split()[0], args, via, depth, remote, kind="builtin"))
         if run is not None:
             run.notes.append(("executes", why))
+        if r.fetches and rest and not rest[0].dynamic:  # `uvx --from x sh -c 'rm -rf ~'` still runs that command
+            ex.invoke(cmd, [literal(P.canonical(rest[0].text.split("@", 1)[0])), *rest[1:]], inner_via, depth, remote)
         return
     if r.as_python:
         ex.invoke(cmd, [literal("python"), *args], inner_via, depth, remote)

@@ -210,8 +210,10 @@ _CLASSES = (
     FindingClass(
         "infra.destroy", ASK, "Infrastructure teardown",
         "terraform destroy, kubectl delete of namespaces or --all, helm uninstall and docker system/volume prune "
-        "delete running services or their data.",
-        (("terraform destroy", "ask"), ("kubectl delete namespace staging", "ask"), ("docker system prune -a", "ask"),
+        "delete running services or their data. A terraform/pulumi/cdk teardown told not to ask "
+        "(-auto-approve, --yes, --force) denies: the databases and buckets of its state go with it.",
+        (("terraform destroy", "ask"), ("terraform destroy -auto-approve", "deny"), ("pulumi destroy --yes", "deny"),
+         ("terraform apply -destroy -auto-approve", "deny"), ("kubectl delete namespace staging", "ask"), ("docker system prune -a", "ask"),
          ("kubectl delete pod web-1", "none"), ("docker ps", "none"))),
     FindingClass(
         "net.pipe_to_shell", DENY, "Remote content run by a shell or interpreter",
@@ -369,9 +371,10 @@ _CLASSES = (
     FindingClass(
         "system.kill", DENY, "Killing system daemons or every process",
         "kill -9 -1, killing init, sshd, dockerd or systemd, or stopping them, cuts off access or takes "
-        "services down.",
+        "services down; so does a pkill/killall pattern that matches every process, or -u USER alone.",
         (("kill -9 -1", "deny"), ("killall sshd", "deny"), ("pkill -9 dockerd", "deny"), ("systemctl stop sshd", "deny"),
-         ("kill -9 $(pgrep sshd)", "deny"), ("kill 12345", "none"), ("pkill -f 'node server.js'", "none"))),
+         ("kill -9 $(pgrep sshd)", "deny"), ("pkill -f .", "deny"), ("killall -u u", "deny"), ("kill 12345", "none"),
+         ("pkill -f 'node server.js'", "none"), ("pkill -u u node", "none"))),
     FindingClass(
         "system.power", DENY, "Shutdown or reboot",
         "Shutting down or restarting the machine ends every session and service on it.",

@@ -97,6 +97,9 @@ def detect_helm(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 _TF_MUTATING: Final = frozenset({"apply", "destroy", "import", "taint", "untaint", "refresh", "force-unlock", "up",
                                  "update", "cancel", "deploy", "run-all"})
+_NO_CONFIRMATION: Final = frozenset({"-auto-approve", "--auto-approve", "-y", "--yes", "--force", "-f",
+                                     "--non-interactive", "--skip-preview"})
+"""Options that answer a teardown's confirmation in advance (terraform/tofu, pulumi, cdk)."""
 _TF_STATE_WRITES: Final = frozenset({"rm", "mv", "push", "replace-provider", "delete"})
 
 
@@ -119,11 +122,14 @@ def detect_terraform(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     marks = prod_words(inv)
     if marks:
         add(out, "prod.target", inv, f"{inv.program} {verb} against production ({marks[0]})")
-    elif "destroy" in verb:
-        add(out, "infra.destroy", inv, f"{inv.program} {verb} tears down the managed infrastructure")
-    elif verb.endswith("apply") and any(w.text in ("-destroy", "--destroy") for w in inv.args):
-        add(out, "infra.destroy", inv, f"{inv.program} {verb} -destroy tears down the managed infrastructure "
-                                         f"(as {inv.program} destroy)")
+    elif "destroy" in verb or verb.endswith("apply") and any(w.text in ("-destroy", "--destroy") for w in inv.args):
+        how = f"{verb} -destroy" if "destroy" not in verb else verb
+        unasked = next((w.text for w in inv.args if w.text.split("=")[0] in _NO_CONFIRMATION), None)
+        if unasked is not None:  # nobody is asked "yes": the databases and buckets in the state go too
+            add(out, "infra.destroy", inv, f"{inv.program} {how} {unasked} tears down the managed infrastructure, "
+                                           "its databases and buckets included, without asking", Verdict.DENY)
+        else:
+            add(out, "infra.destroy", inv, f"{inv.program} {how} tears down the managed infrastructure")
 
 
 # -- cloud CLIs ---------------------------------------------------------------------------------------

@@ -2,10 +2,11 @@
 power state, firewalls."""
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.tier1.base import Out, add
+from phlegyas.analysis.tier1.base import Out, add, parse_opts
 from phlegyas.analysis.tier1.words import inner_commands
 from phlegyas.core.analysis import AnalysisEnv
 
@@ -135,12 +136,36 @@ def detect_killall(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if inv.program == "killall5":
         add(out, "system.kill", inv, "killall5 signals every process on the system")
         return
-    names = [w.text for w in inv.args if not w.text.startswith("-")]
+    opts = parse_opts(inv.args, short_values="sugtPGFUO" if inv.program == "pkill" else "suoyO",
+                      long_values=frozenset({"--signal", "--user", "--uid", "--euid", "--group", "--parent",
+                                             "--pgroup", "--session", "--terminal", "--pidfile", "--older-than",
+                                             "--younger-than", "--ns", "--nslist"}))
+    names = [w.text for w in opts.operands]
     for name in names:
         base = name.rsplit("/", 1)[-1]
         if base in DAEMONS or any(part in DAEMONS for part in base.replace("|", " ").split()):
             add(out, "system.kill", inv, f"{inv.program} stops the system daemon {base}")
             return
+    regex = inv.program == "pkill" or opts.has("-r", "--regexp")
+    if any(_matches_anything(name, regex) for name in names):
+        add(out, "system.kill", inv, f"{inv.program} {names[0]} matches every process the user may signal "
+                                     "(the agent and its shell included)")
+    elif not names and opts.has("-u", "--user", "-U", "--uid", "--euid") and not opts.has("-o", "-y", "-t", "-g"):
+        add(out, "system.kill", inv, f"{inv.program} -u signals every process of the user (the agent included)")
+
+
+_SAMPLE_NAMES: Final = ("init", "sshd", "bash", "node", "x", "/usr/bin/python3 -m app", "systemd --user")
+
+
+def _matches_anything(pattern: str, regex: bool) -> bool:
+    """Whether a process pattern matches every process: ``.``, ``.*``, ``^``, ``''`` and the like."""
+    if not regex:
+        return pattern in ("", "*")
+    try:
+        compiled = re.compile(pattern)
+    except (re.error, RecursionError):
+        return False
+    return all(compiled.search(name) for name in _SAMPLE_NAMES)
 
 
 _POWER_VERBS: Final = frozenset({"poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency",
