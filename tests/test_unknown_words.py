@@ -36,7 +36,7 @@ def test_which_words_are_unknown(word, unknown):
 # command, verdict in default mode, verdict in bypassPermissions
 CASES = [
     # an unknown word where an option of the program could stand: at least ask, in every mode
-    ("find / ${IFS}-delete", Verdict.ASK, Verdict.ASK),
+    ("find / ${X}-delete", Verdict.ASK, Verdict.ASK), ("find / ${IFS}-delete", Verdict.DENY, Verdict.DENY),
     ("find . $EXPR", Verdict.ASK, Verdict.ASK),
     ('find . -name "*.py" "$MORE"', Verdict.ASK, Verdict.ASK),
     ("sed $OPTS notes.txt", Verdict.ASK, Verdict.ASK),
@@ -72,9 +72,9 @@ def test_unknown_words_decide(command, default, bypass):
 
 
 def test_the_reason_names_the_word():
-    analysis = analyze(ToolCall("Bash", {"command": "find / ${IFS}-delete"}, cwd=ENV.cwd), ENV)
+    analysis = analyze(ToolCall("Bash", {"command": "find / ${X}-delete"}, cwd=ENV.cwd), ENV)
     [finding] = [f for f in analysis.findings if f.id == "shell.unknown_word"]
-    assert "${IFS}-delete" in finding.message and "become an option of find" in finding.message
+    assert "${X}-delete" in finding.message and "become an option of find" in finding.message
     analysis = analyze(ToolCall("Bash", {"command": "wc -l $FILE"}, cwd=ENV.cwd), ENV)
     assert analysis.safe is None
     assert any("$FILE is decided only when bash runs it" in e for e in analysis.subcommands[0].effects)

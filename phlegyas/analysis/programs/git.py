@@ -254,6 +254,17 @@ _RESET = _local("moves HEAD or unstages", "-q --quiet --no-quiet --soft --mixed 
                 "--refresh --no-refresh -p --patch --recurse-submodules --no-recurse-submodules "
                 "--pathspec-file-nul --hard --merge --keep", handler="git_reset",
                 **_PATHSPEC_FILE)
+_CLONE = _local(
+    "clones a repository", "-q --quiet -v --verbose --progress --no-progress -n --no-checkout --bare --single-branch "
+    "--no-single-branch --no-tags --tags --recurse-submodules --recursive --shallow-submodules "
+    "--no-shallow-submodules --remote-submodules --no-remote-submodules --sparse --reject-shallow "
+    "--no-reject-shallow --no-hardlinks --also-filter-submodules",
+    "-b --branch --depth --shallow-since --shallow-exclude -o --origin -j --jobs --filter -c --config --revision",
+    network=True, exec_flags=E("-u --upload-pack"), load_flags=E("--template"))
+"""``git clone URL [DIR]`` of a public https or ssh remote into the project (``shell.handlers.git._clone``:
+the directory it makes is a write; a local, ``file://`` or internal remote is not automatic). A clone runs
+none of the remote's code: hooks are not cloned. ``--reference``, ``--separate-git-dir`` and ``--local``
+read or write other places and are not listed."""
 _RESTORE = _local("restores files", "-p --patch -W --worktree -S --staged -q --quiet --progress --no-progress "
                   "--ours --theirs -m --merge --ignore-unmerged --ignore-skip-worktree-bits --recurse-submodules "
                   "--no-recurse-submodules --overlay --no-overlay --pathspec-file-nul",
@@ -396,10 +407,7 @@ GIT = Spec(
                                     value_opts=E("-e --exclude"))),
                      ("push", Spec(operands="none", network=True, does="publishes commits to a remote",
                                    exec_flags=E("--receive-pack --exec"), value_opts=E("-o --push-option --repo"))),
-                     ("clone", Spec(operands="none", network=True, does="clones a repository",
-                                    exec_flags=E("-u --upload-pack"), load_flags=E("--template"),
-                                    value_opts=E("-b --branch --depth -o --origin --reference --separate-git-dir "
-                                                 "-j --jobs --filter -c --config"))),
+                     ("clone", _CLONE),
                      ("notes gc prune repack replace update-index update-ref symbolic-ref filter-branch "
                       "filter-repo maintenance sparse-checkout lfs bundle checkout-index request-pull",
                       Spec(operands="none", does="rewrites repository state",

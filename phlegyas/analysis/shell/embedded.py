@@ -101,6 +101,11 @@ def _git(ex: Walk, run: Run, args: list[Word], via: tuple[str, ...], depth: int,
             continue
         settings.append((git_config_key(value.text), value.text.split("=", 1)[1], "git -c"))
     rest = args[parsed.rest:] if parsed.rest >= 0 else []
+    if rest and rest[0].text == "clone":  # `git clone -c core.fsmonitor=CMD URL`: set before the checkout runs
+        clone = (P.GIT.subcommands or {}).get("clone")
+        cloned = parse_options(rest[1:], clone.value_opts if clone is not None else frozenset({"-c", "--config"}))
+        settings.extend((git_config_key(v.text), v.text.split("=", 1)[1], "git clone -c")
+                        for v in cloned.values(("-c", "--config")) if "=" in v.text)
     if rest and rest[0].text == "config":  # `git config --global alias.x '!rm -rf ~'`: runs at the next `git x`
         words = [w for w in rest[1:] if not w.text.startswith("-")]
         if len(words) >= 2 and not words[1].dynamic:

@@ -9,6 +9,7 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis.programs.git import GIT_SETTABLE_CONFIG
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call, mutate, read_only
+from phlegyas.analysis.urls import host_of, host_reason, secrets_in
 
 MAIN_BRANCHES: Final = frozenset({"main", "master", "origin/main", "origin/master", "upstream/main", "upstream/master"})
 GIT_CODE_KEYS: Final = ("core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "core.hookspath",
@@ -65,12 +66,28 @@ def _remote_words(c: Call) -> None:
 
 
 def _clone(c: Call) -> None:
-    """``git clone -c KEY=VALUE`` stores KEY in the new repository before its checkout runs."""
+    """``git clone -c KEY=VALUE`` stores KEY in the new repository before its checkout runs. The directory
+    the clone makes (``DIR``, else the URL's last part) is written; the remote must be a public https or
+    ssh one (a local path or ``file://`` reads this disk, an internal address is not the public web)."""
     _remote_words(c)
     for value in c.parsed.values(("-c", "--config")):
         key = git_config_key(value.text)
         if value.dynamic or not key.startswith(P.GIT_HARMLESS_CONFIG):
             c.eff.runs.append(f"executes code (git clone -c {key})")
+    ops = c.parsed.operands
+    if not ops or ops[0].dynamic:
+        return
+    url = ops[0].text
+    scp = re.match(r"[A-Za-z0-9_.-]+@([A-Za-z0-9.-]+):", url)
+    host = scp.group(1).lower() if scp else host_of(url)[1] if url.startswith(("https://", "ssh://")) else None
+    kinds = secrets_in(url)
+    if kinds:  # not named: the message would show the secret
+        c.eff.blockers.append(f"git clone of a URL that carries a credential ({kinds[0]})")
+    elif (why := "not a public https or ssh remote" if host is None else host_reason(host)) is not None:
+        c.eff.blockers.append(f"git clone of {url}: {why}")
+    name = url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+    name = name[:-4] if name.endswith(".git") else name
+    c.eff.writes.append(ops[1] if len(ops) > 1 else literal(name or "."))
 
 
 def _fetching(c: Call) -> None:
