@@ -7,6 +7,10 @@ analysed as what it is (shell for hooks, recipes and scripts; Python for conftes
 - Any other finding, content that is not understood, or a command the judge cannot vouch for (an
   unknown program, the network, a file outside the project, another user) asks:
   ``write.plants_unchecked``.
+- Ordinary source files (test modules, ``*.py``, ``*.sh``, ``*.js`` …) are read for denies only; content
+  the line does not show (a generator's output) stays an edit, but a download does not: ``curl -o
+  tests/test_x.py URL`` or ``wget URL/tool.py`` is remote code that the next ``pytest`` or run executes
+  (``write.plants_unchecked``).
 - Everything else is ordinary project tooling (``npm test``, ``pytest -q``, ``npx lint-staged``, a
   script of the project, fixtures that compute) and the write stays the project edit it was.
 
@@ -49,16 +53,19 @@ Judgement = tuple[Verdict, str]
 
 
 def content_findings(path: str, kind: PlantedKind, content: str | None, whole: bool, env: AnalysisEnv,
-                     tools: ShellTools, actor: str, shown: str) -> list[Finding]:
+                     tools: ShellTools, actor: str, shown: str, downloaded: bool = False) -> list[Finding]:
     """The findings of writing ``content`` into ``path`` (of ``kind``); ``content`` None when the
     command line does not show it (``cp x .husky/pre-commit``, ``gen > Makefile``). Source files and
     package configuration (``src:``/``pkg:`` kinds) are ordinary edits unless their content is read
-    and found denied or redirecting installs: unseen content (a generator's output) stays one."""
+    and found denied or redirecting installs: unseen content (a generator's output) stays one, but not
+    what a download brings (``downloaded``: ``curl -o tests/test_x.py URL``, which the next ``pytest``
+    would run, is remote code one call later)."""
     where = f"{shown} ({kind.what}, run by {kind.runs_it})"
     language = kind.language
     if language.startswith(("src:", "pkg:")):
         if content is None:
-            return []
+            return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} downloads code into {where} that phlegyas "
+                                                          "cannot see")] if downloaded else []
         if language.startswith("pkg:"):
             return _sources_finding(language[4:], path, kind.what, kind.runs_it, content, whole, env, actor, shown)
         root = replace(env, cwd=env.project_root if env.project_root != "/" else env.cwd)

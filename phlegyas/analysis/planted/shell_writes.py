@@ -51,11 +51,13 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
             kind = replace(kind, language="sh")  # a replacement lands inside a recipe line: read it as a command
         shown = _shown(path, env)
         out.extend(content_findings(path, kind, content, whole and run.program != "sed", env, tools,
-                                    run.program or "the command", shown))
+                                    run.program or "the command", shown, run.program in _DOWNLOADERS))
     return out
 
 
 _COMMAND_LINES: Final = frozenset({"make", "just"})
+_DOWNLOADERS: Final = frozenset({"curl", "wget", "http", "https", "xh", "aria2c", "lwp-download", "fetch"})
+"""Programs whose output is what a server sent (their ``-o`` file, or a redirection of their stdout)."""
 _ARG_WRITERS: Final = frozenset({"tee", "sed", "cp", "mv", "install", "ln", "rsync", "dd", "curl", "wget"})
 
 

@@ -63,13 +63,31 @@ def program_writes(inv: Invocation) -> list[str]:
         return []
     if prog == "dd":
         return [w.text[3:] for w in args if w.text.startswith("of=")]
-    if prog in ("curl", "wget"):
-        opts = parse_opts(args, short_values="oOdHXuAFT" if prog == "curl" else "OoPaeTtUB",
-                          long_values=frozenset({"--output", "--output-document"}))
-        return opts.values("-o", "--output") if prog == "curl" else opts.values("-O", "--output-document")
+    if prog == "curl":
+        opts = parse_opts(args, short_values="odHXuAFTeEKrwyYzbcCmxUQtD",
+                          long_values=frozenset({"--output", "--data", "--header", "--request", "--user", "--url"}))
+        named = opts.values("-o", "--output")
+        if opts.has("-O", "--remote-name", "--remote-name-all"):  # `curl -O URL`: the URL's last part, in the cwd
+            named += [_url_name(w.text) for w in opts.operands if "://" in w.text]
+        return [n for n in named if n]
+    if prog == "wget":
+        opts = parse_opts(args, short_values="OoPaeTtUBiDlQAR",
+                          long_values=frozenset({"--output-document", "--directory-prefix", "--output-file"}))
+        given = opts.values("-O", "--output-document")
+        if given or opts.has("-r", "--recursive", "-m", "--mirror", "-i", "--input-file"):
+            return given
+        prefix = opts.first("-P", "--directory-prefix")
+        names = [_url_name(w.text) or "index.html" for w in opts.operands]
+        return [posixpath.join(prefix, n) if prefix else n for n in names]
     if prog == "truncate":
         return [w.text for w in parse_opts(args, short_values="sr").operands]
     return []
+
+
+def _url_name(url: str) -> str:
+    """The file name ``curl -O``/``wget`` save ``url`` as: the last part of its path ('' when there is none)."""
+    path = url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+    return path.rsplit("/", 1)[-1] if "/" in path else ""
 
 
 # -- where a write lands ---------------------------------------------------------------------------
