@@ -439,7 +439,10 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
     for word in eff.loads:
         path, shown, _ = _place(word.text, cwd, home, root)
         phrases.append("loads " + shown)
-        if computed(word) or root == "/" or not paths.is_within(path, root):  # /tmp too, unless the project is there
+        if "://" in word.text or word.text.startswith(("git+", "git@")):  # `tox --installpkg https://…/p.whl`
+            safe = False
+            phrases.append(f"not automatic: loads code or configuration from {word.text}, a remote source")
+        elif computed(word) or root == "/" or not paths.is_within(path, root):  # /tmp too, unless the project is there
             safe = False
             phrases.append(f"not automatic: loads code or configuration from {shown}, outside the project")
         elif not remote:

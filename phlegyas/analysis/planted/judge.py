@@ -110,6 +110,8 @@ def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv
     """The strictest judgement over the code in ``content``, or None when it is all harmless."""
     if len(content) > _MAX_CHARS:
         return ASK, "it is too long to read"
+    if kind.language == "pth" and (far := _outside_paths(content, env)):
+        return ASK, f"it adds {far} to the import path of every python start-up"
     found = extract(kind.language, content, whole, env.cwd)
     if len(found.snippets) > _MAX_SNIPPETS:
         return ASK, "it holds too many commands to read"
@@ -128,6 +130,18 @@ def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv
     if worst is None and found.doubts:
         return ASK, found.doubts[0]
     return worst
+
+
+def _outside_paths(content: str, env: AnalysisEnv) -> str | None:
+    """The first line of a .pth file that is a directory outside the project (``/tmp/evil``): Python puts
+    each such line on its import path, so modules there shadow the project's and the standard library's."""
+    for line in content.splitlines():
+        entry = line.strip()
+        if not entry or entry.startswith(("#", "import ", "import\t")):
+            continue
+        if "$" in entry or not paths.is_within(paths.normalize(entry, env.cwd, env.home), env.project_root):
+            return entry
+    return None
 
 
 # -- shell ------------------------------------------------------------------------------------------

@@ -289,5 +289,7 @@ _runner("conda run, mamba run, micromamba run",
                        "--dev --no-banner"),
                value_opts=E("-n --name"), load_opts=E("-p --prefix --cwd")))
 _runner("dotenv", Runner(value_opts=E("-e --env -f --file")))
-_runner("coverage run", Runner(value_opts=E("--rcfile --source --include --omit --data-file --concurrency "
-                                            "--context"), as_python=True))
+_runner("coverage run", Runner(value_opts=E("--source --include --omit --data-file --concurrency --context"),
+                               flags=E("-a --append -p --parallel-mode -L --pylib --timid --branch -m --module "
+                                       "-h --help --save-signal"),
+                               load_opts=E("--rcfile"), as_python=True))  # an rcfile names plugins it imports

@@ -110,13 +110,15 @@ def _diff(c: Call) -> None:
 
 
 def _grep(c: Call) -> None:
-    """``git grep --no-index`` searches the files named, as grep does."""
-    if not c.parsed.has(("--no-index",)):
-        return
+    """``git grep`` prints the lines of the files it searches: the paths named (tracked files, or with
+    ``--no-index`` any file, as grep) are reads, so ``git grep . -- .env`` shows a secret as ``cat`` would."""
     ops = c.parsed.operands
     if not c.parsed.has(("-e", "-f")):
         ops = ops[1:]
-    c.eff.reads.extend(ops or [literal(".")])
+    if c.parsed.has(("--no-index",)):
+        c.eff.reads.extend(ops or [literal(".")])
+    else:
+        c.eff.reads.extend(w for w in ops if not w.text.startswith(":"))  # `:(exclude)x` names no file
 
 
 _BY_SUBCOMMAND = {"merge": _strategy, "rebase": _strategy, "cherry-pick": _strategy, "revert": _strategy,
