@@ -164,8 +164,11 @@ _CLASSES = (
     FindingClass(
         "sql.destructive", DENY, "Destructive database statement",
         "DROP TABLE/DATABASE/SCHEMA, TRUNCATE, DELETE without WHERE, ALTER … DROP, FLUSHALL and dropDatabase "
-        "destroy data at once; a DELETE with WHERE or a DROP INDEX asks.",
-        (('psql -c "DROP TABLE users"', "deny"), ("mysql -e 'truncate table logs'", "deny"),
+        "destroy data at once; a DELETE with WHERE or a DROP INDEX asks. A framework's command for the same "
+        "(rails db:drop, php artisan migrate:fresh, python manage.py flush, prisma migrate reset) is the same.",
+        (('psql -c "DROP TABLE users"', "deny"), ("rails db:drop", "deny"), ("php artisan db:wipe --force", "deny"),
+         ("python3 manage.py flush --noinput", "deny"), ("npx prisma migrate reset --force", "deny"),
+         ("rails db:migrate", "none"), ("python manage.py migrate", "none"), ("mysql -e 'truncate table logs'", "deny"),
          ('sqlite3 app.db "DELETE FROM users"', "deny"), ("psql <<EOF\ndrop database app;\nEOF", "deny"),
          ("echo 'DROP SCHEMA public CASCADE' | psql", "deny"), ("redis-cli FLUSHALL", "deny"),
          ("mongosh --eval 'db.dropDatabase()'", "deny"), ('psql -c "DELETE FROM users WHERE id = 3"', "ask"),
@@ -185,7 +188,8 @@ _CLASSES = (
         "data.cloud_delete", DENY, "Cloud storage or managed data deleted",
         "Removing objects or buckets, syncing with deletion into a bucket, or deleting a managed table, "
         "database, snapshot, backup, volume or key destroys data no local undo brings back, whatever the "
-        "bucket or table is called. --dryrun/--dry-run is harmless.",
+        "bucket or table is called; so does destroying a hosted app with its data (heroku apps:destroy, "
+        "heroku pg:reset, fly apps destroy). --dryrun/--dry-run is harmless.",
         (("aws s3 rm s3://acme-backups --recursive", "deny"), ("aws s3 rb s3://logs --force", "deny"),
          ("aws s3 sync ./empty s3://bucket --delete", "deny"), ("aws s3api delete-object --bucket b --key k", "deny"),
          ("aws dynamodb delete-table --table-name users", "deny"),
@@ -323,8 +327,10 @@ _CLASSES = (
         "priv.escalation", DENY, "Making a user or a program root",
         "A capability such as cap_setuid on a shell or interpreter, an emptied password (passwd -d), a user put in "
         "a group that is root by another name (sudo, wheel, root, docker, lxd, disk) or given uid 0 hands root to "
-        "whoever uses it, long after this session.",
+        "whoever uses it, long after this session; so does any write to the files that decide it (/etc/sudoers, "
+        "/etc/sudoers.d/*, /etc/passwd, /etc/shadow, /etc/group).",
         (("setcap cap_setuid+ep /usr/bin/python3", "deny"), ("passwd -d root", "deny"),
+         ("echo 'u ALL=(ALL) NOPASSWD:ALL' > /etc/sudoers.d/u", "deny"), ("cat /etc/passwd", "none"),
          ("usermod -aG sudo u", "deny"), ("gpasswd -a u docker", "deny"), ("usermod -o -u 0 bob", "deny"),
          ("setcap cap_sys_admin+ep ./tool", "ask"), ("getcap /usr/bin/python3", "none"),
          ("setcap cap_net_bind_service=+ep ./server", "none"), ("usermod -aG video u", "none"))),
@@ -377,8 +383,10 @@ _CLASSES = (
          ("pkill -f 'node server.js'", "none"), ("pkill -u u node", "none"))),
     FindingClass(
         "system.power", DENY, "Shutdown or reboot",
-        "Shutting down or restarting the machine ends every session and service on it.",
+        "Shutting down or restarting the machine ends every session and service on it (so does the kernel's "
+        "/proc/sysrq-trigger).",
         (("shutdown -h now", "deny"), ("reboot", "deny"), ("systemctl poweroff", "deny"), ("init 0", "deny"),
+         ("echo b > /proc/sysrq-trigger", "deny"),
          ("shutdown -c", "none"))),
     FindingClass(
         "system.firewall", ASK, "Turning the firewall off",

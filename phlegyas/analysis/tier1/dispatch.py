@@ -10,6 +10,7 @@ from phlegyas.analysis.tier1 import (
     delete,
     disk,
     fetch,
+    frameworks,
     gate,
     git,
     network,
@@ -111,7 +112,9 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     # the gate itself
     on("phlegyas", gate.detect_phlegyas)
     on("phlegyas-trust", gate.detect_phlegyas_trust)
-    on(tuple(n for n in INTERPRETERS if n.startswith("python")), gate.detect_python_module)
+    on(tuple(n for n in INTERPRETERS if n.startswith("python")), gate.detect_python_module,
+       frameworks.detect_framework_reset)
+    on(frameworks.PROGRAMS, frameworks.detect_framework_reset)
     on("kill", system.detect_kill)
     on(("killall", "pkill", "killall5"), system.detect_killall)
     on("service", system.detect_service)

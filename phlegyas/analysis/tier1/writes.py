@@ -167,6 +167,11 @@ def _content(inv: Invocation) -> str:
     return "\n".join(texts)
 
 
+_ROOT_FILES: Final = {"/etc/sudoers": "who may run what as root", "/etc/passwd": "the users and their ids",
+                      "/etc/shadow": "the passwords", "/etc/group": "who is in the root-like groups",
+                      "/etc/gshadow": "the group passwords", "/etc/ld.so.preload": "what every program loads",
+                      "/etc/doas.conf": "who may run what as root"}
+"""System files whose content grants root: any write to them is an escalation, whatever is written."""
 _EMPTIED_ROOTS: Final = ("/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/var/lib/", "/opt/")
 
 
@@ -204,6 +209,14 @@ def judge_writes(inv: Invocation, env: AnalysisEnv, out: Out, targets: list[str]
         klass = persistence_class(path, env.home)
         if klass is not None:
             add(out, klass[0], inv, f"{inv.program} writes {klass[1]}")
+            continue
+        grant = _ROOT_FILES.get(path) or ("who may run what as root" if path.startswith("/etc/sudoers.d/") else None)
+        if grant is not None:  # `echo 'u ALL=(ALL) NOPASSWD:ALL' >> /etc/sudoers.d/u`, a uid-0 line in /etc/passwd
+            add(out, "priv.escalation", inv, f"{inv.program or 'the shell'} writes {path}, which decides {grant}")
+            continue
+        if path in ("/proc/sysrq-trigger", "/proc/sysrq"):
+            add(out, "system.power", inv, f"{inv.program or 'the shell'} writes {path}: the kernel crashes, reboots "
+                                          "or kills every process at once")
             continue
         key = private_key(path, env.home) if not in_project(path, env) else None
         if key is not None:  # `: > ~/.ssh/id_rsa`: the key is as lost as if it were deleted
