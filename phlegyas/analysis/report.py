@@ -28,6 +28,7 @@ from phlegyas.analysis.shell.assignments import (
 from phlegyas.analysis.shell.effects import Effects, apply_spec, new_effects, program_effects
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
+from phlegyas.analysis.shell.wrappers import xargs_items_unseen
 from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.expansion import blocks_tier2, computed, process_substitution
 from phlegyas.analysis.tier1.gate import database_findings, state_findings
@@ -203,6 +204,9 @@ def effects_for(run: Run) -> Effects:
                     program_effects(name, _found(run.args, start), eff)
             elif xargs:
                 program_effects(name, _xargs_args(run.args, xargs[0]), eff)
+                spec = P.spec_for(name)
+                if spec is not None and spec.operands in _READ_OPERANDS and (source := xargs_items_unseen(run)):
+                    eff.blockers.append(f"reads the files named by {source}, which phlegyas cannot see")
             else:
                 program_effects(name, run.args, eff)
     elif kind == "module":
@@ -239,6 +243,7 @@ def _via_effects(run: Run, eff: Effects) -> None:
         eff.blockers.append("changes every file it is given (find -exec, xargs, parallel)")
 
 
+_READ_OPERANDS: Final = frozenset({"read", "pattern", "in_out"})
 _MASS: Final = ("find -exec", "find -execdir", "find -ok", "xargs", "parallel")
 
 

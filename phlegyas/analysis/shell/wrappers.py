@@ -14,6 +14,7 @@ from phlegyas.analysis.programs.wrappers import QUERY_ALONE
 from phlegyas.analysis.shell.env_vars import carried_commands
 from phlegyas.analysis.shell.expansion import Walk, literal, quote, runs_code, text_of
 from phlegyas.analysis.shell.handlers.package_specs import npm_spec, package_name, pip_spec
+from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.launchers import LAUNCHERS
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
@@ -210,7 +211,8 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
     odd = _unknown_option(w, parsed.opts)
     if odd is not None:
         notes.append(("blocks", f"xargs {odd} is an option phlegyas does not know for xargs"))
-    items = _literal_input(ex, cmd)
+    arg_file = any(o in ("-a", "--arg-file") for o, _ in parsed.opts)  # items from a file: stdin is the command's
+    items = [] if arg_file else _literal_input(ex, cmd)
     if items:  # `xargs rm -fr <<< /`, `printf '%s\n' / | xargs rm -fr`: the items are known
         if replace:
             rest = [rest[0]] + [Word(r.text.replace(replace, items[0]), r.dynamic, r.glob, r.quoted)
@@ -233,6 +235,37 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
     for value in parsed.values(("-a", "--arg-file")):
         if first is not None:
             first.notes.append(("reads", value.text))
+
+
+_NAME_SOURCES: Final = frozenset({"find", "fd", "fdfind", "ls", "git", "grep", "egrep", "rg", "ag", "echo", "printf",
+                                   "seq", "jq"})
+"""Programs whose output, piped to ``xargs``, is names the analysis sees: paths under the start directories
+they are given (which ``tier1.secrets`` checks), tracked or matching files, or literal words."""
+
+
+def _names(up: Invocation) -> bool:
+    """Whether a ``git`` upstream prints names, not content (``git ls-files``, ``git diff --name-only``)."""
+    if up.program != "git":
+        return True
+    texts = [w.text for w in up.args]
+    sub = next((t for t in texts if not t.startswith("-")), "")
+    return sub in ("ls-files", "ls-tree") or (sub in ("diff", "log", "show") and bool(
+        {"--name-only", "--name-status"} & set(texts))) or sub == "grep" and bool({"-l", "--name-only"} & set(texts))
+
+
+def xargs_items_unseen(run: Invocation) -> str | None:
+    """Where the items come from when ``run`` (a program ``xargs`` runs) is handed names nobody can see:
+    a file's lines (``xargs -a list cat``, ``xargs cat < list``, ``cat list | xargs cat``) or another
+    program's output (``curl … | xargs cat``); None when they are literal or a lister's (``find . | xargs``)."""
+    if run.upstream:
+        odd = next((u.program for u in run.upstream if u.program not in _NAME_SOURCES or u.via or not _names(u)), None)
+        return None if odd is None else f"what {odd or 'a command'} prints"
+    redirect = next((r for r in run.command.redirects if r.op == "<" and r.fd in (None, "0")), None)
+    if redirect is not None and redirect.target is not None:
+        return None if stdin_text(run.command, {})[0] is not None else f"the lines of {redirect.target.text}"
+    listed = next((w for w in run.command.words[1:] if w.text in ("-a", "--arg-file") or w.text.startswith(
+        ("--arg-file=", "-a"))), None)
+    return f"the lines of the file {listed.text}" if listed is not None else None
 
 
 _MAX_ITEMS: Final = 16
