@@ -83,6 +83,10 @@ def _wrappings(program: str, c: Carrier) -> list:
             out.append(lambda cmd, o=opt: f"{head} {o}={shlex.quote(cmd)}")
     for opt, prefix in c.prefixed:
         out.append(lambda cmd, o=opt, p=prefix: f"{head} {o}={shlex.quote(p + cmd)}")
+    for opt in sorted(c.argv_opts):
+        out.append(lambda cmd, o=opt: f"{head} {o} {argv(cmd)}")
+    for opt in sorted(c.remote_opts):
+        out.append(lambda cmd, o=opt: f"{head} x {o} {shlex.quote(cmd)}")
     fillers = " ".join(["x"] * max(c.argv_from, 0))
     if c.argv_from >= 0:
         out.append(lambda cmd: f"{head} {fillers} {argv(cmd)}".replace("  ", " "))

@@ -221,6 +221,33 @@ _carry("zip", Carrier(values=E("-b -n -t -tt -x -i -P --password -Z -s --split-s
                                 ("zip x.zip a -T --unzip-command 'rm -rf ~ #'", "deny"),
                                 ("zip x.zip a -T -TT 'unzip -tqq'", "ask"))))
 
+# terminal emulators: `-e CMD ARG…` (or after `--`) is a command run in a new window
+_carry("xterm uxterm rxvt urxvt st alacritty", Carrier(
+    values=E("-T -title -n -geometry -g -fn -fa -fs -bg -fg -class -name --title --class --config-file -o "
+             "--option --working-directory"),
+    argv_opts=E("-e --command"),
+    whole=E("-title -geometry -class -name -fn -fa -fs -bg -fg -hold"),
+    examples=(("xterm -e 'rm -rf ~'", "deny"), ("alacritty -e rm -rf ~", "deny"), ("xterm -e htop", "ask"))))
+_carry("kitty foot", Carrier(values=E("-T --title --class --name -c --config -o --override -d --directory "
+                                      "--working-directory --session"),
+                             argv_from=0, examples=(("kitty rm -rf ~", "deny"), ("foot htop", "ask"))))
+_carry("gnome-terminal mate-terminal xfce4-terminal tilix terminator konsole lxterminal qterminal", Carrier(
+    values=E("-t --title --working-directory --profile --geometry -p --window-with-profile"),
+    argv_opts=E("-e -x --execute --command"), after_dashdash=True,
+    examples=(("gnome-terminal -- rm -rf ~", "deny"), ("konsole -e rm -rf ~", "deny"),
+              ("xfce4-terminal -x rm -rf ~", "deny"), ("gnome-terminal -- htop", "ask"))))
+_carry("wezterm", Carrier(("start",), values=E("--cwd --class --workspace --position --domain"), after_dashdash=True,
+                          argv_from=0, examples=(("wezterm start -- rm -rf ~", "deny"),
+                                                 ("wezterm start -- htop", "ask"))))
+# ansible's ad-hoc mode: `-m shell -a CMD` (or command, raw) runs CMD on every host of the inventory
+_carry("ansible", Carrier(values=E("-i --inventory -m --module-name -u --user -b --become -f --forks -l --limit "
+                                   "-e --extra-vars -c --connection -T --timeout --become-user -K -k"),
+                          remote_opts=E("-a --args"), remote=True,
+                          examples=(("ansible all -i prod -m shell -a 'rm -rf /var/www'", "deny"),
+                                    ("ansible all -m ping", "ask"))))
+# shx runs the shelljs version of the Unix command it names: `shx rm -rf ~` is `rm -rf ~`
+_carry("shx", Carrier(argv_from=0, examples=(("npx --yes shx rm -rf ~", "deny"), ("shx touch ~/.x", "ask"))))
+
 # -- programs whose own syntax carries a command: a pager's ``+cmd``, make's ``SHELL=``/``--eval``, ed's
 # ``!cmd`` lines, nix's ``-c CMD ARG…``. Read by ``shell.carriers`` like the others; kept apart because
 # their command is in no option or operand position of ``Carrier``'s own (``language`` says where).

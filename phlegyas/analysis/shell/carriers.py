@@ -119,7 +119,10 @@ def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word],
         while argv and "=" in argv[0].text and argv[0].text.split("=", 1)[0].isidentifier():
             argv = argv[1:]
     inner_remote = remote or c.remote and not mounts
-    if argv:
+    if len(argv) == 1 and not argv[0].dynamic and " " in argv[0].text.strip():
+        ex.nested(argv[0].text, inner_via, depth, inner_remote)  # `xterm -e 'rm -rf ~'`: many run one word via sh
+        found = True
+    elif argv:
         if mounts:
             argv = [_host_word(w, mounts) for w in argv]
         ex.invoke(cmd, argv, inner_via, depth, inner_remote)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from phlegyas.analysis import programs as P
+from phlegyas.analysis.programs.carriers import CARRIERS as CARRIED
 from phlegyas.analysis.programs.wrappers import QUERY_ALONE
 from phlegyas.analysis.shell.env_vars import carried_commands
 from phlegyas.analysis.shell.expansion import Walk, literal, quote, runs_code, text_of
@@ -356,7 +357,7 @@ def runner(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[
             # a package the gate does not vouch for: never automatic, but what it is asked to do is still
             # judged as the program of that name would be (`npx rimraf ~` deletes the home directory)
             start = len(ex.out.runs)
-            if not tool.dynamic and tname and (spec is not None or tname in P.EQUIVALENTS):
+            if not tool.dynamic and tname and (spec is not None or tname in P.EQUIVALENTS or tname in CARRIED):
                 ex.invoke(cmd, [literal(tname), *rest[1:]], inner_via, depth, remote)
             if len(ex.out.runs) == start:
                 ex.add(ex.new_run(cmd, tname or tool.text, rest[1:], inner_via, depth, remote, kind="builtin"))
