@@ -177,6 +177,40 @@ _FIND_NOT_FILTERS = frozenset({"-delete", "-depth", "-d", "-maxdepth", "-mindept
                                "-ok", "-okdir", "-daystart", "-regextype", "-warn", "-nowarn", "-type", "-xtype"})
 
 
+_FD_VALUES: Final = frozenset({"-d", "--max-depth", "--min-depth", "--exact-depth", "-t", "--type", "-e", "--extension",
+                               "-E", "--exclude", "-S", "--size", "--changed-within", "--changed-before", "-o",
+                               "--owner", "-j", "--threads", "--max-results", "--base-directory", "--search-path",
+                               "-c", "--color", "--batch-size", "--ignore-file", "--format", "--and"})
+_FD_EXEC: Final = frozenset({"-x", "--exec", "-X", "--exec-batch"})
+
+
+def detect_fd(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``fd PATTERN PATH… -x rm -rf`` deletes what it finds under each PATH, as ``find PATH -delete`` does;
+    a pattern that matches everything (none, ``.``, ``^``) and no filter is every entry there."""
+    texts = [w.text for w in inv.args]
+    at = next((i for i, t in enumerate(texts) if t in _FD_EXEC), -1)
+    if at < 0 or at + 1 >= len(texts) or texts[at + 1].rsplit("/", 1)[-1] not in _FIND_DELETERS:
+        return
+    env = env_for(inv, env)
+    words: list[Word] = []
+    filtered = False
+    i = 0
+    while i < at:
+        t = texts[i]
+        if t in _FD_VALUES:
+            filtered = filtered or t in ("-e", "--extension", "-S", "--size", "--changed-within", "--changed-before")
+            i += 2
+            continue
+        if not t.startswith("-"):
+            words.append(inv.args[i])
+        i += 1
+    pattern, roots = (words[0].text, words[1:]) if words else ("", [])
+    selective = filtered or pattern not in ("", ".", "^", ".*")
+    for w in roots or [Word(".")]:
+        for root in word_targets(w, env):
+            judge_target(inv, root, env, out, recursive=True, forced=True, contents=not selective)
+
+
 def detect_find(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     texts = [w.text for w in inv.args]
     deletes = "-delete" in texts
