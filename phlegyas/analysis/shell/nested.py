@@ -37,7 +37,12 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
             break
         if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
             if t in ("--rcfile", "--init-file") and i + 1 < len(args):
-                run.notes.append(("runs", args[i + 1].text))
+                rc = args[i + 1]
+                run.notes.append(("runs", rc.text))
+                if not rc.dynamic:
+                    ex.run_written(rc.text, via + (f"{name} {t}",), depth, remote)
+                elif (produced := process_output(rc.text)) is not None:  # `bash --rcfile <(echo 'rm -rf ~') -i`
+                    ex.nested(produced, via + (f"{name} {t}",), depth, remote)
             i += 2
             continue
         if t.startswith("--"):

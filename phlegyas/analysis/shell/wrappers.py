@@ -139,6 +139,8 @@ def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args:
         if not rest and not code:
             if interactive or w.alone == "shell" or (key in _SSH_LIKE and leading):
                 run.notes.append(("executes", f"starts an interactive shell ({name})"))
+                if stdin_text(cmd, ex.ups_of)[0] is not None:  # `sudo -s <<< 'rm -rf /'`: the shell reads it
+                    ex.invoke(cmd, [literal("sh")], inner_via, depth, remote or w.remote)
             elif w.alone == "none":
                 run.notes.append(("unknown", f"{name} without a command"))
             return odd

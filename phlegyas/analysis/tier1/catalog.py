@@ -28,11 +28,14 @@ _CLASSES = (
     FindingClass(
         "delete.catastrophic", DENY, "Deletion of /, home, the project, system locations or secrets",
         "Recursive or forced deletion of the root, the home directory, the whole project, its .git, a system "
-        "directory or a glob at one of those roots cannot be undone; nor can deleting system files or keys.",
+        "directory or a glob at one of those roots cannot be undone; nor can deleting system files or keys. "
+        "Windows spellings count too: del /s, rd /s and Remove-Item -Recurse of a drive, the Windows or Users "
+        "folder or the profile, and rm of C:\\Windows as Git Bash reads it.",
         (("rm -rf /", "deny"), ("rm -r -f ~", "deny"), ("rm -fr $HOME", "deny"), ("rm -Rf /usr/*", "deny"),
          ("rm --recursive --force /etc", "deny"), ("rm -rf ../..", "deny"), ("rm -rf /tmp/../etc", "deny"),
          ("rm -rf $DIR/", "deny"), ('rm -rf "$X"/*', "deny"), ("rm -rf /{etc,usr}", "deny"), ("rm -rf *", "deny"),
          ("rm /etc/passwd", "deny"), ("find / -name '*.log' -delete", "deny"), ("mv /usr /tmp/old", "deny"),
+         ("del /s /q C:\\*", "deny"), ('rd /s /q "C:\\Windows"', "deny"), ("Remove-Item -Recurse -Force ~", "deny"),
          ("rm -rf build", "none"), ("rm notes.txt", "none"))),
     FindingClass(
         "delete.outside_project", DENY, "Recursive or forced deletion outside the project",

@@ -14,7 +14,7 @@ from phlegyas.analysis.paths import TEMP_DIRS, is_temp_path
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import RSYNC_LONG_VALUES, RSYNC_SHORT_VALUES, Opts, Out, add, env_for, parse_opts
-from phlegyas.analysis.tier1.disk import is_device
+from phlegyas.analysis.tier1.disk import is_device, windows_target
 from phlegyas.analysis.tier1.words import (
     Target,
     catastrophic,
@@ -102,6 +102,9 @@ def detect_rm(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if opts.has("--no-preserve-root") and recursive:
         add(out, "delete.catastrophic", inv, "rm --no-preserve-root: the one flag whose purpose is deleting /")
     for w in operands:
+        if (recursive or forced) and not w.dynamic and (what := windows_target(w.text)) is not None:
+            add(out, "delete.catastrophic", inv, f"rm deletes {what} (a Windows path, as Git Bash and MSYS read it)")
+            continue
         if generated_target(w.text, w.dynamic, env.cwd, env.home, env.project_root):
             continue  # ``rm -rf node_modules``: a build or an install makes it again (``analysis.generated``)
         for t in word_targets(w, env):

@@ -123,6 +123,46 @@ def detect_windows_format(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "disk.wipe", inv, "diskpart runs a script the gate cannot see", Verdict.ASK)
 
 
+_WIN_DRIVE: Final = re.compile(r"[A-Za-z]:[\\/]*(\*(\.\*)?)?")
+_WIN_SYSTEM: Final = re.compile(r"[A-Za-z]:[\\/]*(windows|users|program ?files|programdata|system32|boot)\b",
+                                re.IGNORECASE)
+_WIN_HOME: Final = ("%userprofile%", "%homepath%", "%systemroot%", "%windir%", "$env:userprofile", "$env:systemroot",
+                    "$home", "~")
+
+
+def detect_windows_delete(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """Windows deletion (cmd's ``del /s /q``, ``rd /s /q``; PowerShell's ``Remove-Item -Recurse``) of a drive,
+    the system or user folders, or the profile: denied as ``rm -rf /`` is. bash has already eaten the
+    backslashes of an unquoted ``C:\\*`` (``C:*``), so both spellings are read."""
+    prog = inv.program.lower()
+    texts = [w.text for w in inv.args]
+    lowered = [t.lower() for t in texts]
+    if prog in ("del", "erase", "rd", "rmdir") and not any(t.startswith("/") and len(t) == 2 for t in texts):
+        return  # GNU rmdir, or no cmd switch at all
+    recursive = any(t in ("/s", "-recurse", "-r") or t.startswith("-rec") for t in lowered)
+    if prog not in ("del", "erase", "rd", "rmdir") and any(t.rstrip("\\/*") in ("$home", "~") for t in lowered):
+        add(out, "delete.catastrophic", inv, f"{inv.program} deletes the home directory")  # PowerShell's ~ / $HOME
+        return
+    for t in texts:
+        if t.startswith(("/", "-")):
+            continue
+        what = windows_target(t)
+        if what is not None:
+            add(out, "delete.catastrophic", inv, f"{inv.program} deletes {what}{' recursively' if recursive else ''}")
+            return
+
+
+def windows_target(text: str) -> str | None:
+    """What a Windows path names when it is a drive, a system or user folder or the profile (``C:\\``,
+    ``C:\\Windows``, ``%USERPROFILE%``); None for any other word."""
+    bare = text.lower().strip("'\"")
+    if _WIN_DRIVE.fullmatch(bare):
+        return "the whole drive"
+    if _WIN_SYSTEM.match(bare) or bare.rstrip("\\/*") in _WIN_HOME[:-2]:
+        return f"{text}, a system or profile folder"
+    return None
+
+
 _SUBCOMMAND_WIPES: Final = {
     "zpool": frozenset({"destroy", "labelclear"}),
     "zfs": frozenset({"destroy"}),

@@ -49,6 +49,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("mkswap", "blkdiscard", "pvremove", "vgremove", "lvremove"), disk.detect_always_wipe)
     on("dd", disk.detect_dd)
     on(("format", "format.com", "diskpart", "diskpart.exe"), disk.detect_windows_format)
+    on(("del", "erase", "rd", "rmdir", "Remove-Item", "remove-item", "ri"), disk.detect_windows_delete)
     on("wipefs", disk.detect_wipefs)
     on(("fdisk", "gdisk", "cfdisk", "sfdisk", "sgdisk", "parted"), disk.detect_partition)
     on(("zpool", "zfs", "nvme", "cryptsetup"), disk.detect_subcommand_wipe)

@@ -74,6 +74,27 @@ def _awk_tokens(prog: str) -> list[tuple[str, str]]:
     return out
 
 
+def _fold_constants(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A variable assigned once, a string literal, is that literal where it is used (``cmd="rm -rf ~";
+    cmd | getline``, ``system(c)``); one assigned twice, or read into by getline, stays computed."""
+    assigned: dict[str, list[str | None]] = {}
+    for i, (kind, text) in enumerate(toks):
+        nxt = toks[i + 1] if i + 1 < len(toks) else ("", "")
+        if kind == "w" and nxt[0] == "o" and nxt[1] in ("=", "+=", "-=", "*=", "/=", "^=", "%="):
+            after = toks[i + 2] if i + 2 < len(toks) else ("", "")
+            end = toks[i + 3] if i + 3 < len(toks) else ("n", "")
+            literal = nxt[1] == "=" and after[0] == "s" and (end[0] == "n" or end in (("o", ";"), ("o", "}")))
+            assigned.setdefault(text, []).append(after[1] if literal else None)
+        elif kind == "w" and i > 0 and toks[i - 1] == ("w", "getline"):
+            assigned.setdefault(text, []).append(None)
+    consts = {name: values[0] for name, values in assigned.items() if len(values) == 1 and values[0] is not None}
+    if not consts:
+        return toks
+    return [("s", consts[text]) if kind == "w" and text in consts and not (
+        i + 1 < len(toks) and toks[i + 1][0] == "o" and toks[i + 1][1].endswith("=") and toks[i + 1][1] != "==")
+        else (kind, text) for i, (kind, text) in enumerate(toks)]
+
+
 _SHELL_NAMES = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "busybox sh"})
 
 
@@ -97,7 +118,7 @@ def _printed_script(args: list[tuple[str, str]]) -> str | None:
 def analyze_awk(prog: str) -> CodeReport:
     """``system("…")``, pipes to and from commands, and output redirections in an awk program."""
     report = CodeReport()
-    toks = _awk_tokens(prog)
+    toks = _fold_constants(_awk_tokens(prog))
     in_print = False
     depth = 0
     printed = 0  # where the current print's arguments start
