@@ -15,7 +15,7 @@ from phlegyas.analysis.planted.judge import ShellTools, content_findings
 from phlegyas.analysis.shell.analyze import Run
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import piped_text
-from phlegyas.analysis.tier1.writes import program_writes
+from phlegyas.analysis.tier1.writes import DOWNLOADERS, program_writes
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding
 
@@ -51,14 +51,12 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
             kind = replace(kind, language="sh")  # a replacement lands inside a recipe line: read it as a command
         shown = _shown(path, env)
         out.extend(content_findings(path, kind, content, whole and run.program != "sed", env, tools,
-                                    run.program or "the command", shown, run.program in _DOWNLOADERS))
+                                    run.program or "the command", shown, run.program in DOWNLOADERS))
     return out
 
 
 _COMMAND_LINES: Final = frozenset({"make", "just"})
-_DOWNLOADERS: Final = frozenset({"curl", "wget", "http", "https", "xh", "aria2c", "lwp-download", "fetch"})
-"""Programs whose output is what a server sent (their ``-o`` file, or a redirection of their stdout)."""
-_ARG_WRITERS: Final = frozenset({"tee", "sed", "cp", "mv", "install", "ln", "rsync", "dd", "curl", "wget"})
+_ARG_WRITERS: Final = frozenset({"tee", "sed", "cp", "mv", "install", "ln", "rsync", "dd", *DOWNLOADERS})
 
 
 def _redirected_content(run: Run) -> str | None:

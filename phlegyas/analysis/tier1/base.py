@@ -158,7 +158,8 @@ def prod_words(inv: Invocation) -> list[str]:
 SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "busybox"})
 INTERPRETERS: Final = frozenset({
     "python", "python2", "python3", "pypy", "pypy3", "perl", "ruby", "node", "nodejs", "php", "lua",
-    "luajit", "bun", "deno", "tclsh", "Rscript", "julia", "jjs", "jrunscript", "osascript",
+    "luajit", "bun", "deno", "tclsh", "Rscript", "R", "julia", "jjs", "jrunscript", "osascript", "irb", "pwsh",
+    "powershell", "groovy", "scala", "elixir", "guile", "racket", "sbcl", "clisp",
 })
 NET_SOURCES: Final = frozenset({
     "curl", "wget", "fetch", "nc", "ncat", "netcat", "http", "https", "httpie", "xh", "aria2c",

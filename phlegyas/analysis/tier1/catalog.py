@@ -192,7 +192,8 @@ _CLASSES = (
         "Removing objects or buckets, syncing with deletion into a bucket, or deleting a managed table, "
         "database, snapshot, backup, volume or key destroys data no local undo brings back, whatever the "
         "bucket or table is called; so does destroying a hosted app with its data (heroku apps:destroy, "
-        "heroku pg:reset, fly apps destroy). --dryrun/--dry-run is harmless.",
+        "heroku pg:reset, fly apps destroy) or a Kubernetes persistent volume (kubectl delete pvc). "
+        "--dryrun/--dry-run is harmless.",
         (("aws s3 rm s3://acme-backups --recursive", "deny"), ("aws s3 rb s3://logs --force", "deny"),
          ("aws s3 sync ./empty s3://bucket --delete", "deny"), ("aws s3api delete-object --bucket b --key k", "deny"),
          ("aws dynamodb delete-table --table-name users", "deny"),

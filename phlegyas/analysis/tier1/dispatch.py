@@ -39,6 +39,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("shred", "srm"), delete.detect_shred)
     on("find", delete.detect_find)
     on(("fd", "fdfind"), delete.detect_fd)
+    on("parallel", network.detect_parallel)
     on("rsync", delete.detect_rsync, writes.detect_program_writes, network.detect_upload, prod.detect_copy_to_host)
     on("mv", delete.detect_mv, writes.detect_program_writes)
     on(("cp", "ln"), delete.detect_device_copy)

@@ -293,6 +293,18 @@ def _executes_input(inv: Invocation, out: Out, how: str) -> bool:
     return source is not None
 
 
+_PARALLEL_VALUES: Final = frozenset({"-j", "--jobs", "-S", "--sshlogin", "--results", "--joblog", "--delay",
+                                     "--timeout", "--tmpdir", "--workdir", "--wd", "-N", "--max-args", "-n",
+                                     "--colsep", "-d", "--delimiter", "-E", "--eof", "--tag-string"})
+
+
+def detect_parallel(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``parallel`` given no command runs each line it reads as one: downloaded lines are remote code."""
+    opts = parse_opts(inv.args, long_values=_PARALLEL_VALUES, short_values="jSNndE", stop_at_operand=True)
+    if not opts.operands or opts.operands[0].text in (":::", "::::"):
+        _executes_input(inv, out, "each line it reads is a command")
+
+
 _AWK_RUNS: Final = re.compile(r"\bsystem\s*\(|\|&?\s*\"\s*(?:sh|bash|zsh|dash|ksh|python3?|perl|ruby|node)\b|\|&?\s*\$|"
                               r"\$\w*\s*\|\s*getline")
 """An awk program that runs commands: ``system(…)``, printing into a shell, or into (or reading from) a

@@ -52,9 +52,11 @@ def detect_kubectl(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     marks = prod_words(inv)
     if marks:
         add(out, "prod.target", inv, f"kubectl {verb} against production ({marks[0]})")
+    elif verb == "delete" and rest[:1] and rest[0].split("/")[0] in _K8S_VOLUMES:  # the volume and its data go
+        add(out, "data.cloud_delete", inv, f"kubectl delete {' '.join(rest[:2])} deletes persistent volumes and the "
+                                           "data on them")
     elif verb == "delete" and (any(t in ("--all", "-A", "--all-namespaces") for t in rest)
-                               or rest[:1] and rest[0] in ("namespace", "ns", "namespaces", "pv", "pvc",
-                                                           "persistentvolume", "persistentvolumeclaim", "node")):
+                               or rest[:1] and rest[0] in ("namespace", "ns", "namespaces", "node")):
         add(out, "infra.destroy", inv, f"kubectl delete {' '.join(rest[:2])} removes many resources or their data")
     elif verb == "delete" and (manifest := _manifests(inv)) is not None:
         add(out, "infra.destroy", inv, f"kubectl delete {manifest} removes every resource the manifests there "
@@ -98,7 +100,9 @@ def detect_helm(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 _TF_MUTATING: Final = frozenset({"apply", "destroy", "import", "taint", "untaint", "refresh", "force-unlock", "up",
                                  "update", "cancel", "deploy", "run-all"})
 _NO_CONFIRMATION: Final = frozenset({"-auto-approve", "--auto-approve", "-y", "--yes", "--force", "-f",
-                                     "--non-interactive", "--skip-preview"})
+                                     "--non-interactive", "--skip-preview", "--terragrunt-non-interactive"})
+_K8S_VOLUMES: Final = frozenset({"pv", "pvc", "persistentvolume", "persistentvolumes", "persistentvolumeclaim",
+                                 "persistentvolumeclaims"})
 """Options that answer a teardown's confirmation in advance (terraform/tofu, pulumi, cdk)."""
 _TF_STATE_WRITES: Final = frozenset({"rm", "mv", "push", "replace-provider", "delete"})
 

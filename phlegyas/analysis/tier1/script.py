@@ -12,7 +12,7 @@ from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, env_for
 from phlegyas.analysis.tier1.delete import detect_rm
 from phlegyas.analysis.tier1.prod import KUBECTL_MUTATING
 from phlegyas.analysis.tier1.words import path_of
-from phlegyas.analysis.tier1.writes import program_writes, redirect_writes
+from phlegyas.analysis.tier1.writes import DOWNLOADERS, program_writes, redirect_writes
 from phlegyas.core.analysis import AnalysisEnv
 
 
@@ -31,42 +31,13 @@ def fork_bombs(script: Script, out: Out) -> None:
             return
 
 
-_DOWNLOADERS: Final = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "wget2"})
 
 
 def _download_outputs(inv: Invocation, env: AnalysisEnv) -> list[str]:
-    texts = program_writes(inv) + redirect_writes(inv) + _remote_names(inv)
+    texts = program_writes(inv) + redirect_writes(inv)
     return [p for p in (path_of(t, env) for t in texts) if p is not None]
 
 
-def _remote_names(inv: Invocation) -> list[str]:
-    """The files a download names after its URL: ``curl -O URL``, ``wget URL`` (without ``-O``),
-    ``aria2c URL`` — the URL's last path segment, in the cwd (or ``wget -P DIR``)."""
-    texts = [w.text for w in inv.args]
-    urls = [t for t in texts if "://" in t or _BARE_URL.match(t)]  # curl and wget take `x.io/i.sh` as http://
-    if not urls:
-        return []
-    if inv.program == "curl":
-        if not any(t in ("-O", "--remote-name", "--remote-name-all") or t.startswith("-") and not t.startswith("--")
-                   and "O" in t[1:] for t in texts):
-            return []
-    elif inv.program in ("wget", "wget2"):
-        if any(t in ("-O", "--output-document") or t.startswith("--output-document=") for t in texts):
-            return []
-    elif inv.program != "aria2c":
-        return []
-    prefix = ""
-    if "-P" in texts[:-1]:
-        prefix = texts[texts.index("-P") + 1].rstrip("/") + "/"
-    names = []
-    for url in urls:
-        name = url.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-        if name and "://" not in name:
-            names.append(prefix + name)
-    return names
-
-
-_BARE_URL: Final = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?::[0-9]+)?/[^\s]*[^/\s]$")
 _CLONE_VALUES: Final = frozenset({"-b", "--branch", "--depth", "-o", "--origin", "-c", "--config", "--reference", "-j",
                                   "--jobs", "--filter", "--template", "--separate-git-dir", "-u", "--upload-pack",
                                   "--shallow-since", "--shallow-exclude", "--server-option", "--bundle-uri"})
@@ -113,7 +84,7 @@ def _extracts(inv: Invocation, downloaded: dict[str, str], env: AnalysisEnv) -> 
                 first and not first.startswith("--") and "x" in first.lstrip("-")):
             return None
     for up in inv.upstream:
-        if up.program in _DOWNLOADERS:
+        if up.program in DOWNLOADERS:
             return up.program
     for w in inv.args:
         p = path_of(w.text, env)
@@ -195,7 +166,7 @@ def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
             for name in names or ["REPLY"]:
                 read[name] = source
             continue
-        if inv.program in _DOWNLOADERS:
+        if inv.program in DOWNLOADERS:
             for p in _download_outputs(inv, env):
                 downloaded[p] = inv.program
             continue
@@ -230,7 +201,7 @@ def _downloader_upstream(inv: Invocation) -> str | None:
         if id(up) in seen:
             continue
         seen.add(id(up))
-        if up.program in _DOWNLOADERS:
+        if up.program in DOWNLOADERS:
             return up.program
         todo.extend(up.upstream)
     return None
@@ -289,7 +260,7 @@ def _mutates(inv: Invocation) -> bool:
     return False
 
 
-LINE_STARTERS: Final = _DOWNLOADERS | _TF | {"kubectl", "export", "declare", "", "git"}
+LINE_STARTERS: Final = DOWNLOADERS | _TF | {"kubectl", "export", "declare", "", "git"}
 """The programs ``download_then_run`` and ``production_switch`` start from: without one, neither finds anything."""
 
 

@@ -5,6 +5,7 @@ into tracked files.
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import Final
 
 from phlegyas.analysis.paths import SHELL_RC_FILES, sensitive_reason
@@ -63,31 +64,54 @@ def program_writes(inv: Invocation) -> list[str]:
         return []
     if prog == "dd":
         return [w.text[3:] for w in args if w.text.startswith("of=")]
-    if prog == "curl":
-        opts = parse_opts(args, short_values="odHXuAFTeEKrwyYzbcCmxUQtD",
-                          long_values=frozenset({"--output", "--data", "--header", "--request", "--user", "--url"}))
-        named = opts.values("-o", "--output")
-        if opts.has("-O", "--remote-name", "--remote-name-all"):  # `curl -O URL`: the URL's last part, in the cwd
-            named += [_url_name(w.text) for w in opts.operands if "://" in w.text]
-        return [n for n in named if n]
-    if prog == "wget":
-        opts = parse_opts(args, short_values="OoPaeTtUBiDlQAR",
-                          long_values=frozenset({"--output-document", "--directory-prefix", "--output-file"}))
-        given = opts.values("-O", "--output-document")
-        if given or opts.has("-r", "--recursive", "-m", "--mirror", "-i", "--input-file"):
-            return given
-        prefix = opts.first("-P", "--directory-prefix")
-        names = [_url_name(w.text) or "index.html" for w in opts.operands]
-        return [posixpath.join(prefix, n) if prefix else n for n in names]
+    if prog in DOWNLOADERS:
+        if prog == "curl":
+            named = parse_opts(args, short_values="odHXuAFTeEKrwyYzbcCmxUQtD",
+                               long_values=frozenset({"--output", "--data", "--header", "--request", "--user",
+                                                      "--url"})).values("-o", "--output")
+        elif prog in ("wget", "wget2"):
+            named = parse_opts(args, short_values="OoPaeTtUBiDlQAR",
+                               long_values=frozenset({"--output-document", "--directory-prefix", "--output-file"})
+                               ).values("-O", "--output-document")
+        else:
+            named = parse_opts(args, short_values="od", long_values=frozenset({"--out", "--dir"})).values("-o", "--out")
+        return [n for n in named if n] + remote_names(inv)
     if prog == "truncate":
         return [w.text for w in parse_opts(args, short_values="sr").operands]
     return []
 
 
-def _url_name(url: str) -> str:
-    """The file name ``curl -O``/``wget`` save ``url`` as: the last part of its path ('' when there is none)."""
-    path = url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
-    return path.rsplit("/", 1)[-1] if "/" in path else ""
+DOWNLOADERS: Final = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "wget2"})
+"""Programs whose output is what a server sent (their output file, or their stdout)."""
+_BARE_URL: Final = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?::[0-9]+)?/[^\s]*[^/\s]$")
+
+
+def remote_names(inv: Invocation) -> list[str]:
+    """The files a download names after its URL: ``curl -O URL``, ``wget URL`` (without ``-O``),
+    ``aria2c URL`` — the URL's last path segment, in the cwd (or ``wget -P DIR``)."""
+    texts = [w.text for w in inv.args]
+    urls = [t for t in texts if "://" in t or _BARE_URL.match(t)]  # curl and wget take `x.io/i.sh` as http://
+    if not urls:
+        return []
+    if inv.program == "curl":
+        if not any(t in ("-O", "--remote-name", "--remote-name-all") or t.startswith("-") and not t.startswith("--")
+                   and "O" in t[1:] for t in texts):
+            return []
+    elif inv.program in ("wget", "wget2"):
+        if any(t in ("-O", "--output-document") or t.startswith("--output-document=") or t in ("-r", "--recursive",
+               "-m", "--mirror", "-i", "--input-file") for t in texts):
+            return []
+    elif inv.program != "aria2c":
+        return []
+    prefix = ""
+    if "-P" in texts[:-1]:
+        prefix = texts[texts.index("-P") + 1].rstrip("/") + "/"
+    names = []
+    for url in urls:
+        name = url.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+        if name and "://" not in name:
+            names.append(prefix + name)
+    return names
 
 
 # -- where a write lands ---------------------------------------------------------------------------
