@@ -76,6 +76,8 @@ def resolve_path_program(written: str) -> tuple[str, bool]:
         return written, False
     if (head or "/") in _SYSTEM_BIN_DIRS:
         return base, True
+    if ".." in written.split("/") or written.startswith("~"):
+        return base, False  # `../other/node_modules/.bin/jest`, `~/bin/gradlew`: not this project's own
     if base in _WRAPPER_SCRIPTS:
         return _WRAPPER_SCRIPTS[base], True
     for marker in _PROJECT_TOOL_DIRS:

@@ -159,6 +159,10 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
                 or it.lang == "php" and _project_dev(script, rest[1:], "artisan", _ARTISAN_DEV)):
             run.notes.append(("project_code", script.text))  # the project's tests or dev server, as `npm test`
             return
+        if not script.dynamic and "/" in script.text and P.resolve_path_program(script.text)[1]:
+            # `php vendor/bin/phpunit`, `node node_modules/.bin/jest`: the project's installed tool, as if run alone
+            ex.invoke(cmd, [script, *rest[1:]], via + (name,), depth, remote)
+            return
         run.notes.append(("runs", script.text))
         return
     if readonly:
