@@ -204,8 +204,7 @@ def effects_for(run: Run) -> Effects:
                     program_effects(name, _found(run.args, start), eff)
             elif xargs:
                 program_effects(name, _xargs_args(run.args, xargs[0]), eff)
-                spec = P.spec_for(name)
-                if spec is not None and spec.operands in _READ_OPERANDS and (source := xargs_items_unseen(run)):
+                if any("$XARGS_ITEM" in w.text for w in eff.reads) and (source := xargs_items_unseen(run)):
                     eff.blockers.append(f"reads the files named by {source}, which phlegyas cannot see")
             else:
                 program_effects(name, run.args, eff)
@@ -243,7 +242,6 @@ def _via_effects(run: Run, eff: Effects) -> None:
         eff.blockers.append("changes every file it is given (find -exec, xargs, parallel)")
 
 
-_READ_OPERANDS: Final = frozenset({"read", "pattern", "in_out"})
 _MASS: Final = ("find -exec", "find -execdir", "find -ok", "xargs", "parallel")
 
 

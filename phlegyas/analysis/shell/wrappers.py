@@ -246,6 +246,27 @@ _NAME_SOURCES: Final = frozenset({"find", "fd", "fdfind", "ls", "git", "grep", "
 they are given (which ``tier1.secrets`` checks), tracked or matching files, or literal words."""
 
 
+_NAME_FILTERS: Final = frozenset({"sort", "uniq", "tee", "tr", "head", "tail", "awk", "gawk", "mawk", "sed", "cut",
+                                   "grep", "egrep", "fgrep", "file", "basename", "dirname", "realpath", "column",
+                                   "xargs", "shuf", "paste", "nl"})
+"""Programs that, between a lister and ``xargs``, only select, order or reshape the names they are given."""
+
+
+def _seen_names(up: Invocation, depth: int) -> bool:
+    """Whether what ``up`` prints is names the analysis sees: a lister's output (``grep -l`` included),
+    possibly through filters that only reshape it (``find … | sort | xargs``); not a file's lines."""
+    prog = up.program
+    texts = [w.text for w in up.args]
+    if prog in ("grep", "egrep", "rg", "ag") and any(t in ("-l", "-L", "--files-with-matches",
+                                                           "--files-without-match", "--files") for t in texts):
+        return True
+    if prog in _NAME_SOURCES and not up.remote and _names(up):
+        return True
+    if prog in _NAME_FILTERS and up.upstream and depth < 8:
+        return all(_seen_names(u, depth + 1) for u in up.upstream)
+    return False
+
+
 def _names(up: Invocation) -> bool:
     """Whether a ``git`` upstream prints names, not content (``git ls-files``, ``git diff --name-only``)."""
     if up.program != "git":
@@ -261,7 +282,7 @@ def xargs_items_unseen(run: Invocation) -> str | None:
     a file's lines (``xargs -a list cat``, ``xargs cat < list``, ``cat list | xargs cat``) or another
     program's output (``curl … | xargs cat``); None when they are literal or a lister's (``find . | xargs``)."""
     if run.upstream:
-        odd = next((u.program for u in run.upstream if u.program not in _NAME_SOURCES or u.via or not _names(u)), None)
+        odd = next((u.program for u in run.upstream if not _seen_names(u, 0)), None)
         return None if odd is None else f"what {odd or 'a command'} prints"
     redirect = next((r for r in run.command.redirects if r.op == "<" and r.fd in (None, "0")), None)
     if redirect is not None and redirect.target is not None:
