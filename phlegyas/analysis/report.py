@@ -17,6 +17,7 @@ from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import shown_secrets
 from phlegyas.analysis.generated import cache_expression, generated_find, generated_target
 from phlegyas.analysis.planted import ShellTools, shell_write_findings
+from phlegyas.analysis.project_scripts import judge_script_runs
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.assignments import (
     DECLARATIONS,
@@ -44,6 +45,10 @@ FS_EDIT_PROGRAMS = frozenset({"mkdir", "touch", "cp", "mv", "rm", "rmdir", "tee"
 _WRITE_OPS: Final = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 _SUBSTITUTION_MARKS: Final = ("$(", "`", "<(", ">(")
 _PROJECT_CODE: Final = frozenset({P.PKG_INSTALL, P.TEST_BUILD, P.LINT_FORMAT})
+_CHANGES_NAMED: Final = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "mv", "cp", "chmod", "chown", "chgrp",
+                                   "truncate", "ln", "install", "trash", "trash-put", "gio"})
+"""Programs whose operands a lister's names (``$(git ls-files -o)``) stay unknown for: what they delete or
+change is judged only from names the line shows."""
 _DIR_MAKERS: Final = frozenset({"mkdir"})  # an empty directory plants no code (`mkdir build && cd build && cmake ..`)
 
 
@@ -73,10 +78,12 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
     for index, run in enumerate(ex.runs):
         renv = state.env
         if run.args:
-            run.args = known_words(run.args, renv)  # `ls "$(git rev-parse --show-toplevel)"` lists the project
+            # `ls "$(git rev-parse --show-toplevel)"` lists the project; `wc -l $(git ls-files)` reads its files
+            run.args = known_words(run.args, renv, P.canonical(run.program) not in _CHANGES_NAMED)
         eff = effects_for(run)
         if run.kind in ("program", "query", "interp"):  # a bare ``env`` is a query; ``python -c`` an interp
             eff.secrets.extend(shown_secrets(run.program, run.args))
+        script_found = judge_script_runs(run, eff, renv, _PLANTED_TOOLS) if eff.runs else None
         if first_of.get(id(run.command)) is run:
             if run.command.assignments or run.program in DECLARATIONS:
                 command_assignments(run.program, run.args, run.command.assignments, eff, index < last_command,
@@ -97,6 +104,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
                 and any(_is_project_write(w, renv) for w in eff.writes):
             writes_project = True
         found = tier1.invocation_findings(run, renv)
+        if script_found:
+            found = found + script_found
         if eff.writes or eff.deletes or not eff.readonly:  # the gate's own state: approvals, audit, trust
             state_findings(run, eff.writes, [w for w, _ in eff.deletes], eff.readonly, renv, found)
         database_findings(run, eff.readonly, found)  # … and the fleet's shared store
