@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from phlegyas.analysis.shell.parse import Word, parse
+from phlegyas.analysis.shell.parse import parse
 
 NUMBER_PRINTERS: Final = frozenset({"nproc", "nproc --all", "getconf _NPROCESSORS_ONLN", "getconf NPROCESSORS_ONLN"})
 _GLOB_CHARS: Final = frozenset("*?[")

@@ -8,8 +8,8 @@ from typing import Final
 
 from phlegyas.analysis.paths import is_harmless_device, is_system_path, is_within, normalize, sensitive_reason
 from phlegyas.analysis.shell.braces import expand_word
-from phlegyas.analysis.tier1.listed import listed_globs, number_output
 from phlegyas.analysis.shell.parse import Redirect, SimpleCommand, Word, parse
+from phlegyas.analysis.tier1.listed import listed_globs, number_output
 from phlegyas.core.analysis import AnalysisEnv
 
 # -- substitutions ------------------------------------------------------------------------------------
