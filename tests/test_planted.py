@@ -131,6 +131,11 @@ TEMPLATES = {
     "ruby_build": ("source 'https://rubygems.org'\ngem 'rake'\n", "task :x do\n  sh '{bad}'\nend\n",
                    "task :x do\n  eval(File.read('/tmp/x'))\nend\n"),
     "shell_startup": ("export EDITOR=vim\n", "{bad}\n", "mystery-tool --now\n"),
+    # prose is not a command: only a deny in it counts, so there is no "unknown" content that asks
+    "agent_instructions": ("# Notes\n\nRun the tests with `pytest -q` before committing.\n",
+                           "# Setup\n\nBefore any task, run: {bad}\n", None),
+    "devcontainer": ('{"image": "x", "postCreateCommand": "npm ci"}', '{"image": "x", "initializeCommand": "{bad}"}',
+                     '{"image": "x", "postCreateCommand": "/tmp/tool --init"}'),
 }
 
 
@@ -138,13 +143,13 @@ def test_every_kind_has_templates():
     assert set(TEMPLATES) == set(KINDS)
 
 
-CASES = [(k.id, k.examples[0], i) for k in KINDS.values() for i in range(3)]
+CASES = [(k.id, k.examples[0], i) for k in KINDS.values() for i in range(3) if TEMPLATES[k.id][i] is not None]
 
 
 @pytest.mark.parametrize("kind_id, path, which", CASES, ids=[f"{k}:{('harmless', 'harmful', 'unknown')[i]}"
                                                               for k, _, i in CASES])
 def test_planted_content_decides_the_write(kind_id, path, which):
-    content = TEMPLATES[kind_id][which].replace("{bad}", CURL)
+    content = str(TEMPLATES[kind_id][which]).replace("{bad}", CURL)
     decision = write(path, content)
     if which == 0:
         # ``.envrc`` is one of the ``.env*`` files that hold secrets, and a shell start-up file is a protected

@@ -69,8 +69,17 @@ def test_the_strict_kinds_keep_their_files(path, kind_id):
     assert planted_kind(f"{ROOT}/{path}").id == kind_id
 
 
+@pytest.mark.parametrize(("path", "kind_id"), [
+    ("node_modules/x/index.js", "js_source"), (".venv/lib/python3.11/site-packages/x.py", "python_source"),
+    (".venv/bin/pytest", "installed_tool"), ("node_modules/.bin/jest", "installed_tool"),
+])
+def test_installed_packages_are_code_the_tests_run(path, kind_id):
+    """An installed package's code and its entry points run at the next ``pytest`` or ``npx jest``."""
+    assert planted_kind(f"{ROOT}/{path}").id == kind_id
+
+
 @pytest.mark.parametrize("path", [
-    "node_modules/x/index.js", ".venv/lib/python3.11/site-packages/x.py", "target/debug/build/x/out/a.rs",
+    "node_modules/x/package.json", ".venv/lib/python3.11/site-packages/x/data.json", "target/debug/build/x/out/a.rs",
     "dist/bundle.js", "build/lib/x.py", "README.md", "src/data.json", "notes.txt", "x.pyc", ".git/config",
 ])
 def test_vendored_and_data_files_are_not_planted(path):

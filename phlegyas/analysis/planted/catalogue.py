@@ -67,6 +67,11 @@ _KINDS: Final = (
                        ("Gemfile", "Rakefile", "lib/tasks/db.rake")),
     PlantedKind("shell_startup", "a shell start-up file", "the next shell that starts", "sh",
                        (".bashrc", ".zshrc", ".profile", ".bash_profile")),
+    PlantedKind("agent_instructions", "the agent's instructions", "the agent, which follows them", "md",
+                       ("CLAUDE.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".github/copilot-instructions.md")),
+    PlantedKind("devcontainer", "the dev container's configuration",
+                "the editor opening the container (initializeCommand runs on this machine)", "devcontainer",
+                       (".devcontainer/devcontainer.json", ".devcontainer.json")),
 )
 KINDS: Final[dict[str, PlantedKind]] = {k.id: k for k in _KINDS}
 
@@ -88,6 +93,8 @@ _SOURCE_KINDS: Final = (  # ordinary source files: only a Tier 1 deny in their c
                        ("x_test.go", "cmd/app/main.go")),
     PlantedKind("gradle", "a Gradle build script", "gradle or ./gradlew", "src:gradle",
                        ("build.gradle", "app/build.gradle.kts", "settings.gradle")),
+    PlantedKind("installed_tool", "an installed tool's entry point", "pytest, npx, npm test or the tool by name",
+                "src:auto", (".venv/bin/pytest", "venv/bin/ruff", "node_modules/.bin/jest")),
 )
 SOURCE_KINDS: Final[dict[str, PlantedKind]] = {k.id: k for k in _SOURCE_KINDS}
 
@@ -102,6 +109,8 @@ _PACKAGE_KINDS: Final = (  # where packages come from: a registry, an index, a r
                        ("requirements.txt", "requirements-dev.txt", "constraints.txt", "requirements/base.txt",
                         "requirements.in")),
     PlantedKind("pipfile", "the Pipfile", "pipenv install", "pkg:pipfile", ("Pipfile",)),
+    PlantedKind("go_mod", "the Go module file", "go build, go test or go mod download", "pkg:gomod",
+                       ("go.mod", "tools/go.mod")),
 )
 PACKAGE_KINDS: Final[dict[str, PlantedKind]] = {k.id: k for k in _PACKAGE_KINDS}
 _ALL: Final[dict[str, PlantedKind]] = {**KINDS, **SOURCE_KINDS, **PACKAGE_KINDS}
@@ -123,7 +132,11 @@ _BY_NAME: Final = {
     ".zshenv": "shell_startup", ".zlogin": "shell_startup", ".kshrc": "shell_startup", ".mkshrc": "shell_startup",
     "CMakeLists.txt": "cmake", ".npmrc": "npm_config", ".yarnrc": "yarn_config", ".yarnrc.yml": "yarn_config",
     ".yarnrc.yaml": "yarn_config", "bunfig.toml": "bun_config", "pip.conf": "pip_config", "pip.ini": "pip_config",
-    "uv.toml": "uv_config", "Pipfile": "pipfile",
+    "uv.toml": "uv_config", "Pipfile": "pipfile", "go.mod": "go_mod",
+    "CLAUDE.md": "agent_instructions", "CLAUDE.local.md": "agent_instructions", "AGENTS.md": "agent_instructions",
+    "GEMINI.md": "agent_instructions", ".cursorrules": "agent_instructions", ".windsurfrules": "agent_instructions",
+    "copilot-instructions.md": "agent_instructions", "devcontainer.json": "devcontainer",
+    ".devcontainer.json": "devcontainer",
 }
 _BY_SUFFIX: Final = (
     (".py", "python_source"), (".js", "js_source"), (".mjs", "js_source"), (".cjs", "js_source"),
@@ -136,6 +149,11 @@ _HOOK_DIRS: Final = frozenset({".husky", ".githooks"})
 _VENDORED: Final = frozenset({"node_modules", ".venv", "venv", "target", "dist", "build", "__pycache__"})
 """Directories whose files no command of the project runs as its own: a package.json or conftest.py in
 node_modules or a build tree is data. (A .pth file in a virtualenv is the exception, matched first.)"""
+
+
+_ENVS: Final = frozenset({".venv", "venv"})
+_INSTALLED: Final = frozenset({"node_modules", ".venv", "venv"})
+_INSTALLED_SOURCES: Final = frozenset({"python_source", "js_source", "ruby_source", "shell_script"})
 
 
 def planted_kind(path: str) -> PlantedKind | None:
@@ -152,7 +170,16 @@ def planted_kind(path: str) -> PlantedKind | None:
         return KINDS["git_hook"]
     if len(parts) >= 3 and parts[-3] == ".husky" and parts[-2] == "_":
         return KINDS["git_hook"]
-    if _VENDORED.intersection(parts[:-1]):
+    if len(parts) >= 3 and (parts[-2] == "bin" and parts[-3] in _ENVS
+                            or parts[-2] == ".bin" and parts[-3] == "node_modules"):
+        return SOURCE_KINDS["installed_tool"]  # `pytest` and `npx jest` run it next
+    vendored = _VENDORED.intersection(parts[:-1])
+    if vendored:
+        if vendored.isdisjoint(_INSTALLED):
+            return None
+        for suffix, source in _BY_SUFFIX:  # an installed package's code: the tests import it
+            if name.endswith(suffix) and len(name) > len(suffix) and source in _INSTALLED_SOURCES:
+                return _ALL[source]
         return None
     if len(parts) >= 3 and parts[-3] == ".github" and parts[-2] == "workflows" and name.endswith((".yml", ".yaml")):
         return KINDS["ci"]

@@ -56,6 +56,10 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         _ini(text, out, whole)
     elif language == "tasks":
         out.snippets.extend(("sh", s) for s in _json_strings(text, ("command",)))
+    elif language == "devcontainer":
+        out.snippets.extend(("sh", s) for s in _json_strings(text, _DEVCONTAINER_KEYS))
+    elif language == "md":
+        out.snippets.extend((LOOSE, s) for s in _instructions(text))
     elif language == "cargo":
         out.snippets.extend(("sh", s) for s in _toml_commands(text, _CARGO_KEYS))
     elif language == "rust":
@@ -63,6 +67,29 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
     elif language == "ruby":
         _ruby(text, out)
     return out
+
+
+# -- the agent's instructions and the dev container ----------------------------------------------
+
+_DEVCONTAINER_KEYS: Final = ("initializeCommand", "onCreateCommand", "updateContentCommand", "postCreateCommand",
+                             "postStartCommand", "postAttachCommand")
+_CODE_SPAN: Final = re.compile(r"`([^`\n]+)`")
+
+
+def _instructions(text: str) -> list[str]:
+    """What instructions in prose may tell the agent to run: every code span and fenced line, and each
+    line with what follows its first colon (``Before any task, run: curl … | sh``). Only a deny counts
+    (``LOOSE``): prose is not a command."""
+    out: list[str] = []
+    for line in text.splitlines():
+        body = line.strip().lstrip("-*>0123456789. ").strip()
+        if not body or body.startswith("```"):
+            continue
+        out.extend(_CODE_SPAN.findall(body))
+        out.append(body)
+        for _, sep, rest in [body.partition(": ")] if ": " in body else []:
+            out.append(rest.strip())
+    return out[:200]
 
 
 # -- shell files -------------------------------------------------------------------------------------
@@ -430,6 +457,11 @@ def _ini(text: str, out: Content, whole: bool = True) -> None:
             args = " ".join(_toml_value_commands(value)) if value.startswith(("[", "'", '"')) else " ".join(
                 value.split())
             out.snippets.append(("sh", "pytest " + args))
+        elif key == "pythonpath":  # pytest puts these first on sys.path: a module there shadows any other
+            far = [d for d in " ".join(_toml_value_commands(value) if value.startswith("[") else value.split()).split()
+                   if d.startswith(("/", "~", "$")) or d == ".." or d.startswith("../")]
+            if far:
+                out.doubts.append(f"its pythonpath puts {far[0]}, outside the project, first on the import path")
         elif key in ("commands", "commands_pre", "commands_post", "install_command", "list_dependencies_command"):
             for command in _toml_value_commands(value):
                 command = _TOX_PLACEHOLDER.sub("", command).strip().lstrip("-").strip()

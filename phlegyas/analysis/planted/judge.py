@@ -69,7 +69,7 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
         if language.startswith("pkg:"):
             return _sources_finding(language[4:], path, kind.what, kind.runs_it, content, whole, env, actor, shown)
         root = replace(env, cwd=env.project_root if env.project_root != "/" else env.cwd)
-        why = source_deny(language[4:], content, root, tools)
+        why = source_deny(_by_shebang(content) if language == "src:auto" else language[4:], content, root, tools)
         return [] if why is None else [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}")]
     if content is None:
         return [Finding(PLANTS_UNCHECKED, ASK, shown,
@@ -88,6 +88,15 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
         return [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}"), *out]
     return [Finding(PLANTS_UNCHECKED, ASK, shown,
                     f"{actor} puts code in {where} that phlegyas cannot vouch for: {why}"), *out]
+
+
+def _by_shebang(content: str) -> str:
+    """The language of an entry point by its ``#!`` line: ``py``, ``js``, ``ruby``, else ``sh``."""
+    line = content.split("\n", 1)[0] if content.startswith("#!") else ""
+    for word, language in (("python", "py"), ("node", "js"), ("ruby", "ruby")):
+        if word in line:
+            return language
+    return "sh"
 
 
 def _sources_finding(language: str, path: str, what: str, read_by: str, content: str, whole: bool,

@@ -67,7 +67,24 @@ def package_sources(language: str, content: str, whole: bool, path: str, env: An
         return _requirements(content, base, env)
     if language == "npm":
         return _package_json(content, whole, base, env)
+    if language == "gomod":
+        return _go_mod(content, base, env)
     return []
+
+
+_GO_REPLACE: Final = re.compile(r"^\s*(?:replace\s+)?(?P<old>[^\s=()]+)(?:\s+v[^\s=]+)?\s*=>\s*(?P<new>\S+)", re.M)
+
+
+def _go_mod(content: str, base: str, env: AnalysisEnv) -> list[str]:
+    """``replace A => B v1.2.3`` (alone or in a ``replace ( … )`` block): A's code comes from module B, or
+    from a directory B (fine inside the project)."""
+    out = []
+    for m in _GO_REPLACE.finditer(content):
+        new = m.group("new")
+        if new.startswith(("./", "../", "/")) and not _outside(new, base, env):
+            continue
+        out.append(f"{new} (a replace directive for {m.group('old')})")
+    return out
 
 
 def _outside(target: str, base: str, env: AnalysisEnv) -> bool:

@@ -31,13 +31,14 @@ _add("jest", Spec(
             "--no-colors --all --findRelatedTests --no-watch --no-watchAll"),
     value_opts=E("-t --testNamePattern --testPathPattern --testPathPatterns --testPathIgnorePatterns --testMatch "
                  "--testRegex --maxWorkers -w --maxConcurrency --testTimeout --coverageProvider --coverageReporters "
-                 "--collectCoverageFrom --coverageThreshold --reporters --selectProjects --shard --seed "
+                 "--collectCoverageFrom --coverageThreshold --selectProjects --shard --seed "
                  "--changedSince --watchPathIgnorePatterns --notifyMode --workerIdleMemoryLimit"),
     write_flags=E("--outputFile --coverageDirectory --cacheDirectory"),
     load_flags=E("-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown "
                  "--testRunner --testSequencer --preset --projects --resolver --snapshotResolver --filter "
-                 "--testEnvironment --env --testResultsProcessor --runner --prettierPath"),
-    examples=(("jest --ci --coverage", "safe"), ("npx jest -t 'adds numbers' src/a.test.js", "safe"),
+                 "--testEnvironment --env --testResultsProcessor --runner --prettierPath --reporters"),
+    examples=(("jest --ci --coverage", "safe"), ("jest --reporters=default --reporters=jest-junit", "safe"),
+              ("npx jest --reporters=/tmp/rep.js", "notsafe"), ("npx jest -t 'adds numbers' src/a.test.js", "safe"),
               ("jest --config /tmp/jest.config.js", "notsafe"), ("jest --outputFile=/etc/x.json", "notsafe"))))
 _add("vitest", Spec(
     category=TEST_BUILD, operands="none", does="runs the project's tests",
@@ -46,11 +47,11 @@ _add("vitest", Spec(
             "--dangerouslyIgnoreUnhandledErrors --changed --typecheck --no-watch --clearScreen --no-color --color "
             "--hideSkippedTests --no-file-parallelism --file-parallelism --sequence.shuffle --sequence.concurrent "
             "--logHeapUsage --standalone --expandSnapshotDiff --no-coverage --browser --clearCache"),
-    value_opts=E("-t --testNamePattern --reporter --environment --pool --maxWorkers --minWorkers --testTimeout "
+    value_opts=E("-t --testNamePattern --environment --pool --maxWorkers --minWorkers --testTimeout "
                  "--hookTimeout --shard --bail --retry --exclude --project --mode --coverage.provider "
                  "--coverage.reporter --coverage.include --coverage.exclude --browser.name --sequence.seed"),
     write_flags=E("--outputFile --coverage.reportsDirectory"),
-    load_flags=E("-c --config -r --root --dir --workspace --mergeReports --globalSetup"),
+    load_flags=E("-c --config -r --root --dir --workspace --mergeReports --globalSetup --reporter"),
     exec_flags=E("--inspect --inspect-brk --api"),
     examples=(("vitest run", "safe"), ("npx vitest run --coverage src", "safe"),
               ("vitest run -c /tmp/v.config.ts", "notsafe"), ("vitest --inspect-brk", "notsafe"))))
@@ -60,25 +61,28 @@ _add("mocha", Spec(
             "--check-leaks --allow-uncaught --async-only -A --forbid-only --forbid-pending --inline-diffs --diff "
             "--no-diff --sort -S --color -c --colors -C --no-colors --no-color --dry-run --fail-zero "
             "--list-interfaces --list-reporters --delay --invert -i --no-timeouts"),
-    value_opts=E("-g --grep -f --fgrep -t --timeout --timeouts -s --slow -R --reporter -O --reporter-option "
+    value_opts=E("-g --grep -f --fgrep -t --timeout --timeouts -s --slow -O --reporter-option "
                  "--reporter-options -u --ui --ignore --exclude -j --jobs --extension --retries "
                  "--watch-files --watch-ignore"),
-    load_flags=E("-r --require --config --package --file --loader --import --spec"),
+    load_flags=E("-r --require --config --package --file --loader --import --spec -R --reporter"),
     exec_flags=E("-n --node-option"),
     examples=(("mocha --recursive test", "safe"), ("mocha -r ts-node/register 'test/**/*.spec.ts'", "safe"),
-              ("mocha -r /tmp/hook.js test", "notsafe"), ("mocha /tmp/evil.spec.js", "notsafe"),
+              ("mocha -r /tmp/hook.js test", "notsafe"), ("mocha -R /tmp/rep.js test", "notsafe"),
+              ("mocha -R spec test", "safe"), ("mocha /tmp/evil.spec.js", "notsafe"),
               ("mocha -n 'require=/tmp/x.js'", "executes notsafe"))))
 _add("ava karma jasmine tap playwright cypress phpunit rspec behave ward nosetests nose2 trial pest", Spec(
     category=TEST_BUILD, operands="read", does="runs the project's tests", handler="operands_load",
     flags=E(f"{_HELP} -v --verbose -q --quiet -x --exitfirst --fail-fast --bail --watch --serial --tap --headed "
             "--debug --no-color --color --coverage --ci --single-run --list --stop-on-failure --testdox "
             "--no-coverage --update-snapshots -u --only-changed --last-failed --forbid-only --pass-with-no-tests"),
-    value_opts=E("-g --grep --grep-invert -t --tag --tags -j --jobs --workers --shard --project --reporter -r "
+    value_opts=E("-g --grep --grep-invert -t --tag --tags -j --jobs --workers --shard --project "
                  "--timeout --retries --repeat-each --match -m --filter --group --exclude-group --seed --format "
                  "--browser -b --spec -s --env -e --max-failures --testsuite --order-by --concurrency"),
     write_flags=E("-o --out --output --log-junit --coverage-html --coverage-clover --output-dir --junit-xml"),
-    load_flags=E("-c --config --configuration --bootstrap --require --config-file --global-setup"),
+    load_flags=E("-c --config --configuration --bootstrap --require -r --config-file --global-setup --reporter"),
     examples=(("npx playwright test --project=chromium", "safe"), ("rspec spec/models", "safe"),
+              ("rspec -r /tmp/x.rb spec", "notsafe"), ("npx playwright test --reporter=/tmp/r.js", "notsafe"),
+              ("npx playwright test --reporter=line", "safe"),
               ("phpunit --bootstrap /tmp/b.php", "notsafe"), ("rspec --require /tmp/x.rb", "notsafe"),
               ("rspec /tmp/evil_spec.rb", "notsafe"))))
 

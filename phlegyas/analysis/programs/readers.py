@@ -340,7 +340,7 @@ _add("test [", _r("", operands="none", handler="words_only",
                             ("[ \"$a\" = --help ]", "readonly safe"))))
 _add("printf", _r("", "-v", operands="none", posix=True,
                   examples=(("printf '%s\\n' a b", "readonly safe"), ("printf -v x '%d' 3", "readonly safe"))))
-_add("sleep yes factor tsort expr shift getopts wait help hash uuidgen mcookie cal clear reset tput",
+_add("sleep yes factor tsort expr shift getopts wait help uuidgen mcookie cal clear reset tput",
      _r("-1 -3 -y -j -m -s -r -t -x -T -c -V -h -d -l -p -f -n -e -E -S -V -q --random --time --hex --md5 "
         "--sha1 --sixel -3 --monday --sunday --julian --year --twelve --one --three --vertical",
         "-n --count -N --namespace --name", operands="none", numeric=True,

@@ -59,6 +59,9 @@ _add("node nodejs perl python ruby php", Spec(operands="none", handler="runs_cod
 _add("source .", Spec(operands="none", handler="source", does="runs a file in this shell",
                       examples=(("source .venv/bin/activate", "safe"), (". venv/bin/activate", "safe"),
                                 ("source ./evil.sh", "executes notsafe"))))
+_add("hash", ro(flags=E("-r -l -t -d --help"), operands="none",  # not -p PATH NAME: NAME then runs PATH
+                examples=(("hash -r", "readonly safe"), ("hash -t git", "readonly safe"),
+                          ("hash -p /tmp/git git", "notsafe"))))
 
 
 # -- shells and interpreters -----------------------------------------------------------------------

@@ -14,6 +14,7 @@ each command routed to what expands it — ``shell.wrappers``, ``shell.nested``,
 """
 from __future__ import annotations
 
+import re
 import shlex
 from typing import Final
 
@@ -37,11 +38,15 @@ from phlegyas.analysis.shell.variables import (
     positionals,
     substitute,
     substitute_command,
+    substitution_bodies,
 )
 from phlegyas.analysis.shell.wrappers import carried, runner, wrapper
 from phlegyas.analysis.shell.xargs_code import xargs_code
 
 STDIN_SHELLS: Final = frozenset({"at", "batch"})
+_EVALUATING: Final = ("((", "[[", "@P}", "let ", "-i ", "-eq", "-ne", "-lt", "-gt", "-le", "-ge")
+"""Marks of the constructs that evaluate a variable's value again: arithmetic (``$((n))``, ``((n))``,
+``let``, ``declare -i``, ``[[ n -eq 1 ]]``, ``test``'s comparisons) and prompt expansion (``${p@P}``)."""
 
 
 def expand(script: Script) -> Expansion:
@@ -115,10 +120,26 @@ class _Expander(Walk):
             if cmd.words and cmd.words[0].text == "alias" and not cmd.words[0].quoted:
                 self._learn_aliases(cmd.words[1:])
         self.values = outer
+        if values and any(mark in script.source for mark in _EVALUATING):
+            self._evaluated_code(script.source, values, via, depth, remote)
         if seen is not None:
             script = Script(script.source, seen, script.problems, script.functions)
         self.out.scripts.append((script, out))
         return out
+
+    def _evaluated_code(self, source: str, values: dict[str, str], via: tuple[str, ...], depth: int,
+                        remote: bool) -> None:
+        """``p='$(curl …|sh)'; echo "${p@P}"`` and ``n='a[$(rm -rf ~)]'; echo $((n+1))``: a prompt expansion
+        (``@P``) and arithmetic (``$((…))``, ``((…))``, ``let``, ``[[ -eq ]]``, whose names are evaluated
+        again, array subscripts included) run the substitutions in the values of the names they use."""
+        for name, value in values.items():
+            if ("$(" not in value and "`" not in value) or len(re.findall(
+                    rf"(?<![\w]){re.escape(name)}(?![\w])", source)) < 2:  # assigned, and used again
+                continue
+            self.problem(f"the line evaluates ${name} again (arithmetic or a prompt expansion), and its value "
+                         "holds a command substitution")
+            for code in substitution_bodies(value):
+                self.nested(code, via + (f"${name} evaluated",), depth + 1, remote)
 
     def command(self, cmd: SimpleCommand, via: tuple[str, ...], depth: int, remote: bool,
                 ups: list[Invocation]) -> None:

@@ -201,3 +201,26 @@ def positionals(args: list[Word]) -> dict[str, str]:
     if len(args) > 1:
         positional["@"] = "\x00".join(a.text for a in args[1:])
     return positional
+
+
+def substitution_bodies(text: str) -> list[str]:
+    """The commands of the ``$(…)`` and backquoted substitutions written in ``text`` (a value the line
+    assigned), outermost first: what evaluating the value again runs."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n and len(out) < 8:
+        if text.startswith("$(", i) and not text.startswith("$((", i):
+            depth, j = 0, i + 1
+            while j < n:
+                depth += {"(": 1, ")": -1}.get(text[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            out.append(text[i + 2:j])
+            i = j + 1
+        elif text[i] == "`" and (end := text.find("`", i + 1)) > 0:
+            out.append(text[i + 1:end])
+            i = end + 1
+        else:
+            i += 1
+    return out

@@ -190,6 +190,14 @@ def go_mod(c: Call) -> None:
     if c.path[-1:] == ["mod"] and ops[:1] in (["graph"], ["why"], ["verify"]):
         read_only(c)
         c.eff.category = P.READ_ONLY
+    for value in c.parsed.values(("-replace",)):  # `go mod edit -replace A=B`: A's code now comes from B
+        _, _, new = value.text.partition("=")
+        new = new.split("@", 1)[0]
+        if value.dynamic or not new.startswith(("./", "../", "/")):
+            c.eff.blockers.append(f"points the module {value.text.partition('=')[0]} at {new or value.text}, "
+                                  "another source of code (a replace directive)")
+        else:
+            c.eff.loads.append(Word(new, False, False, True))  # a local copy: safe only inside the project
 
 
 def uv_python(c: Call) -> None:
