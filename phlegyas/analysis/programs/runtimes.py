@@ -103,7 +103,8 @@ _interp("lua luajit texlua", Interpreter("lua", E("-e"), value_opts=E("-l"), rea
 _interp("tclsh wish expect", Interpreter("tcl", E("-c"), readonly_opts=EMPTY))
 _interp("R Rscript", Interpreter("r", E("-e --expr"), readonly_opts=E("--version")))
 _interp("julia", Interpreter("julia", E("-e --eval -E --print"), readonly_opts=E("-v --version")))
-_interp("pwsh powershell", Interpreter("pwsh", E("-c -Command -command -EncodedCommand -e -ec")))
+_interp("pwsh powershell pwsh.exe powershell.exe", Interpreter("pwsh", E("-c -Command -command -EncodedCommand -e -ec")))
+_interp("cmd cmd.exe", Interpreter("cmd", E("/c /C /k /K")))  # both read by shell.windows, not by these options
 _interp("osascript", Interpreter("applescript", E("-e")))
 _interp("java", Interpreter("java", EMPTY, value_opts=E("-cp -classpath --class-path -jar -D -p --module-path "
                                                         "--add-modules -agentpath -javaagent"),

@@ -12,7 +12,7 @@ from phlegyas.analysis.shell.expansion import Run, Walk, runs_code, text_of
 from phlegyas.analysis.shell.nested import add_report
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
-from phlegyas.analysis.shell.stdin import stdin_text
+from phlegyas.analysis.shell.stdin import literal_output, stdin_text
 
 EMBEDDING: Final = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git", "crontab"})
 """Programs whose arguments may hold commands or code of their own."""
@@ -123,8 +123,11 @@ def _crontab(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...
     if any(a.text in ("-l", "-r", "-e", "-i") for a in args):
         return
     text, _ = stdin_text(cmd, ex.ups_of)
-    if text is None:
-        return
+    if text is None:  # `(crontab -l; echo '* * * * * …') | crontab -`: what the literal producers add
+        got = [t for up in ex.ups_of.get(id(cmd), []) if (t := literal_output(up)[0]) is not None]
+        if not got:
+            return
+        text = "\n".join(got)
     for line in text.splitlines()[:32]:
         line = line.strip()
         if not line or line.startswith("#") or ("=" in line.split(" ", 1)[0] and not line.startswith("@")):

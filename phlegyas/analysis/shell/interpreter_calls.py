@@ -14,6 +14,7 @@ from phlegyas.analysis.shell.expansion import Run, Walk, literal
 from phlegyas.analysis.shell.interpreters import PURE_RUBY_LIBRARIES
 from phlegyas.analysis.shell.nested import run_code, stdin_code
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
+from phlegyas.analysis.shell.windows import windows_code, windows_command
 
 SYNTAX_CHECKS: Final[dict[str, frozenset[str]]] = {
     "php": frozenset({"-l", "--syntax-check"}),
@@ -67,6 +68,20 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
     if it is None:
         it = P.INTERPRETERS[key]
     run = ex.new_run(cmd, name, args, via, depth, remote, written, "interp")
+    if it.lang in ("pwsh", "cmd"):  # Windows shells: their own option syntax and code (shell.windows)
+        code, file = windows_command([a.text for a in args], it.lang)
+        if ex.add(run) is None:
+            return
+        if code is not None:
+            if any(a.dynamic for a in args):
+                ex.problem(f"{name} runs computed code")
+            run.notes.append(("executes", f"{it.lang} code"))
+            windows_code(ex, code, via + (f"{name} {'/c' if it.lang == 'cmd' else '-Command'}",), depth, remote)
+        elif file is not None:
+            run.notes.append(("runs", file))
+        else:
+            run.notes.append(("executes", f"an interactive {name}"))
+        return
     checked = _syntax_check(key, args)
     if checked is not None:
         run.kind = "query"  # parses the files, runs none of them

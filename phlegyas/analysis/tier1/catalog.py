@@ -364,9 +364,10 @@ _CLASSES = (
         (("crontab -e", "ask"), ("crontab jobs.txt", "ask"), ("echo '* * * * * x' >> /etc/crontab", "ask"),
          ("crontab -l", "none"))),
     FindingClass(
-        "persistence.ssh_keys", ASK, "Adding SSH login keys",
-        "A key in authorized_keys grants its owner a login on this machine.",
-        (("cat key.pub >> ~/.ssh/authorized_keys", "ask"), ("cp k.pub /root/.ssh/authorized_keys", "ask"),
+        "persistence.ssh_keys", DENY, "Adding SSH login keys",
+        "A key in authorized_keys grants its owner a login on this machine: a back door no session needs "
+        "(ssh-copy-id to another host asks).",
+        (("cat key.pub >> ~/.ssh/authorized_keys", "deny"), ("cp k.pub /root/.ssh/authorized_keys", "deny"),
          ("cat ~/.ssh/known_hosts", "none"))),
     FindingClass(
         "persistence.service", ASK, "Services that start on their own",

@@ -130,6 +130,25 @@ _WIN_HOME: Final = ("%userprofile%", "%homepath%", "%systemroot%", "%windir%", "
                     "$home", "~")
 
 
+def detect_windows_disk(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """PowerShell's ``Clear-Disk``, ``Format-Volume``, ``Initialize-Disk``, ``Remove-Partition``; macOS's
+    ``diskutil eraseDisk``/``eraseVolume``/``zeroDisk``/``secureErase``; and the deletion of every shadow copy
+    (``vssadmin delete shadows``, ``wmic shadowcopy delete``): the disk's data or its backups are gone."""
+    prog = inv.program.lower()
+    texts = [w.text.lower() for w in inv.args]
+    if prog == "diskutil":
+        if texts and texts[0] in ("erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase",
+                                  "partitiondisk", "reformat"):
+            add(out, "disk.wipe", inv, f"diskutil {inv.args[0].text} erases a disk")
+        return
+    if prog in ("vssadmin", "vssadmin.exe", "wmic", "wmic.exe", "wbadmin", "wbadmin.exe"):
+        if "delete" in texts and any(t in ("shadows", "shadowcopy", "catalog", "backup", "systemstatebackup")
+                                     for t in texts):
+            add(out, "delete.catastrophic", inv, f"{inv.program} deletes the system's backups (shadow copies)")
+        return
+    add(out, "disk.wipe", inv, f"{inv.program} erases a disk or volume")
+
+
 def detect_windows_delete(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     """Windows deletion (cmd's ``del /s /q``, ``rd /s /q``; PowerShell's ``Remove-Item -Recurse``) of a drive,
     the system or user folders, or the profile: denied as ``rm -rf /`` is. bash has already eaten the

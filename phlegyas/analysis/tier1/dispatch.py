@@ -51,6 +51,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("dd", disk.detect_dd)
     on(("format", "format.com", "diskpart", "diskpart.exe"), disk.detect_windows_format)
     on(("del", "erase", "rd", "rmdir", "Remove-Item", "remove-item", "ri"), disk.detect_windows_delete)
+    on(("clear-disk", "format-volume", "initialize-disk", "remove-partition", "diskutil", "vssadmin", "vssadmin.exe",
+        "wmic", "wmic.exe", "wbadmin", "wbadmin.exe"), disk.detect_windows_disk)
     on("wipefs", disk.detect_wipefs)
     on(("fdisk", "gdisk", "cfdisk", "sfdisk", "sgdisk", "parted"), disk.detect_partition)
     on(("zpool", "zfs", "nvme", "cryptsetup"), disk.detect_subcommand_wipe)

@@ -25,8 +25,8 @@ from phlegyas.analysis.tier1.gate import in_gate_state, shown
 from phlegyas.analysis.tier1.network import redirect_to_socket
 from phlegyas.analysis.tier1.resources import background_loops
 from phlegyas.analysis.tier1.secrets import detect_piped_reads, find_secret, tracked_file
-from phlegyas.analysis.tier1.words import resolve
-from phlegyas.analysis.tier1.writes import detect_redirects, persistence_class
+from phlegyas.analysis.tier1.words import in_project, resolve
+from phlegyas.analysis.tier1.writes import detect_redirects, persistence_class, private_key, root_grant
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding, ToolCall
 
@@ -112,6 +112,13 @@ def file_tool_findings(call: ToolCall, env: AnalysisEnv) -> list[Finding]:
     klass = persistence_class(path, env.home)
     if klass is not None:
         add(out, klass[0], path, f"{call.tool_name} writes {klass[1]}")
+    grant = root_grant(path)
+    if grant is not None:  # a sudoers.d entry, a uid-0 line in /etc/passwd
+        add(out, "priv.escalation", path, f"{call.tool_name} writes {path}, which decides {grant}")
+    key = private_key(path, env.home) if not in_project(path, env) else None
+    if key is not None:  # a private key rewritten or cut is as lost as one deleted
+        add(out, "delete.catastrophic", path, f"{call.tool_name} overwrites {shown(path, env)} ({key}): as lost as if "
+                                              "deleted")
     if tracked_file(path, env):
         what = find_secret(_written_text(call.tool_name, call.tool_input))
         if what:

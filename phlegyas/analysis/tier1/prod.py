@@ -55,6 +55,8 @@ def detect_kubectl(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     elif verb == "delete" and rest[:1] and rest[0].split("/")[0] in _K8S_VOLUMES:  # the volume and its data go
         add(out, "data.cloud_delete", inv, f"kubectl delete {' '.join(rest[:2])} deletes persistent volumes and the "
                                            "data on them")
+    elif verb == "delete" and (wide := _cluster_wide(inv.args, rest)) is not None:
+        add(out, "infra.destroy", inv, f"kubectl delete {' '.join(rest[:2])} {wide}", Verdict.DENY)
     elif verb == "delete" and (any(t in ("--all", "-A", "--all-namespaces") for t in rest)
                                or rest[:1] and rest[0] in ("namespace", "ns", "namespaces", "node")):
         add(out, "infra.destroy", inv, f"kubectl delete {' '.join(rest[:2])} removes many resources or their data")
@@ -67,6 +69,24 @@ def detect_kubectl(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         node = next((t for t in rest if not t.startswith("-")), "a node")
         add(out, "infra.destroy", inv, f"kubectl drain evicts every pod from {node}"
             + (f" ({', '.join(extra)}: unmanaged pods and their emptyDir data are deleted)" if extra else ""))
+
+
+_NAMESPACES: Final = frozenset({"namespace", "ns", "namespaces"})
+
+
+def _cluster_wide(args: list, rest: list[str]) -> str | None:
+    """Why a ``kubectl delete`` empties the cluster, or None: every namespace (``delete ns --all``), every
+    resource of every namespace (``--all -A``), or the system's own (``-n kube-system … --all``)."""
+    texts = [w.text for w in args]
+    every = "--all" in rest
+    kinds = set(rest[0].split(",")) if rest else set()
+    if every and kinds & _NAMESPACES:
+        return "deletes every namespace and all that is in them"
+    if every and any(t in ("-A", "--all-namespaces") for t in texts):
+        return "deletes those resources in every namespace"
+    if every and any(t in ("kube-system", "--namespace=kube-system", "-nkube-system") for t in texts):
+        return "deletes the cluster's own system components"
+    return None
 
 
 def _manifests(inv: Invocation) -> str | None:
@@ -129,6 +149,10 @@ def detect_terraform(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     elif "destroy" in verb or verb.endswith("apply") and any(w.text in ("-destroy", "--destroy") for w in inv.args):
         how = f"{verb} -destroy" if "destroy" not in verb else verb
         unasked = next((w.text for w in inv.args if w.text.split("=")[0] in _NO_CONFIRMATION), None)
+        for name, value in inv.command.assignments:  # TF_CLI_ARGS_destroy=-auto-approve: the same option, given
+            if name in ("TF_CLI_ARGS", "TF_CLI_ARGS_destroy", "TF_CLI_ARGS_apply", "TF_INPUT") and unasked is None:
+                given = next((t for t in value.text.split() if t.split("=")[0] in _NO_CONFIRMATION), None)
+                unasked = f"({name}={given})" if given else ("(TF_INPUT=0)" if value.text in ("0", "false") else None)
         if unasked is not None:  # nobody is asked "yes": the databases and buckets in the state go too
             add(out, "infra.destroy", inv, f"{inv.program} {how} {unasked} tears down the managed infrastructure, "
                                            "its databases and buckets included, without asking", Verdict.DENY)

@@ -199,6 +199,11 @@ _ROOT_FILES: Final = {"/etc/sudoers": "who may run what as root", "/etc/passwd":
 _EMPTIED_ROOTS: Final = ("/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/var/lib/", "/opt/")
 
 
+def root_grant(path: str) -> str | None:
+    """What a system file decides when its content grants root (``/etc/sudoers.d/*``, ``/etc/passwd`` …)."""
+    return _ROOT_FILES.get(path) or ("who may run what as root" if path.startswith("/etc/sudoers.d/") else None)
+
+
 def _empties(inv: Invocation, target: str) -> bool:
     """Whether ``inv`` leaves ``target`` empty: a truncating redirection of a command that prints nothing
     (``> f``, ``: > f``, ``true > f``, ``cat /dev/null > f``), ``truncate -s 0 f``, ``cp /dev/null f``."""
@@ -234,7 +239,7 @@ def judge_writes(inv: Invocation, env: AnalysisEnv, out: Out, targets: list[str]
         if klass is not None:
             add(out, klass[0], inv, f"{inv.program} writes {klass[1]}")
             continue
-        grant = _ROOT_FILES.get(path) or ("who may run what as root" if path.startswith("/etc/sudoers.d/") else None)
+        grant = root_grant(path)
         if grant is not None:  # `echo 'u ALL=(ALL) NOPASSWD:ALL' >> /etc/sudoers.d/u`, a uid-0 line in /etc/passwd
             add(out, "priv.escalation", inv, f"{inv.program or 'the shell'} writes {path}, which decides {grant}")
             continue
@@ -279,6 +284,10 @@ def detect_crontab(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if opts.has("-l") and not opts.operands:
         return
     what = "removes every cron job" if opts.has("-r") else "installs cron jobs"
+    fetcher = next((up.program for up in inv.upstream if up.program in DOWNLOADERS), None)
+    if fetcher is not None and not opts.has("-r"):  # `curl … | crontab -`: the scheduler runs what was downloaded
+        add(out, "net.pipe_to_shell", inv, f"crontab installs jobs {fetcher} downloads: the scheduler runs them unseen")
+        return
     add(out, "persistence.cron", inv, f"crontab {what}")
 
 
