@@ -34,6 +34,7 @@ from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.expansion import blocks_tier2, computed, process_substitution
 from phlegyas.analysis.tier1.gate import database_findings, state_findings
 from phlegyas.analysis.tier1.words import known_words
+from phlegyas.analysis.tier1.writes import interpreter_key_writes
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
@@ -46,9 +47,7 @@ _WRITE_OPS: Final = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 _SUBSTITUTION_MARKS: Final = ("$(", "`", "<(", ">(")
 _PROJECT_CODE: Final = frozenset({P.PKG_INSTALL, P.TEST_BUILD, P.LINT_FORMAT})
 _CHANGES_NAMED: Final = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "mv", "cp", "chmod", "chown", "chgrp",
-                                   "truncate", "ln", "install", "trash", "trash-put", "gio"})
-"""Programs whose operands a lister's names (``$(git ls-files -o)``) stay unknown for: what they delete or
-change is judged only from names the line shows."""
+                                   "truncate", "ln", "install", "trash", "trash-put", "gio"})  # judged by shown names
 _DIR_MAKERS: Final = frozenset({"mkdir"})  # an empty directory plants no code (`mkdir build && cd build && cmake ..`)
 
 
@@ -78,8 +77,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
     for index, run in enumerate(ex.runs):
         renv = state.env
         if run.args:
-            # `ls "$(git rev-parse --show-toplevel)"` lists the project; `wc -l $(git ls-files)` reads its files
-            run.args = known_words(run.args, renv, P.canonical(run.program) not in _CHANGES_NAMED)
+            run.args = known_words(run.args, renv, P.canonical(run.program) not in _CHANGES_NAMED)  # $(git ls-files)
         eff = effects_for(run)
         if run.kind in ("program", "query", "interp"):  # a bare ``env`` is a query; ``python -c`` an interp
             eff.secrets.extend(shown_secrets(run.program, run.args))
@@ -106,6 +104,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         found = tier1.invocation_findings(run, renv)
         if script_found:
             found = found + script_found
+        if run.kind == "interp" and eff.writes:  # `python -c "open('~/.ssh/id_rsa','w')"`: the key is gone
+            found = found + interpreter_key_writes(run, eff.writes, renv)
         if eff.writes or eff.deletes or not eff.readonly:  # the gate's own state: approvals, audit, trust
             state_findings(run, eff.writes, [w for w, _ in eff.deletes], eff.readonly, renv, found)
         database_findings(run, eff.readonly, found)  # … and the fleet's shared store

@@ -8,7 +8,7 @@ from typing import Final
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell import interpreters as I
 from phlegyas.analysis.shell.effects import FIND_EXEC, GIT_CODE_KEYS, find_exec_end, find_start_dirs, git_config_key
-from phlegyas.analysis.shell.expansion import Run, Walk, runs_code, text_of
+from phlegyas.analysis.shell.expansion import Run, Walk, quote, runs_code, text_of
 from phlegyas.analysis.shell.nested import add_report
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
@@ -27,7 +27,7 @@ def embedded(ex: Walk, cmd: SimpleCommand, run: Run, key: str, args: list[Word],
         _awk(ex, run, args, via, depth, remote)
     elif key in ("sed", "gsed"):
         _sed(ex, run, args, via, depth, remote)
-    elif key == "git" and any(a.text in ("-c", "config") for a in args):
+    elif key == "git" and (ex.git_aliases or any(a.text in ("-c", "config") for a in args)):
         _git(ex, run, args, via, depth, remote)
     elif key == "crontab":
         _crontab(ex, cmd, args, via, depth, remote)
@@ -110,11 +110,19 @@ def _git(ex: Walk, run: Run, args: list[Word], via: tuple[str, ...], depth: int,
         words = [w for w in rest[1:] if not w.text.startswith("-")]
         if len(words) >= 2 and not words[1].dynamic:
             settings.append((words[0].text.lower(), words[1].text, "git config"))
+    aliases = dict(ex.git_aliases)
     for key, code, how in settings:
+        if key.startswith("alias.") and not code.startswith("!"):
+            aliases[key[6:]] = code  # `git -c alias.p='push --force' p`: `git p` is `git push --force`
+            if how == "git config":
+                ex.git_aliases[key[6:]] = code  # … for the rest of the line too
         if key.startswith("alias.") and code.startswith("!"):
             ex.nested(code[1:], via + ("git alias",), depth, remote)
         elif key.startswith(GIT_CODE_KEYS) and code.strip():
             ex.nested(code, via + (f"{how} {key}",), depth, remote)
+    if rest and not rest[0].dynamic and rest[0].text in aliases and len(via) < 8:
+        expanded = " ".join(["git", aliases[rest[0].text], *(quote(w.text) for w in rest[1:])])
+        ex.nested(expanded, via + (f"git alias {rest[0].text}",), depth, remote)
 
 
 def _crontab(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:

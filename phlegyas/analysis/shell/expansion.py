@@ -70,6 +70,7 @@ class Walk:
         self.written: dict[str, str] = {}  # files the line writes with literal content: path as written → text
         self.values: dict[str, str] = {}  # the literal variables of the script being walked (shell.variables)
         self.given: list[tuple[str, Word]] = []  # what a wrapper (`env X=v cmd`) assigns for the command it runs
+        self.git_aliases: dict[str, str] = {}  # `git config alias.x 'push -f'` earlier in the line: x → push -f
 
     # -- helpers ---------------------------------------------------------------------------------
     def problem(self, message: str) -> None:

@@ -104,6 +104,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("launchctl", writes.detect_launchctl)
     on(("update-rc.d", "chkconfig", "rc-update"), writes.detect_rc_tools)
     on("ssh-copy-id", writes.detect_ssh_copy_id)
+    on("ssh-keygen", writes.detect_ssh_keygen)
     # privilege, publishing, the machine
     on(("sudo", "doas", "su", "pkexec", "run0", "sudoedit"), system.detect_sudo)
     on(("npm", "pnpm", "yarn", "bun", "cargo", "poetry", "uv", "flit", "hatch", "pdm", "twine", "gem", "buildah",

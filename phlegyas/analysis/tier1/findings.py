@@ -20,7 +20,7 @@ from phlegyas.analysis.tier1.disk import is_device
 from phlegyas.analysis.tier1.dispatch import DEFAULT, DETECTORS
 from phlegyas.analysis.tier1.environment import detect_environment
 from phlegyas.analysis.tier1.expansion import detect_unknown_words
-from phlegyas.analysis.tier1.flows import FLOW_PROGRAMS, secret_flows
+from phlegyas.analysis.tier1.flows import FLOW_PROGRAMS, SENDERS, secret_flows
 from phlegyas.analysis.tier1.gate import in_gate_state, shown
 from phlegyas.analysis.tier1.network import redirect_to_socket
 from phlegyas.analysis.tier1.resources import background_loops
@@ -70,8 +70,8 @@ def script_findings(script: Script, invocations: Sequence[Invocation], env: Anal
             _script.download_then_run(invocations, env, out)
             _script.production_switch(invocations, out)
             break
-    if len(invocations) > 1 and any(inv.program in FLOW_PROGRAMS for inv in invocations):
-        secret_flows(invocations, env, out)  # a secret written or committed, then uploaded or pushed
+    if len(invocations) > 1 and any(inv.program in FLOW_PROGRAMS or inv.program in SENDERS for inv in invocations):
+        secret_flows(invocations, env, out, script.commands)  # a secret written or committed, then uploaded or pushed
     return out
 
 

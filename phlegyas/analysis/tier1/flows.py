@@ -14,6 +14,7 @@ from typing import Final, Sequence
 
 from phlegyas.analysis.paths import is_within
 from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import SimpleCommand
 from phlegyas.analysis.tier1.base import Out, add, env_for
 from phlegyas.analysis.tier1.network import UPLOADERS, file_secret, reader_secret, substituted_secret, uploads
 from phlegyas.analysis.tier1.words import path_of
@@ -25,13 +26,21 @@ FLOW_PROGRAMS: Final = frozenset({*UPLOADERS, "git"})
 """A line needs this walk only when it uploads or uses git at all (most lines do neither)."""
 
 
-def secret_flows(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out) -> None:
+def secret_flows(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out,
+                 commands: Sequence[SimpleCommand] = ()) -> None:
     """The two-step exfiltrations of the module docstring, as ``net.exfiltration`` findings."""
     tainted: dict[str, str] = {}  # path → the secret written into it earlier in the line
     staged: str | None = None  # the secret `git add`/`git commit` put into the repository
+    held = _secret_variables(commands, env)  # `k=$(cat ~/.ssh/id_rsa)`: name → the secret it holds
     for inv in invocations:
         ienv = env_for(inv, env)
         prog = inv.program
+        if held and prog in SENDERS:
+            used = next((n for n in held for w in inv.args if _uses(w.text, n)), None)
+            if used is not None:
+                add(out, "net.exfiltration", inv, f"{prog} sends ${used}, which holds {held[used]} (assigned earlier "
+                                                  "in this command line)")
+                return
         if tainted and prog in UPLOADERS:
             files, _ = uploads(inv)
             for f in files:
@@ -48,6 +57,36 @@ def secret_flows(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out) 
             staged = _staged(sub, ops, inv, tainted, ienv) or staged
             continue
         _taint(inv, ienv, tainted)
+
+
+SENDERS: Final = frozenset({*UPLOADERS, "dig", "host", "nslookup", "drill", "ping", "ping6", "traceroute",
+                             "whois"})
+"""Programs whose arguments leave the machine: HTTP clients' URLs and bodies, DNS names, ping patterns."""
+
+
+def _secret_variables(commands: Sequence[SimpleCommand], env: AnalysisEnv) -> dict[str, str]:
+    """Variables the line assigns from a secret (``k=$(cat ~/.ssh/id_rsa)``, ``t=`base64 ~/.aws/credentials```)."""
+    held: dict[str, str] = {}
+    for cmd in commands:
+        for name, value in cmd.assignments:
+            if "$(" in value.text or "`" in value.text:
+                got = substituted_secret(value.text, env, whole_files=True)
+                if got:
+                    held[name] = got
+    return held
+
+
+def _uses(text: str, name: str) -> bool:
+    at = text.find("$")
+    while at >= 0:
+        rest = text[at + 1:]
+        if rest.startswith("{"):
+            rest = rest[1:].lstrip("!#")
+        if rest.startswith(name) and not rest[len(name):len(name) + 1].isalnum() and \
+                rest[len(name):len(name) + 1] != "_":
+            return True
+        at = text.find("$", at + 1)
+    return False
 
 
 def _taint(inv: Invocation, env: AnalysisEnv, tainted: dict[str, str]) -> None:

@@ -89,6 +89,8 @@ def tracked_file(path: str, env: AnalysisEnv) -> bool:
 _CREDENTIAL_COMMANDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     # program → (the words its operands start with, what it prints)
     "gh": ((("auth", "token"), "a GitHub token"),),
+    "gpg": ((("--export-secret-keys",), "GPG private keys"), (("--export-secret-subkeys",), "GPG private keys")),
+    "gpg2": ((("--export-secret-keys",), "GPG private keys"), (("--export-secret-subkeys",), "GPG private keys")),
     "glab": ((("auth", "token"), "a GitLab token"),),
     "aws": ((("configure", "export-credentials"), "AWS credentials"), (("sts", "get-session-token"), "AWS credentials"),
             (("sts", "assume-role"), "AWS credentials"), (("sts", "get-federation-token"), "AWS credentials"),

@@ -199,6 +199,18 @@ _ROOT_FILES: Final = {"/etc/sudoers": "who may run what as root", "/etc/passwd":
 _EMPTIED_ROOTS: Final = ("/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/var/lib/", "/opt/")
 
 
+def interpreter_key_writes(run: Invocation, words: list, env: AnalysisEnv) -> list:
+    """Findings for the private keys an interpreter's code opens for writing (``open(key, 'w')``
+    truncates it: as lost as if deleted)."""
+    out: Out = []
+    for word in words:
+        path = None if word.dynamic else path_of(word.text, env)
+        key = private_key(path, env.home) if path is not None and not in_project(path, env) else None
+        if key is not None:
+            add(out, "delete.catastrophic", run, f"{run.program} code overwrites {path} ({key}): as lost as if deleted")
+    return out
+
+
 def root_grant(path: str) -> str | None:
     """What a system file decides when its content grants root (``/etc/sudoers.d/*``, ``/etc/passwd`` …)."""
     return _ROOT_FILES.get(path) or ("who may run what as root" if path.startswith("/etc/sudoers.d/") else None)
@@ -319,6 +331,27 @@ def detect_rc_tools(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if inv.program == "update-rc.d" and not any(t in ("remove", "disable", "-n") for t in texts) \
             or inv.program == "chkconfig" and "on" in texts or inv.program == "rc-update" and "add" in texts:
         add(out, "persistence.service", inv, f"{inv.program} enables a service at boot")
+
+
+_KEYGEN_OTHER_MODES: Final = frozenset({"-y", "-l", "-p", "-R", "-F", "-H", "-c", "-e", "-i", "-k", "-Q", "-r", "-s",
+                                        "-Y", "-B", "-D", "-L", "-A"})
+
+
+def detect_ssh_keygen(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``yes | ssh-keygen -f ~/.ssh/id_rsa`` (or ``<<< y``): a new key written over the private key there,
+    answering its "Overwrite?" — the old key is as lost as if deleted."""
+    texts = [w.text for w in inv.args]
+    if any(t in _KEYGEN_OTHER_MODES for t in texts) or "-f" not in texts[:-1]:
+        return
+    path = path_of(texts[texts.index("-f") + 1], env_for(inv, env))
+    key = private_key(path, env.home) if path is not None and not in_project(path, env) else None
+    if key is None:
+        return
+    answered = any(up.program == "yes" for up in inv.upstream) or (
+        inv.stdin_text is not None and inv.stdin_text.strip().lower().startswith("y"))
+    if answered:
+        add(out, "delete.catastrophic", inv, f"ssh-keygen writes a new key over {path} ({key}) and answers its "
+                                             "\"Overwrite?\": the old key is as lost as if deleted")
 
 
 def detect_ssh_copy_id(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

@@ -12,7 +12,7 @@ import shlex
 
 from phlegyas.analysis.shell.interpreters import python_flow as F
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
-from phlegyas.analysis.shell.interpreters.python_values import EVALS, NET_READS, is_path, literal
+from phlegyas.analysis.shell.interpreters.python_values import EVALS, NET_READS, is_path, kill_argv, literal
 from phlegyas.core.redact import secret_kind
 
 _SHELL_SINKS = frozenset({"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
@@ -385,6 +385,8 @@ class _PyScan(ast.NodeVisitor):
             lits = [self._literal(a) for a in args]
             if name in ("os.kill", "os.killpg"):
                 r.notes.append(("mutates", "signals processes"))
+                if (argv := kill_argv(name, args)) is not None:  # os.kill(-1, 9) is kill -9 -1: every process
+                    r.argvs.append(argv)
                 return True
             if name in ("os.chmod", "os.chown", "os.lchown", "os.truncate"):
                 lits = lits[:1]

@@ -225,3 +225,32 @@ def is_path(node: ast.AST, qualname: Qualname, depth: int = 0) -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         return is_path(node.left, qualname, depth + 1)
     return False
+
+
+def int_literal(node: ast.AST) -> int | None:
+    """The integer a literal (``-1``, ``0``, ``+3``) stands for, or None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = int_literal(node.operand)
+        return None if inner is None else (-inner if isinstance(node.op, ast.USub) else inner)
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def signal_name(node: ast.AST | None) -> str:
+    """``signal.SIGKILL`` → ``KILL``, ``9`` → ``9``; ``TERM`` when it cannot be told."""
+    if isinstance(node, ast.Attribute) and node.attr.startswith("SIG"):
+        return node.attr[3:]
+    if node is not None and (number := int_literal(node)) is not None:
+        return str(number)
+    return "TERM"
+
+
+def kill_argv(name: str, args: list[ast.expr]) -> list[str] | None:
+    """``os.kill(-1, signal.SIGKILL)`` → ``kill -KILL -1``, ``os.killpg(5, 9)`` → ``kill -9 -5``; None when
+    the process is not a literal number."""
+    pid = int_literal(args[0]) if args else None
+    if pid is None:
+        return None
+    return ["kill", "-" + signal_name(args[1] if len(args) > 1 else None),
+            str(-abs(pid)) if name == "os.killpg" else str(pid)]

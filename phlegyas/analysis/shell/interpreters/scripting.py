@@ -222,6 +222,8 @@ def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
             _evaluated(lits, report, lang, depth)
             continue
         _literal_sink(what, lits, report, lang)
+    if _KILL_ALL.search(code):  # perl `kill 9, -1`, ruby `Process.kill(:KILL, -1)`, node `process.kill(-1)`
+        report.argvs.append(["kill", "-KILL", "-1"])
     if unseen_delete or S.callable_delete(code, lang):
         report.argvs.extend(S.listing_delete(root, recursive) for root in S.listings(code, lang))
     if any(k == "network" for k, _ in report.notes):
@@ -230,6 +232,9 @@ def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
 
 
 _RECURSIVE = re.compile(r"recursive[:=]true", re.IGNORECASE)
+_KILL_ALL = re.compile(r"\b(?:posix_kill\s*\(\s*-1\b|kill\s*\(?\s*(?:[:'\"]?[\w-]+['\"]?\s*,\s*)?-1\b)")
+"""A signal to pid -1: every process the user may signal (``kill 9, -1``, ``Process.kill(9, -1)``,
+``process.kill(-1)``, ``posix_kill(-1, 9)``)."""
 
 
 def _call_text(toks: list[tuple[str, str]], i: int) -> str:
