@@ -76,6 +76,8 @@ class _Expander(Walk):
         values: dict[str, str] = dict(positional) if positional else {}
         if "IFS" in script.source and "IFS" not in values:
             values["IFS"] = DEFAULT_IFS  # bash sets it at start-up, whatever the environment says: `rm${IFS}-rf${IFS}/`
+        if "HOME" in script.source and "HOME" not in values and not (positional and "HOME" in positional):
+            values["HOME"] = "~"  # the agent's shell has it set: `arr=(rm -rf "$HOME")`, `printf %s "$HOME" | xargs rm`
         conflicting: set[str] = set()
         carriers: list[Run | None] = []
         out: list[Run] = []
@@ -111,9 +113,10 @@ class _Expander(Walk):
                 out.extend(got)
             carriers.append(carrier)
             if cmd.assignments or cmd.words and cmd.words[0].text == "set":
-                if values.get("IFS") == DEFAULT_IFS and "IFS" not in conflicting and not cmd.words \
-                        and any(n == "IFS" for n, _ in cmd.assignments):
-                    del values["IFS"]  # the line's own IFS replaces bash's (not a second, conflicting value)
+                for name, start in (("IFS", DEFAULT_IFS), ("HOME", "~")):
+                    if values.get(name) == start and name not in conflicting and not cmd.words \
+                            and any(n == name for n, _ in cmd.assignments):
+                        del values[name]  # the line's own value replaces the shell's (not a second, conflicting one)
                 learn(cmd, values, conflicting)
             if cmd.words and cmd.words[0].text in ASSIGNING_BUILTINS:
                 learn_builtin(cmd, values, conflicting)  # read x <<< rm, printf -v c …

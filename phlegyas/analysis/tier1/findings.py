@@ -22,6 +22,7 @@ from phlegyas.analysis.tier1.environment import detect_environment
 from phlegyas.analysis.tier1.expansion import detect_unknown_words
 from phlegyas.analysis.tier1.flows import FLOW_PROGRAMS, SENDERS, secret_flows
 from phlegyas.analysis.tier1.gate import in_gate_state, shown
+from phlegyas.analysis.tier1.mass import MASS_TOOLS, mass_deletes
 from phlegyas.analysis.tier1.network import redirect_to_socket
 from phlegyas.analysis.tier1.resources import background_loops
 from phlegyas.analysis.tier1.secrets import detect_piped_reads, find_secret, tracked_file
@@ -70,6 +71,8 @@ def script_findings(script: Script, invocations: Sequence[Invocation], env: Anal
             _script.download_then_run(invocations, env, out)
             _script.production_switch(invocations, out)
             break
+    if len(invocations) > 1 and any(inv.program in MASS_TOOLS for inv in invocations):
+        mass_deletes(invocations, out)  # `docker rm -f $(docker ps -aq)`: everything the listing prints
     if len(invocations) > 1 and any(inv.program in FLOW_PROGRAMS or inv.program in SENDERS for inv in invocations):
         secret_flows(invocations, env, out, script.commands)  # a secret written or committed, then uploaded or pushed
     return out

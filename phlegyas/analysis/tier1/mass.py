@@ -1,0 +1,135 @@
+"""Deleting everything a listing prints: ``docker rm -f $(docker ps -aq)``, ``kubectl get ns -o name | xargs
+kubectl delete``, ``helm list -A -q | xargs -n1 helm uninstall``, ``ps -eo pid= | xargs kill -9``.
+
+The destroying command names no target of its own: its targets are the whole output of the same tool's
+listing. Unfiltered (no selector, no ``grep PATTERN`` between), that is every container, namespace,
+release or process there is — the class ``rm -rf /`` is for files, so it is denied. A listing narrowed by
+a selector or a pattern stays what it was (a person looks at it).
+"""
+from __future__ import annotations
+
+from typing import Final, Sequence
+
+from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.tier1.base import Out, add
+from phlegyas.analysis.tier1.words import inner_commands
+from phlegyas.core.model import Verdict
+
+# program → (the verbs that destroy what they are given, the verbs that list everything, the listing's filters)
+_TOOLS: Final[dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]]] = {
+    "docker": (frozenset({"rm", "rmi", "kill", "volume rm", "image rm", "container rm", "network rm",
+                          "container kill", "volume remove", "image remove"}),
+               frozenset({"ps", "images", "volume ls", "image ls", "container ls", "network ls", "volume list",
+                          "container list", "image list"}),
+               frozenset({"-f", "--filter"})),
+    "kubectl": (frozenset({"delete"}), frozenset({"get"}),
+                frozenset({"-l", "--selector", "--field-selector"})),
+    "helm": (frozenset({"uninstall", "delete", "del", "un"}), frozenset({"list", "ls"}),
+             frozenset({"-f", "--filter", "-l", "--selector"})),
+    "kill": (frozenset({""}), frozenset(), frozenset()),
+    "gh": (frozenset({"repo delete"}), frozenset({"repo list"}), frozenset({"--topic", "--language"})),
+}
+_TOOLS["podman"] = _TOOLS["docker"]
+MASS_TOOLS: Final = frozenset(_TOOLS)
+_PROCESS_LISTERS: Final = frozenset({"ps"})
+_KEEPING_FILTERS: Final = frozenset({"sed", "cut", "tr", "awk", "tail", "sort", "uniq", "xargs", "cat", "column"})
+"""Between the listing and the destroyer: these reshape the names but keep (nearly) all of them (``tail -n +2``
+drops a header; ``awk '{print $1}'`` picks a column)."""
+
+
+def mass_deletes(invocations: Sequence[Invocation], out: Out) -> None:
+    """``infra.destroy`` (or ``system.kill``) findings for the destroyers fed the whole of a listing."""
+    for inv in invocations:
+        tool = _TOOLS.get(inv.program)
+        if tool is None:
+            continue
+        verb = _verb(inv.program, [w.text for w in inv.args], tool[0])
+        if verb is None:
+            continue
+        lister = _fed_listing(inv, tool)
+        if lister is None:
+            continue
+        what = f"{inv.program} {verb}".strip()
+        if inv.program == "kill":
+            add(out, "system.kill", inv, f"kill signals every process `{lister}` lists")
+        else:
+            add(out, "infra.destroy", inv, f"{what} deletes everything `{lister}` lists", Verdict.DENY)
+        return
+
+
+def _verb(program: str, texts: list[str], verbs: frozenset[str]) -> str | None:
+    if program == "kill":
+        return ""
+    words = [t for t in texts if not t.startswith("-")]
+    for n in (2, 1):
+        if " ".join(words[:n]) in verbs:
+            return " ".join(words[:n])
+    return None
+
+
+def _fed_listing(inv: Invocation, tool: tuple[frozenset[str], frozenset[str], frozenset[str]]) -> str | None:
+    """The unfiltered listing of the same tool that gives ``inv`` its targets, as text, or None."""
+    for w in inv.args:
+        if "$(" in w.text or "`" in w.text:
+            for cmd in inner_commands(w.text):
+                texts = [x.text for x in cmd.words]
+                if texts and _lists_all(texts[0], texts[1:], inv.program, tool):
+                    return " ".join(texts)
+    if "xargs" in inv.via:
+        for up in inv.upstream:
+            got = _listing_through_filters(up, inv.program, tool, 0)
+            if got is not None:
+                return got
+    return None
+
+
+def _listing_through_filters(up: Invocation, program: str,
+                             tool: tuple[frozenset[str], frozenset[str], frozenset[str]], depth: int) -> str | None:
+    if _lists_all(up.program, [w.text for w in up.args], program, tool):
+        return " ".join([up.program, *(w.text for w in up.args)])
+    keeps = up.program in _KEEPING_FILTERS or up.program == "grep" and any(w.text == "-v" for w in up.args)
+    if keeps and depth < 6:
+        for u in up.upstream:
+            got = _listing_through_filters(u, program, tool, depth + 1)
+            if got is not None:
+                return got
+    return None
+
+
+_VALUED: Final = frozenset({"-o", "--output", "-n", "--namespace", "--context", "--kubeconfig", "--format",
+                            "--kube-context", "--template", "--json", "--limit", "-L"})
+
+
+def _operands(texts: list[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for t in texts:
+        if skip:
+            skip = False
+        elif t.startswith("-"):
+            skip = t in _VALUED
+        else:
+            out.append(t)
+    return out
+
+
+def _lists_all(lister: str, texts: list[str], program: str,
+               tool: tuple[frozenset[str], frozenset[str], frozenset[str]]) -> bool:
+    if program == "kill":
+        return lister in _PROCESS_LISTERS and not any(t in ("-u", "-U", "-p", "-C", "-t", "--pid", "--user")
+                                                      for t in texts)
+    if lister != program:
+        return False
+    words = _operands(texts)
+    listed = next((" ".join(words[:n]) for n in (2, 1) if " ".join(words[:n]) in tool[1]), None)
+    if listed is None:
+        return False
+    if any(t.split("=", 1)[0] in tool[2] for t in texts):
+        return False  # a selector: only what it matches
+    if program == "kubectl":
+        kinds = words[1:]
+        return bool(kinds) and len(kinds) == 1  # `kubectl get ns`: every one of a kind; `get pod web-1` names one
+    return True
+
+
+__all__ = ["MASS_TOOLS", "mass_deletes"]
