@@ -113,8 +113,8 @@ class _Expander(Walk):
                 out.extend(got)
             carriers.append(carrier)
             if cmd.assignments or cmd.words and cmd.words[0].text == "set":
-                for name, start in (("IFS", DEFAULT_IFS), ("HOME", "~")):
-                    if values.get(name) == start and name not in conflicting and not cmd.words \
+                for name, preset in (("IFS", DEFAULT_IFS), ("HOME", "~")):
+                    if values.get(name) == preset and name not in conflicting and not cmd.words \
                             and any(n == name for n, _ in cmd.assignments):
                         del values[name]  # the line's own value replaces the shell's (not a second, conflicting one)
                 learn(cmd, values, conflicting)
