@@ -144,8 +144,8 @@ def _find(args: list[str]) -> str | None:
             i += 2
             continue
         i += 1
-    if names > 1:
-        name = "*"
+    if names > 1 or any(a in ("!", "-not") for a in args):
+        name = "*"  # `! -name '*.gz'`: every other name
     start = (starts[0] if starts else ".").rstrip("/") or "/"
     if start.startswith("-"):
         return None

@@ -32,7 +32,9 @@ _TOOLS: Final[dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]]] 
 _TOOLS["podman"] = _TOOLS["docker"]
 MASS_TOOLS: Final = frozenset(_TOOLS)
 _PROCESS_LISTERS: Final = frozenset({"ps"})
-_KEEPING_FILTERS: Final = frozenset({"sed", "cut", "tr", "awk", "tail", "sort", "uniq", "xargs", "cat", "column"})
+_PS_SELECTORS: Final = frozenset({"-u", "-U", "-p", "-q", "-C", "-t", "-s", "-g", "-G", "--pid", "--ppid", "--user",
+                                  "--group", "--sid", "--tty", "--quick-pid", "-N", "--deselect"})
+_KEEPING_FILTERS: Final = frozenset({"sed", "cut", "tr", "tail", "sort", "uniq", "xargs", "cat", "column"})
 """Between the listing and the destroyer: these reshape the names but keep (nearly) all of them (``tail -n +2``
 drops a header; ``awk '{print $1}'`` picks a column)."""
 
@@ -71,10 +73,10 @@ def _fed_listing(inv: Invocation, tool: tuple[frozenset[str], frozenset[str], fr
     """The unfiltered listing of the same tool that gives ``inv`` its targets, as text, or None."""
     for w in inv.args:
         if "$(" in w.text or "`" in w.text:
-            for cmd in inner_commands(w.text):
-                texts = [x.text for x in cmd.words]
-                if texts and _lists_all(texts[0], texts[1:], inv.program, tool):
-                    return " ".join(texts)
+            cmds = [[x.text for x in c.words] for c in inner_commands(w.text)]
+            listers = [t for t in cmds if t and _lists_all(t[0], t[1:], inv.program, tool)]
+            if len(listers) == 1 and all(t is listers[0] or t and _keeps(t[0], t[1:]) for t in cmds):
+                return " ".join(listers[0])
     if "xargs" in inv.via:
         for up in inv.upstream:
             got = _listing_through_filters(up, inv.program, tool, 0)
@@ -87,8 +89,7 @@ def _listing_through_filters(up: Invocation, program: str,
                              tool: tuple[frozenset[str], frozenset[str], frozenset[str]], depth: int) -> str | None:
     if _lists_all(up.program, [w.text for w in up.args], program, tool):
         return " ".join([up.program, *(w.text for w in up.args)])
-    keeps = up.program in _KEEPING_FILTERS or up.program == "grep" and any(w.text == "-v" for w in up.args)
-    if keeps and depth < 6:
+    if _keeps(up.program, [w.text for w in up.args]) and depth < 6:
         for u in up.upstream:
             got = _listing_through_filters(u, program, tool, depth + 1)
             if got is not None:
@@ -113,11 +114,22 @@ def _operands(texts: list[str]) -> list[str]:
     return out
 
 
+def _keeps(program: str, texts: list[str]) -> bool:
+    """Whether a filter between the listing and the destroyer keeps (nearly) every name: not ``grep PATTERN``
+    nor ``awk '/x/ …'`` nor ``head``."""
+    if program == "grep":
+        return "-v" in texts
+    if program == "awk":
+        code = next((t for t in texts if not t.startswith("-")), "")
+        return code.lstrip().startswith("{") and "if" not in code
+    return program in _KEEPING_FILTERS
+
+
 def _lists_all(lister: str, texts: list[str], program: str,
                tool: tuple[frozenset[str], frozenset[str], frozenset[str]]) -> bool:
     if program == "kill":
-        return lister in _PROCESS_LISTERS and not any(t in ("-u", "-U", "-p", "-C", "-t", "--pid", "--user")
-                                                      for t in texts)
+        return lister in _PROCESS_LISTERS and not any(
+            t.split("=", 1)[0] in _PS_SELECTORS or "$" in t for t in texts)
     if lister != program:
         return False
     words = _operands(texts)
