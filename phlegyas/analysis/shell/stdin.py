@@ -59,7 +59,7 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
     return None, ""
 
 
-_DECODERS: Final = frozenset({"base64", "base32", "xxd", "rev", "basenc"})
+_DECODERS: Final = frozenset({"base64", "base32", "xxd", "rev", "basenc", "tr", "openssl"})
 _PRODUCERS: Final = frozenset({"echo", "printf", "cat", *_DECODERS})
 """The programs ``literal_output`` knows the output of: a substitution starting with any other is not parsed."""
 
@@ -79,11 +79,49 @@ def decode(program: str, args: list[str], text: str) -> str | None:
             raw = binascii.unhexlify("".join(text.split()))
         elif program == "rev":
             return "\n".join(line[::-1] for line in text.split("\n"))
+        elif program == "tr":
+            return _translate(args, text)
+        elif program == "openssl" and args[:1] in (["base64"], ["enc"]) and "-d" in flags and (
+                args[0] == "base64" or flags & {"-base64", "-a"}):
+            raw = base64.b64decode("".join(text.split()) + "==", validate=False)
         else:
             return None
     except (ValueError, binascii.Error):
         return None
     return raw.decode("utf-8", "replace")
+
+
+_TR_CLASSES: Final = {"[:lower:]": "abcdefghijklmnopqrstuvwxyz", "[:upper:]": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                       "[:digit:]": "0123456789"}
+
+
+def _tr_set(spec: str) -> str | None:
+    """The characters of a ``tr`` set: ranges (``a-z``), classes (``[:upper:]``) and plain characters."""
+    for name, chars in _TR_CLASSES.items():
+        spec = spec.replace(name, chars)
+    if "[" in spec or "\\" in spec:
+        return None  # [=c=], [c*n], escapes: not read here
+    out: list[str] = []
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-" and spec[i] <= spec[i + 2]:
+            out.extend(chr(c) for c in range(ord(spec[i]), ord(spec[i + 2]) + 1))
+            i += 3
+        else:
+            out.append(spec[i])
+            i += 1
+    return "".join(out) if len(out) <= 512 else None
+
+
+def _translate(args: list[str], text: str) -> str | None:
+    """``tr SET1 SET2`` of literal text (``tr 'a-z' 'n-za-m'``: rot13); None with options or odd sets."""
+    if len(args) != 2 or any(a.startswith("-") for a in args):
+        return None
+    first, second = _tr_set(args[0]), _tr_set(args[1])
+    if not first or not second:
+        return None
+    second = second + second[-1] * max(0, len(first) - len(second))  # GNU tr pads SET2 with its last character
+    return text.translate({ord(a): b for a, b in zip(first, second)})
 
 
 def substitution_output(text: str) -> str | None:

@@ -188,6 +188,10 @@ def learn(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> 
             continue
         if name in conflicting:
             continue
+        if name in values and not value.dynamic and "\x00" not in values[name] and re.search(
+                rf"(?<![\w$]){re.escape(name)}\+=", cmd.text):
+            values[name] += value.text  # `c=cu; c+=rl`: appended
+            continue
         if value.dynamic or (name in values and values[name] != value.text):
             values.pop(name, None)
             conflicting.add(name)

@@ -230,11 +230,15 @@ def analyze_sed(script: str) -> CodeReport:
         if ch == "s" and i + 1 < n:
             delim = script[i + 1]
             j = skip_regex(i + 2, delim)
+            replaced_at = j
             j = skip_regex(j, delim)
+            replacement = script[replaced_at:j - 1]
             while j < n and script[j] not in ";\n}":
                 flag = script[j]
                 if flag == "e":
                     report.notes.append(("executes", "sed s///e runs the pattern space as a command"))
+                    if replacement and "&" not in replacement and "\\" not in replacement:
+                        report.shell.append(replacement)  # `s/.*/rm -rf ~/e`: a matched line becomes that command
                 elif flag == "w":
                     name, j = rest_of_line(j + 1)
                     file_target("writes", name)
