@@ -16,7 +16,7 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import shown_secrets
 from phlegyas.analysis.generated import cache_expression, generated_find, generated_target
-from phlegyas.analysis.planted import ShellTools, shell_write_findings
+from phlegyas.analysis.planted import ShellTools, content_shown, shell_write_findings
 from phlegyas.analysis.project_scripts import judge_script_runs
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.assignments import (
@@ -72,7 +72,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
     state = _State(env)
     categories: list[str] = []
     all_safe = readonly = edits = understood
-    runs_project_code = writes_project = False
+    runs_project_code = writes_project = changed = False
     last_command = max((i for i, r in enumerate(ex.runs) if r.program not in DECLARATIONS), default=-1)
     for index, run in enumerate(ex.runs):
         renv = state.env
@@ -81,7 +81,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         eff = effects_for(run)
         if run.kind in ("program", "query", "interp"):  # a bare ``env`` is a query; ``python -c`` an interp
             eff.secrets.extend(shown_secrets(run.program, run.args))
-        script_found = judge_script_runs(run, eff, renv, _PLANTED_TOOLS) if eff.runs else None
+        script_found = judge_script_runs(run, eff, renv, _PLANTED_TOOLS) if eff.runs and not changed else None
         if first_of.get(id(run.command)) is run:
             if run.command.assignments or run.program in DECLARATIONS:
                 command_assignments(run.program, run.args, run.command.assignments, eff, index < last_command,
@@ -99,11 +99,10 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         if category in _PROJECT_CODE:
             runs_project_code = True
         if eff.writes and category not in _PROJECT_CODE and run.program not in _DIR_MAKERS \
-                and any(_is_project_write(w, renv) for w in eff.writes):
+                and any(_is_project_write(w, renv) for w in eff.writes) and not content_shown(run):
             writes_project = True
         found = tier1.invocation_findings(run, renv)
-        if script_found:
-            found = found + script_found
+        found = found + script_found if script_found else found
         if run.kind == "interp" and eff.writes:  # `python -c "open('~/.ssh/id_rsa','w')"`: the key is gone
             found = found + interpreter_key_writes(run, eff.writes, renv)
         if eff.writes or eff.deletes or not eff.readonly:  # the gate's own state: approvals, audit, trust
@@ -120,6 +119,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
                 category = None
                 edit_ok = False
         readonly = readonly and sub.readonly
+        changed = changed or not (sub.readonly or run.program in _CD)  # a script on disk may differ after this
         if category is None:
             all_safe = False
         else:

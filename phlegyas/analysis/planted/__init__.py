@@ -17,7 +17,7 @@ from phlegyas.analysis.planted.judge import (
     ShellTools,
     content_findings,
 )
-from phlegyas.analysis.planted.shell_writes import shell_write_findings
+from phlegyas.analysis.planted.shell_writes import content_shown, shell_write_findings
 
 __all__ = ["KINDS", "PACKAGE_KINDS", "PACKAGE_SOURCE", "PLANTS_CODE", "PLANTS_UNCHECKED", "SOURCE_KINDS", "PlantedKind",
-           "ShellTools", "content_findings", "planted_kind", "shell_write_findings"]
+           "ShellTools", "content_findings", "content_shown", "planted_kind", "shell_write_findings"]

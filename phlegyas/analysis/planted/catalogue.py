@@ -93,8 +93,8 @@ _SOURCE_KINDS: Final = (  # ordinary source files: only a Tier 1 deny in their c
                        ("x_test.go", "cmd/app/main.go")),
     PlantedKind("gradle", "a Gradle build script", "gradle or ./gradlew", "src:gradle",
                        ("build.gradle", "app/build.gradle.kts", "settings.gradle")),
-    PlantedKind("installed_tool", "an installed tool's entry point", "pytest, npx, npm test or the tool by name",
-                "src:auto", (".venv/bin/pytest", "venv/bin/ruff", "node_modules/.bin/jest")),
+    PlantedKind("installed_tool", "a tool's entry point", "the project's commands (pytest, npx jest, ./gradlew, bin/rails)",
+                "src:auto", (".venv/bin/pytest", "venv/bin/ruff", "node_modules/.bin/jest", "gradlew", "bin/rails")),
 )
 SOURCE_KINDS: Final[dict[str, PlantedKind]] = {k.id: k for k in _SOURCE_KINDS}
 
@@ -152,6 +152,7 @@ node_modules or a build tree is data. (A .pth file in a virtualenv is the except
 
 
 _ENVS: Final = frozenset({".venv", "venv"})
+_WRAPPERS: Final = frozenset({"gradlew", "mvnw"})
 _INSTALLED: Final = frozenset({"node_modules", ".venv", "venv"})
 _INSTALLED_SOURCES: Final = frozenset({"python_source", "js_source", "ruby_source", "shell_script"})
 
@@ -173,6 +174,8 @@ def planted_kind(path: str) -> PlantedKind | None:
     if len(parts) >= 3 and (parts[-2] == "bin" and parts[-3] in _ENVS
                             or parts[-2] == ".bin" and parts[-3] == "node_modules"):
         return SOURCE_KINDS["installed_tool"]  # `pytest` and `npx jest` run it next
+    if name in _WRAPPERS or len(parts) >= 2 and parts[-2] == "bin" and "." not in name and ".git" not in parts:
+        return SOURCE_KINDS["installed_tool"]  # ./gradlew, bin/rails, bin/phpunit: run as the project's own tools
     vendored = _VENDORED.intersection(parts[:-1])
     if vendored:
         if vendored.isdisjoint(_INSTALLED):

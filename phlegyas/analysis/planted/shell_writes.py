@@ -55,6 +55,16 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
     return out
 
 
+def content_shown(run: Run) -> bool:
+    """Whether the line shows what ``run`` writes (``cat > f <<'EOF'``, ``echo … > f``, ``tee f <<< …``): its
+    content was judged as planted code is, so running the project after it is no blind step."""
+    if run.program in ("echo", "printf", "cat"):
+        return _redirected_content(run) is not None
+    if run.program == "tee":
+        return _piped(run) is not None
+    return False
+
+
 _COMMAND_LINES: Final = frozenset({"make", "just"})
 _ARG_WRITERS: Final = frozenset({"tee", "sed", "cp", "mv", "install", "ln", "rsync", "dd", *DOWNLOADERS})
 

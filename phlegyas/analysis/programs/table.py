@@ -31,7 +31,7 @@ _SYSTEM_BIN_DIRS: Final = frozenset({"/bin", "/usr/bin", "/usr/local/bin", "/sbi
                                      "/opt/homebrew/bin", "/opt/local/bin", "/usr/lib/git-core", "/snap/bin",
                                      "/home/linuxbrew/.linuxbrew/bin", "/usr/libexec", "/run/current-system/sw/bin"})
 _PROJECT_TOOL_DIRS: Final = ("node_modules/.bin/", ".venv/bin/", "venv/bin/", "env/bin/", ".tox/", "vendor/bin/",
-                             "bin/phpunit")
+                             "bin/phpunit", "bin/rails/", "bin/rake/", "bin/rspec/")
 _WRAPPER_SCRIPTS: Final = {"gradlew": "gradlew", "mvnw": "mvnw", "gradlew.bat": "gradlew"}
 
 

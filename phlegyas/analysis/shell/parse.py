@@ -1,10 +1,10 @@
 """A shell command line → every simple command that will run, on tree-sitter-bash.
 
-The walk knows a fixed set of node kinds (Codex's "plain bash" idea). Everything it understands becomes a
-``SimpleCommand`` with its argv resolved (quotes and escapes removed, ``$'…'`` decoded); everything else is
-recorded in ``Script.problems`` so that no caller can treat it as understood. Nested scripts (``$(…)``,
-backticks, ``<(…)``, heredoc bodies) contribute their commands too, marked with where they came from. The types
-(``Word``, ``SimpleCommand``, ``Script`` …) are ``shell.syntax``'s; a plain line goes to ``shell.plain`` first.
+The walk knows a fixed set of node kinds (Codex's "plain bash" idea). What it understands becomes a
+``SimpleCommand`` with its argv resolved (quotes and escapes removed, ``$'…'`` decoded); the rest is recorded
+in ``Script.problems`` so no caller can treat it as understood. Nested scripts (``$(…)``, backticks, ``<(…)``,
+heredoc bodies, array subscripts) contribute their commands too, marked with where they came from. The types
+are ``shell.syntax``'s; a plain line goes to ``shell.plain`` first.
 """
 from __future__ import annotations
 
@@ -28,8 +28,7 @@ from phlegyas.analysis.shell.syntax import (
 if TYPE_CHECKING:  # tree-sitter itself is loaded on the first line the plain fast path does not take
     from tree_sitter import Parser
 
-MAX_DEPTH: Final = 150
-"""Deeper nesting than this is reported as a problem instead of being walked (no RecursionError)."""
+MAX_DEPTH: Final = 150  # deeper nesting is reported as a problem instead of being walked (no RecursionError)
 
 _PARSER: Parser | None = None  # declared: a compiled module checks the type of what is stored here
 
@@ -63,12 +62,10 @@ _IGNORED: Final = frozenset({
     "raw_string", "ansi_c_string", "variable_name", "special_variable_name", "simple_expansion",
     "test_operator", "file_descriptor", "regex", "extglob_pattern", "translated_string", "brace_expression"})
 
-ARRAY_SEPARATOR: Final = "\x00"
-"""Between the elements of an array assignment's value (``a=(rm -fr /)``); no word holds a NUL."""
+ARRAY_SEPARATOR: Final = "\x00"  # between the elements of an array's value (``a=(rm -fr /)``); no word holds a NUL
 
+# reserved words tree-sitter takes as a command name where bash sees a syntax error (`env if true; then …`)
 _MISPLACED_RESERVED: Final = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
-"""Reserved words tree-sitter accepts as a command's name where bash reports a syntax error and runs nothing
-(``env if true; then rm -rf /; fi``): such a line is not understood."""
 
 
 class _Walker:
@@ -277,6 +274,9 @@ class _Walker:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         key = self.text(name) if name is not None else ""
+        if name is not None and name.type == "subscript":  # `a[$(cmd)]=1` runs cmd; the name is `a`
+            self.collect(name, depth + 1, origin)
+            key = self.text(name.children[0])
         if value is None:
             return key, Word("")
         if value.type == "array":  # elements joined by NUL: ``shell.variables`` splits ``"${a[@]}"`` again

@@ -86,6 +86,18 @@ def in_gate_state(path: str, env: AnalysisEnv, or_above: bool = False) -> bool:
     return False
 
 
+def _names_place(text: str, spelling: str) -> bool:
+    """``spelling`` (a state place) appears in ``text`` as a path of its own or a parent: followed by the
+    end, ``/`` or a character no path name goes on with (``/tmp/x/db`` names ``/tmp/x``; ``/tmp/x.sh`` not)."""
+    at = text.find(spelling)
+    while at >= 0:
+        end = at + len(spelling)
+        if end == len(text) or not (text[end].isalnum() or text[end] in "._-~+"):
+            return True
+        at = text.find(spelling, at + 1)
+    return False
+
+
 def _spellings(env: AnalysisEnv) -> tuple[str, ...]:
     return _spellings_of(env.home, state_places(env))
 
@@ -124,7 +136,7 @@ def state_findings(inv: Invocation, writes: list[Word], deletes: list[Word], rea
     for word in inv.args:
         text = word.text
         path = path_of(text, env) if ("/" in text or near) and "\n" not in text and " " not in text else None
-        if (path is not None and in_gate_state(path, env)) or any(s in text for s in spellings):
+        if (path is not None and in_gate_state(path, env)) or any(_names_place(text, s) for s in spellings):
             add(out, "gate.self_approval", inv, f"{prog} is handed the gate's own state ({_short(text)}) and may "
                                                 "change it (approvals, audit, trust, policy): only a person may")
             return
