@@ -231,7 +231,7 @@ def _project_tool(session: Session) -> None:
     """A project script: a call phlegyas' fast path leaves undecided (PreToolUse prints nothing)."""
     script = os.path.join(session.project, "tool.sh")
     with open(script, "w") as fh:
-        fh.write("#!/bin/sh\ntouch made-by-tool\n")
+        fh.write("#!/bin/sh\ntouch made-by-tool\n\"$@\"\n")  # "$@": a command Tier 2 cannot know
     os.chmod(script, 0o755)
 
 

@@ -170,7 +170,7 @@ def _wait(predicate, timeout: float, what: str, pane) -> None:
 def _interactive(session: Session, verdict: dict) -> tuple[FakeResponsesAPI, str]:
     tool = os.path.join(session.project, "tool.sh")
     with open(tool, "w") as fh:
-        fh.write("#!/bin/sh\ntouch made-by-tool\n")
+        fh.write("#!/bin/sh\ntouch made-by-tool\n\"$@\"\n")  # "$@": a command Tier 2 cannot know
     os.chmod(tool, 0o755)
     session.phlegyas("install", "--agent", "codex", "--user")
     escalated = {"cmd": "./tool.sh", "sandbox_permissions": "require_escalated", "justification": "Run the tool"}
