@@ -99,7 +99,7 @@ def test_undecided_asks_with_the_setting(box):
 
 
 @pytest.mark.parametrize("tool, args, gate_tool, gate_input, decision", [
-    ("write", {"filePath": "/etc/passwd", "content": "x"}, "Write", {"file_path": "/etc/passwd", "content": "x"}, "ask"),
+    ("write", {"filePath": "/etc/hosts", "content": "x"}, "Write", {"file_path": "/etc/hosts", "content": "x"}, "ask"),
     ("edit", {"filePath": "PROJECT/a.py", "oldString": "a", "newString": "b", "replaceAll": True}, "Edit",
      {"file_path": "PROJECT/a.py", "old_string": "a", "new_string": "b", "replace_all": True}, "allow"),
     ("read", {"filePath": "HOME/.ssh/id_rsa"}, "Read", {"file_path": "HOME/.ssh/id_rsa"}, "ask"),
