@@ -347,7 +347,8 @@ CASES = [
     ("ln -s /etc/passwd p", "notsafe"),
     ("rm build/a.o", "notsafe deletes"),
     ("chmod +x scripts/run.sh", "safe"),
-    ("echo '{}' > package.json && npm install", "notsafe"),
+    ("gen-manifest > package.json && npm install", "notsafe"),  # what is written there is not shown
+    ("echo '{}' > package.json && npm install", "safe"),  # shown, and judged as a planted package.json is
     ("npm install && npm test", "safe cat:package_install"),
     ("cargo build && cargo test", "safe cat:test/build"),
     ("ruff check . && black --check .", "safe cat:lint/format"),

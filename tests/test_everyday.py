@@ -156,7 +156,8 @@ def test_importing_a_network_module_for_its_version_uses_no_network():
 def test_a_well_known_package_is_read_only_and_the_projects_own_is_project_code():
     assert safe('python -c "import numpy; print(numpy.__version__)"') == "read-only"
     assert safe('python -c "import mypkg; print(mypkg.__version__)"') == "test/build"
-    assert safe("echo x > mypkg.py && python -c 'import mypkg'") is None  # the write may plant the code
+    assert safe("gen > mypkg.py && python -c 'import mypkg'") is None  # the write may plant code nobody sees
+    assert safe("echo 'X = 1' > mypkg.py && python -c 'import mypkg'") == "test/build"  # shown and judged
 
 
 # -- generated and cache directories ---------------------------------------------------------------

@@ -131,6 +131,10 @@ TEMPLATES = {
     "ruby_build": ("source 'https://rubygems.org'\ngem 'rake'\n", "task :x do\n  sh '{bad}'\nend\n",
                    "task :x do\n  eval(File.read('/tmp/x'))\nend\n"),
     "shell_startup": ("export EDITOR=vim\n", "{bad}\n", "mystery-tool --now\n"),
+    "cron": ("MAILTO=me\n0 3 * * * root date\n", "*/5 * * * * root {bad}\n",
+             "0 * * * * root mystery-tool --now\n"),
+    "service_unit": ("[Service]\nExecStart=/usr/bin/env true\n", "[Service]\nExecStart=/bin/sh -c '{bad}'\n",
+                     "[Service]\nExecStart=/opt/tool/run --serve\n"),
     # prose is not a command: only a deny in it counts, so there is no "unknown" content that asks
     "agent_instructions": ("# Notes\n\nRun the tests with `pytest -q` before committing.\n",
                            "# Setup\n\nBefore any task, run: {bad}\n", None),

@@ -567,7 +567,7 @@ CASES = [
     ("tee ~/.config/systemd/user/x.service < unit", "persistence.service", "ask"),
     ("cp x.plist ~/Library/LaunchAgents/", "persistence.service", "ask"),
     ("install -m 644 app.service /etc/systemd/system/app.service", "persistence.service", "ask"),
-    ("echo /tmp/x.so > /etc/ld.so.preload", "persistence.service", "ask"),
+    ("echo /tmp/x.so > /etc/ld.so.preload", "priv.escalation", "deny"),  # every program, setuid ones too
     ("update-rc.d app defaults", "persistence.service", "ask"),
     ("systemctl start app", "persistence.service", "none"),
     ("launchctl list", "persistence.service", "none"),

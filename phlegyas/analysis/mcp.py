@@ -138,6 +138,10 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
                 changes_data = True  # even `ls`: relative paths are the server's, in a directory the gate does not know
         elif low in PATH_KEYS or low.endswith(("_path", "_file", "_dir")):
             path = paths.normalize(value, env.cwd, env.home)
+            if destroyed is not None and destroyed[0] in _DELETING:  # judged as `rm -rf PATH`, its worst case
+                findings.extend(Finding(f.id, f.severity, f.subject, f"the {server} tool {tool}: {f.message}")
+                                for f in analyze_command(f"rm -rf -- {_quoted(path)}", env).findings
+                                if f.severity >= Verdict.DENY)
             why = T2.sensitive(path, env)
             if why is not None:
                 findings.append(Finding("sensitive.read", Verdict.ASK, path, f"{tool} is given {path}: {why}"))
@@ -165,6 +169,13 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
     if (verb in READ_VERBS or verb in RUN_VERBS and reads_only) and not changes_data and not findings:
         category = P.READONLY_TOOL
     return findings, category, effects
+
+
+_DELETING: Final = frozenset({"delete", "remove", "purge", "destroy", "wipe", "erase", "drop", "truncate"})
+
+
+def _quoted(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def _code_line(code: str, server: str, words: list[str]) -> str:

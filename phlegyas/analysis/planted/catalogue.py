@@ -67,6 +67,11 @@ _KINDS: Final = (
                        ("Gemfile", "Rakefile", "lib/tasks/db.rake")),
     PlantedKind("shell_startup", "a shell start-up file", "the next shell that starts", "sh",
                        (".bashrc", ".zshrc", ".profile", ".bash_profile")),
+    PlantedKind("cron", "a crontab", "the scheduler, on its own", "cron",
+                       ("etc/cron.d/backup", "var/spool/cron/crontabs/u", "etc/crontab")),
+    PlantedKind("service_unit", "a service or autostart entry", "the service manager or the next login", "unit",
+                       (".config/systemd/user/app.service", "etc/systemd/system/x.service",
+                        ".config/autostart/app.desktop")),
     PlantedKind("agent_instructions", "the agent's instructions", "the agent, which follows them", "md",
                        ("CLAUDE.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".github/copilot-instructions.md")),
     PlantedKind("devcontainer", "the dev container's configuration",
@@ -184,6 +189,12 @@ def planted_kind(path: str) -> PlantedKind | None:
             if name.endswith(suffix) and len(name) > len(suffix) and source in _INSTALLED_SOURCES:
                 return _ALL[source]
         return None
+    if parts[-2:-1] == ["cron.d"] or name == "crontab" and parts[-2:-1] == ["etc"] or "crontabs" in parts[:-1] \
+            or len(parts) >= 3 and parts[-3:-1] == ["spool", "cron"]:
+        return KINDS["cron"]
+    if name.endswith((".service", ".socket", ".path")) and "systemd" in parts or \
+            name.endswith(".desktop") and parts[-2:-1] == ["autostart"]:
+        return KINDS["service_unit"]
     if len(parts) >= 3 and parts[-3] == ".github" and parts[-2] == "workflows" and name.endswith((".yml", ".yaml")):
         return KINDS["ci"]
     if len(parts) >= 2 and parts[-2] == ".vscode" and name == "tasks.json":

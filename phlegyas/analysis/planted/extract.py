@@ -58,6 +58,10 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         out.snippets.extend(("sh", s) for s in _json_strings(text, ("command",)))
     elif language == "devcontainer":
         out.snippets.extend(("sh", s) for s in _json_strings(text, _DEVCONTAINER_KEYS))
+    elif language == "cron":
+        out.snippets.extend(("sh", c) for c in cron_commands(text, run_dir.endswith(("/cron.d", "/etc"))))
+    elif language == "unit":
+        out.snippets.extend(("sh", m.group(1).lstrip("-@:+!")) for m in _EXEC_LINE.finditer(text))
     elif language == "md":
         out.snippets.extend((LOOSE, s) for s in _instructions(text))
     elif language == "cargo":
@@ -66,6 +70,26 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         _rust(text, out)
     elif language == "ruby":
         _ruby(text, out)
+    return out
+
+
+# -- crontabs, service units and autostart entries -------------------------------------------------
+
+_EXEC_LINE: Final = re.compile(r"^\s*Exec[A-Za-z]*\s*=\s*(.+?)\s*$", re.M)
+
+
+def cron_commands(text: str, system: bool) -> list[str]:
+    """The commands of crontab lines: five time fields (or ``@reboot``-style), a user in the system's own
+    tables (``/etc/crontab``, ``/etc/cron.d``), then the command; environment lines are skipped."""
+    out: list[str] = []
+    for line in text.splitlines()[:64]:
+        line = line.strip()
+        if not line or line.startswith("#") or re.match(r"^[A-Za-z_][A-Za-z0-9_]*\s*=", line):
+            continue
+        fields = line.split(None, (1 if line.startswith("@") else 5) + (1 if system else 0))
+        want = (2 if line.startswith("@") else 6) + (1 if system else 0)
+        if len(fields) == want:
+            out.append(fields[-1])
     return out
 
 

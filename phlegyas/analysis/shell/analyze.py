@@ -44,6 +44,7 @@ from phlegyas.analysis.shell.wrappers import carried, runner, wrapper
 from phlegyas.analysis.shell.xargs_code import xargs_code
 
 STDIN_SHELLS: Final = frozenset({"at", "batch"})
+_PRESET: Final = (("HOME", "~"), ("SHELL", "/bin/bash"), ("BASH", "/bin/bash"))
 _EVALUATING: Final = ("((", "[[", "@P}", "let ", "-i ", "-eq", "-ne", "-lt", "-gt", "-le", "-ge")
 """Marks of the constructs that evaluate a variable's value again: arithmetic (``$((n))``, ``((n))``,
 ``let``, ``declare -i``, ``[[ n -eq 1 ]]``, ``test``'s comparisons) and prompt expansion (``${p@P}``)."""
@@ -76,8 +77,9 @@ class _Expander(Walk):
         values: dict[str, str] = dict(positional) if positional else {}
         if "IFS" in script.source and "IFS" not in values:
             values["IFS"] = DEFAULT_IFS  # bash sets it at start-up, whatever the environment says: `rm${IFS}-rf${IFS}/`
-        if "HOME" in script.source and "HOME" not in values and not (positional and "HOME" in positional):
-            values["HOME"] = "~"  # the agent's shell has it set: `arr=(rm -rf "$HOME")`, `printf %s "$HOME" | xargs rm`
+        for name, preset in _PRESET:  # the agent's shell has them: `arr=(rm -rf "$HOME")`, `curl … | $SHELL`
+            if name in script.source and name not in values:
+                values[name] = preset
         conflicting: set[str] = set()
         carriers: list[Run | None] = []
         out: list[Run] = []
@@ -113,7 +115,7 @@ class _Expander(Walk):
                 out.extend(got)
             carriers.append(carrier)
             if cmd.assignments or cmd.words and cmd.words[0].text == "set":
-                for name, preset in (("IFS", DEFAULT_IFS), ("HOME", "~")):
+                for name, preset in (("IFS", DEFAULT_IFS), *_PRESET):
                     if values.get(name) == preset and name not in conflicting and not cmd.words \
                             and any(n == name for n, _ in cmd.assignments):
                         del values[name]  # the line's own value replaces the shell's (not a second, conflicting one)

@@ -20,7 +20,7 @@ from typing import Final
 
 from phlegyas.analysis.shell.expansion import Walk
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
-from phlegyas.analysis.shell.stdin import stdin_text
+from phlegyas.analysis.shell.stdin import stdin_text, substitution_output
 
 _SSH_LOCAL: Final = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
 _MAKE_SHELL_FN: Final = re.compile(r"\$[({]shell\s+([^)}]*)[)}]")
@@ -57,6 +57,11 @@ def language(ex: Walk, cmd: SimpleCommand, name: str, opts: list[tuple[str, Word
             if opt in ("--eval", "-E") and value is not None:
                 found = True  # make code: never automatic
                 codes.extend((opt, Word(c, value.dynamic)) for c in make_commands(value.text))
+            elif opt in ("-f", "--file", "--makefile") and value is not None and value.text.startswith("<("):
+                found = True  # `make -f <(printf 'all:\n\trm -rf ~\n')`: the makefile is what it prints
+                produced = substitution_output("$(" + value.text[2:]) if value.text.endswith(")") else None
+                if produced is not None:
+                    codes.extend((f"{opt} <(…)", Word(c)) for c in make_commands(produced))
             elif opt in ("-f", "--file", "--makefile") and value is not None and value.text in _STDIN_FILES:
                 found = True  # the makefile is the literal input, if any: its recipes are shell code
                 text, _ = stdin_text(cmd, ex.ups_of)

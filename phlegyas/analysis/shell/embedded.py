@@ -9,7 +9,7 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell import interpreters as I
 from phlegyas.analysis.shell.effects import FIND_EXEC, GIT_CODE_KEYS, find_exec_end, find_start_dirs, git_config_key
 from phlegyas.analysis.shell.expansion import Run, Walk, quote, runs_code, text_of
-from phlegyas.analysis.shell.nested import add_report
+from phlegyas.analysis.shell.nested import add_report, process_output
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import literal_output, stdin_text
@@ -64,6 +64,10 @@ def _find(ex: Walk, cmd: SimpleCommand, run: Run, args: list[Word], via: tuple[s
 def _awk(ex: Walk, run: Run, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:
     spec = P.table_spec("awk")
     parsed = parse_options(args, spec.value_opts | spec.pattern_opts, spec.whole)
+    for given in parsed.values(("-f", "--file")):  # `awk -f <(echo 'BEGIN{system("…")}')`: that is the program
+        produced = process_output(given.text)
+        if produced is not None:
+            add_report(ex, run, I.analyze_awk(produced), via + ("awk -f",), depth, remote)
     if parsed.has(spec.pattern_opts):
         return
     if not parsed.operands:

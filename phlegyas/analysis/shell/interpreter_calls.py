@@ -12,7 +12,7 @@ from typing import Final
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.expansion import Run, Walk, literal
 from phlegyas.analysis.shell.interpreters import PURE_RUBY_LIBRARIES
-from phlegyas.analysis.shell.nested import run_code, stdin_code
+from phlegyas.analysis.shell.nested import process_output, run_code, stdin_code
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.windows import windows_code, windows_command
 
@@ -168,6 +168,9 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
         elif it.lang in ("perl", "ruby"):
             run.notes.extend(("reads", w.text) for w in rest)
         run_code(ex, run, it.lang, "\n".join(c.text for c in codes), via + (f"{name} -c",), depth, remote)
+        return
+    if script is not None and script.text.startswith("<(") and (produced := process_output(script.text)) is not None:
+        run_code(ex, run, it.lang, produced, via + (f"{name} {script.text[:40]}",), depth, remote)  # python3 <(echo …)
         return
     if script is not None:
         if (it.lang == "python" and _project_dev(script, rest[1:], "manage.py", _DJANGO_DEV)

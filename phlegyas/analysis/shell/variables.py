@@ -181,6 +181,15 @@ def learn(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> 
     declaration = not cmd.words or cmd.words[0].text in ("export", "local", "declare", "typeset", "readonly")
     if not declaration:
         return
+    if any(w.text.startswith("-") and "n" in w.text for w in cmd.words[1:2]):  # `declare -n r=HOME`: r is HOME
+        for name, value in cmd.assignments:
+            target = values.get(value.text)
+            if target is not None and not value.dynamic:
+                values[name] = target
+            else:
+                values.pop(name, None)
+                conflicting.add(name)
+        return
     for name, value in cmd.assignments:
         if cmd.origin == "loop" and not value.dynamic:  # each copy of a loop's body has its own value
             values[name] = value.text

@@ -156,6 +156,34 @@ def detect_shred(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                 judge_target(inv, t, env, out, recursive=True, forced=True, verb="shreds")
 
 
+_TAR_VALUED: Final = frozenset({"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from"})
+
+
+def detect_archive_move(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``tar --remove-files`` and ``zip -m`` delete what they archive: judged as ``rm -rf`` of it."""
+    texts = [w.text for w in inv.args]
+    if inv.program == "tar":
+        if "--remove-files" not in texts:
+            return
+        files: list[Word] = []
+        old = bool(texts) and not texts[0].startswith("-")  # `tar cf A F…`: the first word holds the options
+        i = 1 + sum(ch in "fCTX" for ch in texts[0]) if old else 0  # each of these letters takes a word
+        while i < len(texts):
+            text = texts[i]
+            takes = text in _TAR_VALUED or text.startswith("-") and not text.startswith("--") and text[-1] in "fCTX"
+            if not text.startswith("-"):
+                files.append(inv.args[i])
+            i += 2 if takes else 1
+    else:
+        if not any(x in ("-m", "--move") or x.startswith("-") and not x.startswith("--") and "m" in x for x in texts):
+            return
+        files = [w for w in inv.args if not w.text.startswith("-")][1:]  # zip ARCHIVE FILES…
+    env = env_for(inv, env)
+    for w in files:
+        for t in word_targets(w, env):
+            judge_target(inv, t, env, out, recursive=True, forced=True, verb="deletes, after archiving,")
+
+
 # -- find --------------------------------------------------------------------------------------------
 
 _FIND_DELETERS: Final = frozenset({"rm", "shred", "unlink", "srm"})

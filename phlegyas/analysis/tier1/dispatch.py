@@ -105,6 +105,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("update-rc.d", "chkconfig", "rc-update"), writes.detect_rc_tools)
     on("ssh-copy-id", writes.detect_ssh_copy_id)
     on("ssh-keygen", writes.detect_ssh_keygen)
+    on(("tar", "zip"), delete.detect_archive_move)
     # privilege, publishing, the machine
     on(("sudo", "doas", "su", "pkexec", "run0", "sudoedit"), system.detect_sudo)
     on(("npm", "pnpm", "yarn", "bun", "cargo", "poetry", "uv", "flit", "hatch", "pdm", "twine", "gem", "buildah",
@@ -119,7 +120,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("phlegyas", gate.detect_phlegyas)
     on("phlegyas-trust", gate.detect_phlegyas_trust)
     on(tuple(n for n in INTERPRETERS if n.startswith("python")), gate.detect_python_module,
-       frameworks.detect_framework_reset)
+       frameworks.detect_framework_reset, system.detect_file_server)
     on(frameworks.PROGRAMS, frameworks.detect_framework_reset)
     on("kill", system.detect_kill)
     on(("killall", "pkill", "killall5"), system.detect_killall)

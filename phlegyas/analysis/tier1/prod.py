@@ -82,6 +82,8 @@ def _cluster_wide(args: list, rest: list[str]) -> str | None:
     kinds = set(rest[0].split(",")) if rest else set()
     if every and kinds & _NAMESPACES:
         return "deletes every namespace and all that is in them"
+    if every and kinds & {"crd", "crds", "customresourcedefinition", "customresourcedefinitions"}:
+        return "deletes every custom resource definition and every resource of those kinds"
     if every and any(t in ("-A", "--all-namespaces") for t in texts):
         return "deletes those resources in every namespace"
     if every and any(t in ("kube-system", "--namespace=kube-system", "-nkube-system") for t in texts):
@@ -202,8 +204,14 @@ def detect_docker(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if marks:
         add(out, "prod.target", inv, f"{inv.program} {' '.join(words[:2])} against production ({marks[0]})")
     elif "prune" in words[:3] and ("system" in words[:2] or "volume" in words[:2]):
-        add(out, "infra.destroy", inv, f"{inv.program} {' '.join(words[:2])} prune deletes unused images, "
-                                       "containers or volumes and their data")
+        texts = [w.text for w in inv.args]
+        short = "".join(t[1:] for t in texts if t.startswith("-") and not t.startswith("--"))
+        every = (words[:1] == ["volume"] or "--volumes" in texts) and ("a" in short or "--all" in texts) and (
+            "f" in short or "--force" in texts)  # `system prune -af --volumes`: every unused volume, unasked
+        add(out, "infra.destroy", inv, f"{inv.program} {' '.join(words[:2])} deletes unused images, "
+                                       "containers or volumes and their data" + (
+                                           ": every volume no running container holds, without asking" if every
+                                           else ""), Verdict.DENY if every else None)
     elif words[:2] in (["volume", "rm"], ["volume", "remove"]):
         add(out, "infra.destroy", inv, "docker volume rm deletes a volume's data")
 

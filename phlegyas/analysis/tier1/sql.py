@@ -136,6 +136,11 @@ def judge_sql(sql: str, hash_comments: bool = False) -> tuple[list[tuple[Verdict
             found.append((Verdict.ASK, "UPDATE without WHERE (every row)"))
         elif verb == "ALTER" and "DROP" in rest:
             found.append((Verdict.DENY, "ALTER … DROP"))
+        elif verb in ("ALTER", "CREATE") and ("ROLE" in rest or "USER" in rest) and "SUPERUSER" in rest:
+            found.append((Verdict.DENY, f"{verb} {'ROLE' if 'ROLE' in rest else 'USER'} … SUPERUSER (a superuser can run "
+                                        "programs on the server)"))
+        elif verb == "COPY" and "PROGRAM" in rest:
+            found.append((Verdict.DENY, "COPY … PROGRAM (a shell command run on the database server)"))
     return found, mutating
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from phlegyas.analysis.paths import holds_secrets
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.tier1.base import Out, add, parse_opts
-from phlegyas.analysis.tier1.words import inner_commands
+from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts
+from phlegyas.analysis.tier1.words import inner_commands, path_of
 from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.model import Verdict
 
 _SUDO_HARMLESS: Final = frozenset({"-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp",
                                    "--remove-timestamp", "-h", "--help", "-V", "--version"})
@@ -242,3 +244,40 @@ def detect_nft(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 def detect_setenforce(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if any(w.text in ("0", "Permissive", "permissive") for w in inv.args):
         add(out, "system.firewall", inv, "setenforce 0 turns SELinux enforcement off")
+
+
+_LOOPBACK: Final = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+
+
+def detect_file_server(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``python3 -m http.server -d ~``: every file of the directory served to whoever can reach the port.
+    The home directory, ``/`` or a place that holds secrets served beyond this machine is exfiltration;
+    served on loopback it asks."""
+    texts = [w.text for w in inv.args]
+    if "-m" not in texts or texts[texts.index("-m") + 1:texts.index("-m") + 2] != ["http.server"]:
+        return
+    rest = texts[texts.index("-m") + 2:]
+    directory, bind = ".", ""
+    for i, t in enumerate(rest[:-1]):
+        if t in ("-d", "--directory"):
+            directory = rest[i + 1]
+        elif t in ("-b", "--bind"):
+            bind = rest[i + 1]
+    for t in rest:
+        if t.startswith("--directory="):
+            directory = t.split("=", 1)[1]
+        elif t.startswith("--bind="):
+            bind = t.split("=", 1)[1]
+    env = env_for(inv, env)
+    path = path_of(directory, env)
+    if path is None:
+        return
+    why = "the whole file system" if path == "/" else ("the home directory" if path == env.home else
+                                                         holds_secrets(path, env.home))
+    if why is None:
+        return
+    if bind in _LOOPBACK:
+        add(out, "sensitive.read", inv, f"http.server serves {path} ({why}) to every local process", Verdict.ASK)
+    else:
+        add(out, "net.exfiltration", inv, f"http.server serves {path} ({why}) to every machine that reaches "
+                                          f"this one{' on ' + bind if bind else ''}")

@@ -200,14 +200,20 @@ _EMPTIED_ROOTS: Final = ("/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/",
 
 
 def interpreter_key_writes(run: Invocation, words: list, env: AnalysisEnv) -> list:
-    """Findings for the private keys an interpreter's code opens for writing (``open(key, 'w')``
-    truncates it: as lost as if deleted)."""
+    """Findings for what an interpreter's code opens for writing: a private key (``open(key, 'w')`` truncates
+    it: as lost as if deleted), a file that grants root, a place that runs code later (authorized_keys)."""
     out: Out = []
     for word in words:
         path = None if word.dynamic else path_of(word.text, env)
-        key = private_key(path, env.home) if path is not None and not in_project(path, env) else None
+        if path is None or in_project(path, env):
+            continue
+        key, grant, klass = private_key(path, env.home), root_grant(path), persistence_class(path, env.home)
         if key is not None:
             add(out, "delete.catastrophic", run, f"{run.program} code overwrites {path} ({key}): as lost as if deleted")
+        elif grant is not None:
+            add(out, "priv.escalation", run, f"{run.program} code writes {path}, which decides {grant}")
+        elif klass is not None:
+            add(out, klass[0], run, f"{run.program} code writes {klass[1]}")
     return out
 
 
@@ -247,13 +253,13 @@ def judge_writes(inv: Invocation, env: AnalysisEnv, out: Out, targets: list[str]
         if is_device(path):
             add(out, "disk.wipe", inv, f"{inv.program} writes over the device {path}")
             continue
-        klass = persistence_class(path, env.home)
-        if klass is not None:
-            add(out, klass[0], inv, f"{inv.program} writes {klass[1]}")
-            continue
         grant = root_grant(path)
         if grant is not None:  # `echo 'u ALL=(ALL) NOPASSWD:ALL' >> /etc/sudoers.d/u`, a uid-0 line in /etc/passwd
             add(out, "priv.escalation", inv, f"{inv.program or 'the shell'} writes {path}, which decides {grant}")
+            continue
+        klass = persistence_class(path, env.home)
+        if klass is not None:
+            add(out, klass[0], inv, f"{inv.program} writes {klass[1]}")
             continue
         if path in ("/proc/sysrq-trigger", "/proc/sysrq"):
             add(out, "system.power", inv, f"{inv.program or 'the shell'} writes {path}: the kernel crashes, reboots "
