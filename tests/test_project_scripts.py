@@ -87,6 +87,7 @@ CASES = [
     ("python3 tools/gen.py", "allow"), ("python tools/gen.py --out x.json", "allow"), ("./tools/gen_exec", "allow"),
     ("node src/index.js", "allow"), ("ruby app.rb", "allow"),
     ("python3 tools/wipe.py", "deny"), ("python tools/fetch.py", "deny"), ("node src/bad.js", "deny"),
+    ("python -m cProfile -s cumtime tools/gen.py", "allow"), ("python3 -m cProfile tools/wipe.py", "deny"),
     # what this module does not vouch for
     ("bash scripts/link.sh", "ask"), ("./a.out", "ask"), ("bash node_modules/x/run.sh", "ask"),
     ("python manage.py migrate", "ask"), ("source scripts/test.sh", "ask"), ("bash big.sh", "ask"),

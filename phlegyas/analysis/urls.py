@@ -55,6 +55,9 @@ ADMIN_PATHS: Final = frozenset({
     "__debug__", "env", ".env", "script", "jolokia", "heapdump", "phpmyadmin", "_profiler", "api-docs-admin",
 })
 """First path segments of admin and debug endpoints: even on a dev port, not a page to read unasked."""
+HEALTH_PATHS: Final = frozenset({"actuator/health", "actuator/info", "actuator/health/liveness",
+                                 "actuator/health/readiness", "debug/health"})
+"""Status pages under those segments that show only up or down (Spring's health and info)."""
 
 
 def host_of(url: str) -> tuple[str | None, str | None]:
@@ -195,8 +198,9 @@ def dev_server(url: str, extra_ports: tuple[int, ...] = ()) -> bool:
         return False
     if port not in DEV_PORTS and port not in extra_ports:
         return False
-    first = parts.path.lstrip("/").split("/", 1)[0].lower()
-    return first not in ADMIN_PATHS
+    path = parts.path.strip("/").lower()
+    first = path.split("/", 1)[0]
+    return first not in ADMIN_PATHS or path in HEALTH_PATHS
 
 
 def secrets_in(text: str) -> list[str]:

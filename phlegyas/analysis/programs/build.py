@@ -194,11 +194,13 @@ _add("mix", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
         flags=E(f"{_HELP} --cover --stale --failed --trace --max-failures --warnings-as-errors --force "
                  "--check-formatted "
                 "--dry-run --no-deps-check --no-compile --all-warnings --color --no-color --strict"),
-        value_opts=E("--seed --max-cases --partitions --only --exclude --include --formatter --timeout"))),
+        value_opts=E("--seed --max-cases --partitions --only --exclude --include --formatter --timeout --format"))),
+    ("phx.routes hex.outdated deps.unlock --check-unused hex.info", ro(operands="none", flags=E(_HELP + " --all"))),
     ("help", ro(operands="none", flags=E(_HELP))),
     ("*", mut("runs a mix task", operands="none"))),
     examples=(("mix test", "safe"), ("mix test --cover test/a_test.exs", "safe"),
-              ("mix format --check-formatted", "safe"),
+              ("mix format --check-formatted", "safe"), ("mix dialyzer --format short", "safe"),
+              ("mix phx.routes", "readonly safe"),
               ("mix run priv/seed.exs", "notsafe"), ("mix hex.publish", "notsafe"))))
 _add("rails", Spec(operands="none", flags=E(_HELP + " --version -v"), subcommands=subs({}, (
     "test spec test:system test:all test:models zeitwerk:check", Spec(
@@ -225,9 +227,17 @@ _SWIFT_BUILD = Spec(category=TEST_BUILD, operands="none", does="builds or tests 
                     write_flags=E("--scratch-path --build-path"), load_flags=E("--package-path"))
 _add("swift", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     "build test", _SWIFT_BUILD),
+    ("package", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
+        "resolve", Spec(category=PKG_INSTALL, operands="none", does="fetches the dependencies Package.resolved pins",
+                        flags=E(_HELP + " -v --verbose"))),
+        ("show-dependencies describe dump-package", ro(operands="none", flags=E(_HELP),
+                                                       value_opts=E("--type --format"))),
+        ("*", mut("changes the package", operands="none"))))),
     ("", ro(operands="none", flags=E(_HELP))),
     ("*", mut("runs a swift command", operands="none"))),
-    examples=(("swift build", "safe"), ("swift test --parallel", "safe"), ("swift run evil", "notsafe"))))
+    examples=(("swift build", "safe"), ("swift test --parallel", "safe"), ("swift run evil", "notsafe"),
+              ("swift package resolve", "safe"), ("swift package describe --type json", "readonly safe"),
+              ("swift package edit Foo", "notsafe"))))
 _DART_CHECK = Spec(category=TEST_BUILD, operands="read", does="analyses, formats or tests the project",
                     handler="operands_load",
                     flags=E(f"{_HELP} -v --verbose --fatal-infos --fatal-warnings --no-fatal-warnings "

@@ -242,3 +242,25 @@ _add("webpack webpack-cli", Spec(
                  "s": _WEBPACK, "": _WEBPACK},
     examples=(("webpack --mode production", "safe"), ("npx webpack serve", "safe"),
               ("webpack -c /tmp/evil.config.js", "notsafe"))))
+
+# -- documentation and dependency checks -------------------------------------------------------------------
+_add("typedoc", Spec(
+    category=TEST_BUILD, operands="read", does="builds the project's API documentation",
+    flags=E(f"{_HELP} --excludePrivate --excludeProtected --excludeExternals --excludeNotDocumented "
+            "--includeVersion --disableSources --cleanOutputDir --treatWarningsAsErrors --skipErrorChecking --json"),
+    value_opts=E("--entryPointStrategy --name --readme --theme --logLevel --sort --exclude --entryPoints"),
+    write_flags=E("--out -o --json"), load_flags=E("--options --tsconfig --plugin"),
+    examples=(("typedoc --out docs/api src/index.ts", "safe"), ("typedoc --plugin /tmp/p.js src", "notsafe"),
+              ("typedoc --out /etc/x src", "notsafe"))))
+_add("depcheck", Spec(
+    category=LINT_FORMAT, operands="read", does="lists unused and missing dependencies",
+    flags=E(f"{_HELP} --json --oneline --skip-missing --ignore-bin-package"),
+    value_opts=E("--ignores --ignore-patterns --ignore-dirs --parsers --detectors --specials"),
+    load_flags=E("--config"),
+    examples=(("depcheck --ignores='@types/*'", "safe"), ("depcheck --config /tmp/x.json", "notsafe"))))
+_add("storybook", Spec(
+    category=TEST_BUILD, operands="none", does="builds or serves the project's component stories",
+    flags=E(f"{_HELP} --quiet --ci --no-open --smoke-test --webpack-stats-json --test --debug-webpack --no-manager-cache"),
+    value_opts=E("-p --port --host --loglevel"), write_flags=E("-o --output-dir"), load_flags=E("-c --config-dir"),
+    examples=(("storybook build --quiet --output-dir storybook-static", "safe"),
+              ("storybook build -c /tmp/sb", "notsafe"))))

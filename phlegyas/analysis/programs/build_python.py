@@ -301,3 +301,23 @@ _add("pycodestyle pydocstyle pyflakes bandit vulture radon mccabe", Spec(
     write_flags=E("-o --output"), load_flags=E("-c --config --configfile --ini --rcfile"),
     examples=(("bandit -r src", "safe"), ("pycodestyle --max-line-length=120 src", "safe"),
               ("bandit -c /tmp/b.yaml -r src", "notsafe"), ("vulture --make-whitelist src", "notsafe"))))
+
+
+# -- documentation, notebooks and migrations that only look ------------------------------------------------
+_add("mkdocs", Spec(operands="none", flags=E(_HELP + " -V --version"), subcommands=subs({}, (
+    "build", Spec(category=TEST_BUILD, operands="none", does="builds the project's documentation",
+                  flags=E(_HELP + " -s --strict -c --clean --dirty -q --quiet -v --verbose --no-directory-urls"),
+                  value_opts=E("-t --theme"), write_flags=E("-d --site-dir"), load_flags=E("-f --config-file"))),
+    ("serve", Spec(category=TEST_BUILD, operands="none", does="serves the project's documentation",
+                   flags=E(_HELP + " -s --strict --dirty --livereload --no-livereload -q -v --open"),
+                   value_opts=E("-a --dev-addr -t --theme"), load_flags=E("-f --config-file"))),
+    ("*", Spec(operands="none", does="runs a mkdocs command (gh-deploy publishes)", category=None))),
+    examples=(("mkdocs build --strict", "safe"), ("mkdocs gh-deploy", "notsafe"),
+              ("mkdocs build -f /tmp/m.yml", "notsafe"))))
+_add("alembic", Spec(operands="none", flags=E(_HELP + " --version"), value_opts=E("-c --config -n --name -x"),
+                     subcommands=subs({}, (
+    "heads history current branches show check", ro(operands="none", flags=E(_HELP + " -v --verbose -i --indicate-current"),
+                                                  value_opts=E("-r --rev-range"))),
+    ("*", Spec(operands="none", does="changes the database schema (upgrade, downgrade, stamp …)", category=None))),
+    examples=(("alembic heads", "readonly safe"), ("alembic history -r-5:current", "readonly safe"),
+              ("alembic upgrade head", "notsafe"))))

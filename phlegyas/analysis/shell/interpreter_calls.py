@@ -253,6 +253,15 @@ def _pure_library(lang: str, opt: str, value: str) -> bool:
 def _python_module(ex: Walk, cmd: SimpleCommand, run: Run, module: Word, rest: list[Word], via: tuple[str, ...],
                    depth: int, remote: bool) -> None:
     """``python -m MODULE``: a module the table knows runs as its program or spec; any other executes code."""
+    if module.text in ("cProfile", "profile") and not module.dynamic:  # `-m cProfile -s cumtime x.py`: runs x.py
+        i = 0
+        while i < len(rest) and rest[i].text in ("-s", "--sort") and i + 1 < len(rest):
+            i += 2
+        if i < len(rest) and not rest[i].text.startswith("-"):
+            ex.out.runs.remove(run)
+            interpreter(ex, cmd, run.program, "python", rest[i:], via + (f"python -m {module.text}",), depth, remote,
+                        run.written)
+            return
     known = P.PYTHON_MODULES.get(module.text)
     if known is None or module.dynamic:
         run.notes.append(("executes", f"runs the python module {module.text}"))
