@@ -54,6 +54,8 @@ def shown_secrets(program: str, args: list[Word]) -> list[str]:
     for word in args if program not in HTTP_CLIENTS else ():
         if word.dynamic:
             out.extend(f"${name}, a variable that holds a secret" for name in secret_variables(word.text))
+            if "${!" in word.text:  # `${!v}`, `${!AWS*}`: variables picked when it runs, the secret ones too
+                out.append(f"variables chosen at run time ({word.text[:40]}), secret ones possibly")
     if program == "ps" and _ps(args):
         out.append("the environment of every process it lists (API keys and tokens included)")
     if reader is not None:

@@ -17,6 +17,8 @@ Jupyter (8888), Consul, Vault, etcd and the kubelet are not dev servers: they ru
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import ipaddress
 import re
 from typing import Final
@@ -204,5 +206,31 @@ def dev_server(url: str, extra_ports: tuple[int, ...] = ()) -> bool:
 
 
 def secrets_in(text: str) -> list[str]:
-    """The kinds of secret ``text`` carries, as words (``anthropic key``)."""
-    return [kind.replace("_", " ") for kind in secret_kinds(text)]
+    """The kinds of secret ``text`` carries, as words (``anthropic key``), base64-encoded ones included (a key
+    sent as ``?d=LS0tLS1CRUdJTi…`` or as a DNS label is as gone as one sent in the clear)."""
+    found = [kind.replace("_", " ") for kind in secret_kinds(text)]
+    if found or len(text) < 24:
+        return found
+    for token in [*_BASE64_RUN.findall(text)[:8], *_BASE64_LABEL.findall(text)[:8]]:
+        decoded = _decoded(token)
+        if decoded is None:
+            continue
+        if any(marker in decoded for marker in _KEY_MARKERS):
+            return ["a private key (base64-encoded)"]
+        kinds = secret_kinds(decoded)
+        if kinds:
+            return [f"{kinds[0].replace('_', ' ')} (base64-encoded)"]
+    return []
+
+
+_BASE64_RUN: Final = re.compile(r"[A-Za-z0-9+/_-]{24,4096}={0,2}")
+_BASE64_LABEL: Final = re.compile(r"(?<![A-Za-z0-9+_-])[A-Za-z0-9+_-]{24,255}")  # a DNS label or a path part
+_KEY_MARKERS: Final = ("PRIVATE KEY-----", "openssh-key-v1", "aws_secret_access_key", "BEGIN PGP PRIVATE")
+
+
+def _decoded(token: str) -> str | None:
+    try:
+        raw = base64.b64decode(token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4))
+    except (ValueError, binascii.Error):
+        return None
+    return raw.decode("latin-1")

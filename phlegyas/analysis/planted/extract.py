@@ -44,6 +44,8 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         out.snippets.extend(("sh", s) for s in npm_scripts(text, whole, out.names))
         if not whole and '"' not in text and not _VERSIONISH.match(text.strip()):
             out.snippets.append((LOOSE, text.strip()))  # a script's value edited alone: `jest` → `jest && …`
+        elif not whole:  # `"test": "curl … | sh; ` that sed puts before the old value: an unfinished string
+            out.snippets.extend((LOOSE, m.group(1)) for m in _OPEN_VALUE.finditer(text))
     elif language == "make":
         _make(text, out)
     elif language == "just":
@@ -97,6 +99,7 @@ def cron_commands(text: str, system: bool) -> list[str]:
 
 _DEVCONTAINER_KEYS: Final = ("initializeCommand", "onCreateCommand", "updateContentCommand", "postCreateCommand",
                              "postStartCommand", "postAttachCommand")
+_OPEN_VALUE: Final = re.compile(r'"\s*:\s*"((?:[^"\\]|\\.)*)')
 _CODE_SPAN: Final = re.compile(r"`([^`\n]+)`")
 
 

@@ -77,6 +77,8 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
     out: list[Finding] = []
     if kind.id == "npm_scripts":
         out = _sources_finding("npm", path, "package.json", "npm install", content, whole, env, actor, shown)
+    elif posixpath.basename(path) == "Gemfile":
+        out = _sources_finding("gemfile", path, "the Gemfile", "bundle install", content, whole, env, actor, shown)
     elif posixpath.basename(path) == "pyproject.toml":
         out = _sources_finding("pyproject", path, "pyproject.toml", "pip install . or uv sync", content, whole, env,
                                actor, shown)

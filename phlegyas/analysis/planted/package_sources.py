@@ -69,7 +69,24 @@ def package_sources(language: str, content: str, whole: bool, path: str, env: An
         return _package_json(content, whole, base, env)
     if language == "gomod":
         return _go_mod(content, base, env)
+    if language == "gemfile":
+        return _gemfile(content, base, env)
     return []
+
+
+_GEM_SOURCE: Final = re.compile(r"""^\s*source\s*\(?\s*['"]([^'"]+)['"]""", re.M)
+_GEM_OPTION: Final = re.compile(r"""\b(git|github|path)\s*[:=]>?\s*['"]([^'"]+)['"]""")
+_RUBYGEMS: Final = frozenset({"https://rubygems.org", "https://rubygems.org/"})
+
+
+def _gemfile(content: str, base: str, env: AnalysisEnv) -> list[str]:
+    """``source "URL"`` other than rubygems.org, and gems taken from git, GitHub or a path outside the project."""
+    out = [f"{m.group(1)} (a gem source)" for m in _GEM_SOURCE.finditer(content) if m.group(1) not in _RUBYGEMS]
+    for m in _GEM_OPTION.finditer(content):
+        kind, where = m.group(1), m.group(2)
+        if kind != "path" or _outside(where, base, env):
+            out.append(f"{where} (a gem's {kind})")
+    return out
 
 
 _GO_REPLACE: Final = re.compile(r"^\s*(?:replace\s+)?(?P<old>[^\s=()]+)(?:\s+v[^\s=]+)?\s*=>\s*(?P<new>\S+)", re.M)
