@@ -190,7 +190,7 @@ def _new_texts(call: ToolCall) -> list[tuple[str, bool]] | None:
 def _planted(call: ToolCall, path: str, env: AnalysisEnv) -> list[Finding]:
     """A file that a safe command runs later (a hook, package.json scripts, conftest.py …) is judged by
     the code the tool puts in it (``analysis.planted``)."""
-    kind = planted_kind(path)
+    kind = planted_kind(path, env.project_root)
     if kind is None:
         return []
     texts = _new_texts(call)

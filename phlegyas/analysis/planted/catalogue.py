@@ -162,15 +162,21 @@ _INSTALLED: Final = frozenset({"node_modules", ".venv", "venv"})
 _INSTALLED_SOURCES: Final = frozenset({"python_source", "js_source", "ruby_source", "shell_script"})
 
 
-def planted_kind(path: str) -> PlantedKind | None:
-    """The kind of file ``path`` (absolute, normalized) is, when a safe command runs its content later."""
+def planted_kind(path: str, root: str = "") -> PlantedKind | None:
+    """The kind of file ``path`` (absolute, normalized) is, when a safe command runs its content later;
+    ``root`` is the project's: only the directories below it say whether a file is vendored (a project kept
+    in ``~/build/app`` is not a build tree, nor is a home kept under one)."""
     parts = path.split("/")
+    inside = not root or root == "/" or path.startswith(root.rstrip("/") + "/")
+    below = path[len(root.rstrip("/")) + 1:].split("/") if root and root != "/" and inside else parts
+    if not inside:
+        below = parts[-1:]  # outside the project (~/.bashrc, /etc/cron.d/x) no directory makes a file vendored
     name = parts[-1]
     if name.endswith(".pth"):
         return KINDS["pth"]
     if len(parts) >= 3 and parts[-3] == ".git" and parts[-2] == "hooks" and not name.endswith(".sample"):
         return KINDS["git_hook"]
-    if ".git" in parts:
+    if ".git" in below:
         return None
     if len(parts) >= 2 and parts[-2] in _HOOK_DIRS and not name.startswith("."):
         return KINDS["git_hook"]
@@ -181,7 +187,7 @@ def planted_kind(path: str) -> PlantedKind | None:
         return SOURCE_KINDS["installed_tool"]  # `pytest` and `npx jest` run it next
     if name in _WRAPPERS or len(parts) >= 2 and parts[-2] == "bin" and "." not in name and ".git" not in parts:
         return SOURCE_KINDS["installed_tool"]  # ./gradlew, bin/rails, bin/phpunit: run as the project's own tools
-    vendored = _VENDORED.intersection(parts[:-1])
+    vendored = _VENDORED.intersection(below[:-1])
     if vendored:
         if vendored.isdisjoint(_INSTALLED):
             return None

@@ -43,7 +43,7 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
         if isinstance(target, Word) and target.dynamic or "$" in text or "`" in text:
             continue
         path = paths.normalize(text, env.cwd, env.home)
-        kind = planted_kind(path)
+        kind = planted_kind(path, env.project_root)
         if kind is None:
             continue
         content = _redirected_content(run) if redirected else _argument_content(run)
