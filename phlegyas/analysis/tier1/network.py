@@ -23,6 +23,7 @@ from phlegyas.analysis.tier1.base import (
 from phlegyas.analysis.tier1.secrets import credential_output, gh_uploads, sftp_puts
 from phlegyas.analysis.tier1.sed import sed_runs
 from phlegyas.analysis.tier1.words import inner_commands, path_of
+from phlegyas.analysis.urls import dev_server
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
@@ -581,6 +582,8 @@ def detect_http_delete(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         method = first
     if method and method.upper() == "DELETE":
         url = next((w.text for w in inv.args if "://" in w.text or w.text.startswith(("localhost", "www."))), "a URL")
+        if url != "a URL" and dev_server(url, env.local_ports):
+            return  # the project's own dev server: its test data (the request itself is judged by Tier 2)
         add(out, "net.http_delete", inv, f"{prog} sends an HTTP DELETE to {url}")
 
 

@@ -7,6 +7,7 @@ import posixpath
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call, is_remote, urls
 from phlegyas.analysis.shell.parse import Word
+from phlegyas.analysis.urls import dev_server
 
 
 def curl(c: Call) -> None:
@@ -23,6 +24,12 @@ def curl(c: Call) -> None:
             c.eff.mutates.append("sends FTP commands")
     if method is not None and method not in ("GET", "HEAD", "OPTIONS"):
         c.eff.mutates.append(f"sends an HTTP {method} request")
+    targets = [*c.parsed.operands, *c.parsed.values(("--url",))]
+    if c.eff.mutates and targets and not c.eff.uploads and not c.eff.blockers and all(
+            not w.dynamic and dev_server(w.text) for w in targets):  # `curl -X POST localhost:8000/api/items -d '{…}'`
+        c.eff.mutates[:] = [m for m in c.eff.mutates if m != "sends data over the network"
+                            and not m.startswith("sends an HTTP ")]
+        c.eff.changes.append("sends a request to the project's dev server on this machine")
 
 
 def wget(c: Call) -> None:
