@@ -247,7 +247,7 @@ _add("webpack webpack-cli", Spec(
 _add("typedoc", Spec(
     category=TEST_BUILD, operands="read", does="builds the project's API documentation",
     flags=E(f"{_HELP} --excludePrivate --excludeProtected --excludeExternals --excludeNotDocumented "
-            "--includeVersion --disableSources --cleanOutputDir --treatWarningsAsErrors --skipErrorChecking --json"),
+            "--includeVersion --disableSources --cleanOutputDir --treatWarningsAsErrors --skipErrorChecking"),
     value_opts=E("--entryPointStrategy --name --readme --theme --logLevel --sort --exclude --entryPoints"),
     write_flags=E("--out -o --json"), load_flags=E("--options --tsconfig --plugin"),
     examples=(("typedoc --out docs/api src/index.ts", "safe"), ("typedoc --plugin /tmp/p.js src", "notsafe"),
