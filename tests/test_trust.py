@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -350,6 +351,11 @@ def test_each_script_in_a_compound_command_is_a_run(env):
 
 # -- the checker in the gate -----------------------------------------------------------------------
 
+DEPLOY = "#!/bin/sh\nrsync -a dist/ deploy@example.com:/srv/www/\n"
+"""What a trusted script does here: a deploy, which Tier 2 asks about (a script whose every command is safe,
+or a Python script of the project, needs no trust: Tier 2 reads it and allows it)."""
+
+
 class Project:
     """A project directory with a trust store in an isolated home, and the real gate for it."""
 
@@ -365,8 +371,9 @@ class Project:
         self.runtime = load_runtime(environ, str(self.dir))
         self.env = AnalysisEnv(cwd=str(self.dir), home=str(self.home), project_root=str(self.dir))
 
-    def script(self, name: str, text: str = "#!/bin/sh\necho hello\n") -> str:
-        path = self.dir / name
+    def script(self, name: str, text: str = DEPLOY, where: Path | None = None) -> str:
+        """A script Tier 2 does not vouch for by itself (it deploys), so that trust decides it."""
+        path = (where or self.dir) / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         path.chmod(0o755)
@@ -397,7 +404,7 @@ def project(tmp_path) -> Project:
 @pytest.fixture
 def trusted(project) -> Project:
     project.trust(project.script("trusted.sh"))
-    project.trust(project.script("tool.py", "print('hi')\n"))
+    project.trust(project.script("tool.py", "print('hi')\n", project.home))  # outside the project: Tier 2 never reads it
     return project
 
 
@@ -408,8 +415,8 @@ ALLOWED = [
     "sh -eu trusted.sh",
     "source trusted.sh",
     ". ./trusted.sh",
-    "python3 tool.py --flag",
-    "python3 -u tool.py",
+    "python3 {home}/tool.py --flag",
+    "python3 -u {home}/tool.py",
     "./trusted.sh && git status",
     "git status; ./trusted.sh | grep ok",
     "ls && ./trusted.sh > build.log 2>&1",
@@ -421,7 +428,7 @@ ALLOWED = [
 
 @pytest.mark.parametrize("command", ALLOWED)
 def test_trusted_scripts_are_allowed(trusted, command):
-    decision = trusted.decide(command.format(proj=trusted.dir))
+    decision = trusted.decide(command.format(proj=trusted.dir, home=trusted.home))
     assert (decision.verdict, decision.tier) == (Verdict.ALLOW, "tier2_5_trusted"), decision.reason
     assert "trusted by alice on 2026-11-30, hash matches" in decision.reason
 
@@ -488,7 +495,7 @@ def test_revoked_script_is_not_allowed(trusted):
 
 
 def test_symlink_swapped_to_another_file_is_not_allowed(project):
-    _, b = project.script("a.sh", "echo a\n"), project.script("b.sh", "echo b\n")
+    _, b = project.script("a.sh", DEPLOY), project.script("b.sh", DEPLOY + "echo b\n")
     link = project.dir / "run.sh"
     os.symlink("a.sh", link)
     project.trust(str(link))
@@ -531,7 +538,7 @@ def test_the_hook_and_the_audit_log_say_the_trust_store_is_broken(isolated_env, 
 
     project = tmp_path / "project"
     project.mkdir()
-    (project / "deploy.sh").write_text("#!/bin/sh\necho deploy\n")
+    (project / "deploy.sh").write_text(DEPLOY)
     store = os.path.join(isolated_env["HOME"], ".claude", "trusted-scripts.json")
     os.makedirs(os.path.dirname(store), exist_ok=True)
     with open(store, "w") as fh:
