@@ -161,7 +161,7 @@ def _read(path: str) -> str | None:
 
 def _language(run: Run, path: str, content: str) -> str | None:
     """The language the script runs as: the interpreter's when one is named (``python3 x.py``, ``bash
-    x``), else the shebang's, else the file name's."""
+    x``), else the shebang's; a file executed without one runs in the shell."""
     program = P.canonical(run.program)
     if run.kind == "interp":
         it = P.INTERPRETERS.get(program)
