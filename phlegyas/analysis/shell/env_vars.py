@@ -405,6 +405,10 @@ def carried_commands(assignments: list[tuple[str, Word]]) -> list[tuple[str, str
     for name, value in assignments:
         if value.dynamic or not value.text.strip():
             continue
+        if name.startswith("BASH_FUNC_") and value.text.lstrip().startswith("()"):
+            fn = name[len("BASH_FUNC_"):].rstrip("%()") or "f"  # bash 4.4+ `BASH_FUNC_ls%%`, older `…()`
+            out.append((name, f"{fn} {value.text}\n{fn}"))  # an exported function: defined in every child bash
+            continue
         if harmless_command(name, value.text):
             continue  # nothing to expand: the judge allows it as it is
         if is_code_var(name):

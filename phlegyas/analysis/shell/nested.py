@@ -73,7 +73,7 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
             ex.problem(f"{name} -c with computed code")
             run.notes.append(("executes", "computed shell code"))
             return
-        ex.nested(code.text, via_c, depth, remote, positionals(operands[1:]) or None)
+        ex.nested(code.text, via_c, depth, remote, {**child_environment(ex, cmd), **positionals(operands[1:])} or None)
         return
     if (noexec and operands and not has_c and not reads_stdin and not interactive and not operands[0].dynamic
             and name in NOEXEC_SHELLS):
@@ -92,6 +92,12 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
             ex.nested(produced, via + (f"{name} {script.text[:40]}",), depth, remote, positionals(operands) or None)
         return
     stdin_code(ex, run, name, cmd, via, depth, remote, "shell")
+
+
+def child_environment(ex: Walk, cmd: SimpleCommand) -> dict[str, str]:
+    """The literal values ``VAR=value bash -c '…'`` and ``env VAR=value bash -c '…'`` put in the child
+    shell's environment (``F='rm -rf ~' bash -c 'eval "$F"'`` runs ``rm -rf ~``)."""
+    return {name: value.text for name, value in [*ex.given, *cmd.assignments] if not value.dynamic}
 
 
 STDIN_FILES: Final = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from phlegyas.analysis.shell.parse import ARRAY_SEPARATOR
 from phlegyas.analysis.shell.syntax import SimpleCommand, decode_ansi_c
 
 ASSIGNING_BUILTINS: Final = frozenset({"read", "printf", "mapfile", "readarray"})
@@ -54,6 +55,7 @@ def _read(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> 
     args = cmd.words[1:]
     known = True
     names: list[str] = []
+    array: str | None = None
     i = 0
     while i < len(args):
         a = args[i]
@@ -67,11 +69,9 @@ def _read(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> 
             letters = t[1:]
             for k, letter in enumerate(letters):
                 if letter in _READ_VALUED:
-                    if letter == "a":  # read -a NAME: an array, whatever the input
-                        value = letters[k + 1:] or (args[i + 1].text if i + 1 < len(args) else "")
-                        _unknown(value, values, conflicting)
-                        return
-                    if letter != "p":
+                    if letter == "a":  # read -a NAME: an array of every field of the line
+                        array = letters[k + 1:] or (args[i + 1].text if i + 1 < len(args) else "")
+                    if letter not in ("p", "a"):
                         known = False  # -d -n -N -t -u -i: another delimiter, a length, another input
                     if k == len(letters) - 1:
                         i += 1
@@ -84,6 +84,14 @@ def _read(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> 
     raw = any(w.text.startswith("-") and "r" in w.text for w in args if not w.dynamic)
     names = [n for n in names if _NAME.fullmatch(n)] or ["REPLY"]
     text = cmd.stdin_text if (cmd.stdin_text is not None and not cmd.stdin_dynamic and not cmd.upstream) else None
+    if array is not None:  # `read -ra c <<< "rm -rf ~"; "${c[@]}"`: c holds the words of the line
+        if text is None or not known or not _NAME.fullmatch(array):
+            _unknown(array, values, conflicting)
+        else:
+            items = _first_line(text, raw).split() if values.get("IFS", DEFAULT_IFS) == DEFAULT_IFS else None
+            _set(array, ARRAY_SEPARATOR.join(items), values, conflicting) if items else _unknown(
+                array, values, conflicting)
+        return
     if text is None or not known:
         for name in names:
             _unknown(name, values, conflicting)

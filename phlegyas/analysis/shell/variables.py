@@ -52,12 +52,18 @@ def substitute(word: Word, values: dict[str, str]) -> Word:
         if not any(kind == EXPANDED for _, kind in segments) and not changed:
             return word
         new = "".join(t for t, _ in segments)
-        return Word(new, any(kind == UNKNOWN for _, kind in segments), word.glob, word.quoted)
+        return Word(new, any(kind == UNKNOWN for _, kind in segments) or _process(word, new), word.glob, word.quoted)
     new = _VAR.sub(lambda m: _first(repl(m)), new)
     if not changed:
         return word
-    dynamic = "$" in new or "`" in new
+    dynamic = "$" in new or "`" in new or _process(word, new)
     return Word(new, dynamic, word.glob, word.quoted)
+
+
+def _process(word: Word, new: str) -> bool:
+    """Does ``new`` (``word`` with variables replaced) still hold a process substitution? ``<(echo $HOME)``
+    with HOME known stays a computed word: bash runs the substitution, the word is no literal file name."""
+    return word.dynamic and ("<(" in new or ">(" in new)
 
 
 def has_operators(text: str) -> bool:
@@ -145,6 +151,8 @@ def substitute_command(cmd: SimpleCommand, values: dict[str, str]) -> SimpleComm
             words.extend(literal(a) for a in values["@"].split("\x00") if a)
         elif w.dynamic and (elements := _all_elements(w, values)) is not None:
             words.extend(elements)
+        elif w.dynamic and w.text.startswith(("<(", ">(")):  # a file name bash makes, its code read as code
+            words.append(w)  # (a `'$HOME'` in it is quoted text here, perhaps a variable later: not replaced)
         elif w.dynamic:
             words.extend(fields(w, values))
         else:

@@ -118,7 +118,7 @@ def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args:
         rest = rest[more.rest:] if more.rest >= 0 else []
     given: list[tuple[str, Word]] = []
     if w.assignments or key in ("sudo", "doas"):
-        while rest and "=" in rest[0].text and rest[0].text.split("=", 1)[0].isidentifier():
+        while rest and "=" in rest[0].text and _env_name(rest[0].text.split("=", 1)[0]):
             var, _, assigned = rest[0].text.partition("=")
             notes.append(("assigns", rest[0].text))  # judged with its value (shell.assignments)
             given.append((var, Word(assigned, rest[0].dynamic, rest[0].glob, rest[0].quoted)))
@@ -166,6 +166,12 @@ def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args:
         if run is not None:
             run.notes.append(("privileged", name))
     return odd
+
+
+def _env_name(name: str) -> bool:
+    """A name ``env NAME=value`` puts in the environment: an identifier, or an exported bash function
+    (``BASH_FUNC_ls%%``, which every child bash defines)."""
+    return name.isidentifier() or name.startswith("BASH_FUNC_") and name.rstrip("%()")[10:].replace("-", "_").isidentifier()
 
 
 _SSH_LIKE: Final = frozenset({"ssh", "mosh", "autossh"})
