@@ -164,6 +164,8 @@ def _mount(text: str) -> list[tuple[str, str]]:
 def _host_word(word: Word, mounts: list[tuple[str, str]]) -> Word:
     """``/host/home/u`` with ``-v /:/host`` → ``/home/u``: a path under a mount, named as the host has it."""
     text = word.text
+    if any(c in text for c in " \t\n;|&<>"):  # `sh -c "echo … >> /h/sudoers"`: code, its paths as the host has them
+        return Word(_host_code(text, mounts), word.dynamic, word.glob, word.quoted)
     key, eq, value = text.partition("=")
     if eq and value.startswith("/") and not key.startswith("/"):  # `of=/h/dev/sda`, `--file=/h/x`
         mapped = _host_word(Word(value, word.dynamic, word.glob, word.quoted), mounts)
@@ -175,6 +177,17 @@ def _host_word(word: Word, mounts: list[tuple[str, str]]) -> Word:
             host = src.rstrip("/") + ("/" + rest.lstrip("/") if rest.strip("/") else "")
             return Word(host or "/", word.dynamic or "$" in src, word.glob, word.quoted)
     return word
+
+
+def _host_code(text: str, mounts: list[tuple[str, str]]) -> str:
+    """Shell code run in the container with every path under a mount (``/h/sudoers`` with ``-v /etc:/h``)
+    renamed as the host has it; a mount on ``/`` itself renames nothing (every path is under it)."""
+    for src, dst in sorted(mounts, key=lambda m: -len(m[1])):
+        dst = dst.rstrip("/")
+        if dst and "$" not in src:
+            host = (src.rstrip("/") or "/").replace("\\", "\\\\")  # a replacement string: backslashes doubled
+            text = re.sub(rf"(?<![\w./~$-]){re.escape(dst)}(?=/|$|[\s'\";|&()<>])", host, text)
+    return text
 
 
 # -- editors and debuggers: only what starts a shell is shell code -------------------------------------
