@@ -14,7 +14,8 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.mcp import mcp_analysis
 from phlegyas.analysis.planted import ShellTools, content_findings, planted_kind
-from phlegyas.analysis.report import analyze_command, effects_for
+from phlegyas.analysis.report import analyze_command
+from phlegyas.analysis.run_effects import effects_for
 from phlegyas.analysis.shell.parse import Script
 from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.fetch import request_findings

@@ -15,21 +15,27 @@ from phlegyas.analysis import git_index, paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import shown_secrets
-from phlegyas.analysis.generated import cache_expression, generated_find, generated_target
+from phlegyas.analysis.generated import generated_find, generated_target
 from phlegyas.analysis.planted import ShellTools, content_shown, shell_write_findings
 from phlegyas.analysis.project_scripts import judge_script_runs
+from phlegyas.analysis.run_effects import (
+    FOUND_CHECKED,
+    cache_find,
+    effects_for,
+    found_findings,
+    listed_by_find,
+    redirect_effects,
+)
 from phlegyas.analysis.shell.analyze import Run, expand
 from phlegyas.analysis.shell.assignments import (
     DECLARATIONS,
     assignment_effects,
     command_assignments,
     exports_all,
-    note_assignment,
 )
-from phlegyas.analysis.shell.effects import Effects, apply_spec, new_effects, program_effects
+from phlegyas.analysis.shell.effects import Effects, new_effects
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
-from phlegyas.analysis.shell.wrappers import xargs_items_unseen
 from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.expansion import blocks_tier2, computed, process_substitution
 from phlegyas.analysis.tier1.gate import database_findings, state_findings
@@ -38,12 +44,9 @@ from phlegyas.analysis.tier1.writes import interpreter_key_writes
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
 from phlegyas.core.model import Finding, Verdict
 
-PRIVILEGED = frozenset({"sudo", "doas", "pkexec", "su", "run0", "ksu", "runuser", "nsenter", "chroot", "systemd-run",
-                        "sg", "newgrp"})
 FS_EDIT_PROGRAMS = frozenset({"mkdir", "touch", "cp", "mv", "rm", "rmdir", "tee", "sed", "truncate", "chmod", "ln",
                               "install"})
 """Basic file-system commands that ``acceptEdits`` allows inside the project (as Claude Code does)."""
-_WRITE_OPS: Final = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 _SUBSTITUTION_MARKS: Final = ("$(", "`", "<(", ">(")
 _PROJECT_CODE: Final = frozenset({P.PKG_INSTALL, P.TEST_BUILD, P.LINT_FORMAT})
 _CHANGES_NAMED: Final = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "mv", "cp", "chmod", "chown", "chgrp",
@@ -102,6 +105,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
                 and any(_is_project_write(w, renv) for w in eff.writes) and not content_shown(run):
             writes_project = True
         found = tier1.invocation_findings(run, renv)
+        if run.via and P.canonical(run.program) in FOUND_CHECKED:  # `find ~/.ssh -exec curl -F f=@{} …`
+            found = found + found_findings(run, renv)
         found = found + script_found if script_found else found
         if run.kind == "interp" and eff.writes:  # `python -c "open('~/.ssh/id_rsa','w')"`: the key is gone
             found = found + interpreter_key_writes(run, eff.writes, renv)
@@ -194,159 +199,10 @@ class _State:
         self.env = replace(self.env, cwd=target)
 
 
-# -- effects of one invocation ----------------------------------------------------------------------
-
-def effects_for(run: Run) -> Effects:
-    """The effects of ``run``: the program table for programs, the expansion's notes for the rest."""
-    eff = new_effects()
-    notes = run.notes
-    kind = run.kind
-    if kind == "program":
-        name = P.canonical(run.program)
-        if not notes:
-            program_effects(name, run.args, eff)
-        else:
-            finds = [v for k, v in notes if k == "find"]
-            xargs = [v for k, v in notes if k == "xargs"]
-            if finds:
-                for start in finds:
-                    program_effects(name, _found(run.args, start), eff)
-            elif xargs:
-                program_effects(name, _xargs_args(run.args, xargs[0]), eff)
-                if any("$XARGS_ITEM" in w.text for w in eff.reads) and (source := xargs_items_unseen(run)):
-                    eff.blockers.append(f"reads the files named by {source}, which phlegyas cannot see")
-            else:
-                program_effects(name, run.args, eff)
-    elif kind == "module":
-        apply_spec(run.spec, run.args, eff, run.program)  # type: ignore[arg-type]
-        spec = run.spec
-        eff.category = spec.category or (P.READ_ONLY if spec.readonly else None)  # type: ignore[union-attr]
-    elif kind == "dynamic":
-        eff.unknown = "a computed program name"
-    elif kind in ("query", "shell", "builtin", "interp", "file"):
-        eff.category = P.READ_ONLY
-    for key, value in notes:
-        _note(key, value, eff, run)
-    if kind == "file" and not eff.runs:
-        eff.runs.append(f"runs a file: {run.written}")
-    if run.via:
-        _via_effects(run, eff)
-    elif run.remote:
-        eff.blockers.append("runs on a remote host")
-    return eff
-
-
-def _via_effects(run: Run, eff: Effects) -> None:
-    """What the wrappers ``run`` was reached through add: another user, a remote host, every file."""
-    for v in run.via:
-        head = v.split(" ", 1)[0]
-        if head in PRIVILEGED:
-            eff.blockers.append(f"runs as another user ({head})")
-            break
-    if run.remote:
-        eff.blockers.append("runs on a remote host")
-    if (eff.writes or eff.deletes) and any(v.startswith(_MASS) for v in run.via) and not (
-            _cache_find(run) and cache_expression([(w.text, w.dynamic) for w in run.command.words[1:]])) and not (
-            _listed_by_find(run) is not None):
-        eff.blockers.append("changes every file it is given (find -exec, xargs, parallel)")
-
-
-_MASS: Final = ("find -exec", "find -execdir", "find -ok", "xargs", "parallel")
-
-
-def _found(args: list[Word], start: str) -> list[Word]:
-    found = "/*" if start.rstrip("/") == "" else start.rstrip("/") + "/*"
-    return [Word(w.text.replace("{}", found), w.dynamic, True, w.quoted) if "{}" in w.text else w for w in args]
-
-
-def _xargs_args(args: list[Word], replace_str: str) -> list[Word]:
-    if replace_str:
-        return [Word(w.text.replace(replace_str, "$XARGS_ITEM"), True, w.glob, w.quoted) if replace_str in w.text
-                else w for w in args]
-    return [*args, Word("$XARGS_ITEM", dynamic=True)]
-
-
-def _note(key: str, value: str, eff: Effects, run: Run) -> None:
-    if key == "runs":
-        eff.runs.append(f"runs a file: {value}")
-    elif key == "executes":
-        eff.runs.append(f"executes code ({value})")
-    elif key == "writes":
-        eff.writes.append(Word(value, dynamic=value == "?"))
-    elif key == "reads":
-        eff.reads.append(Word(value, dynamic=value == "?"))
-    elif key == "network":
-        eff.network = True
-        eff.blockers.append(f"uses the network ({value})") if run.kind in ("interp", "builtin") else None
-    elif key == "mutates":
-        eff.mutates.append(value)
-    elif key == "unknown":
-        eff.unknown = value
-    elif key == "privileged":
-        eff.blockers.append(f"runs as another user ({value})")
-    elif key == "assigns":
-        note_assignment(value, eff)
-    elif key == "blocks":
-        eff.blockers.append(value)
-    elif key == "pure":
-        eff.category = P.READ_ONLY
-    elif key == "project_code":
-        eff.category = P.TEST_BUILD  # ``python -c "import mypkg; print(mypkg.__version__)"`` runs mypkg's code
-
-
-def redirect_effects(cmd: SimpleCommand, eff: Effects) -> None:
-    """``> f`` writes, ``< f`` reads; ``/dev/null``, ``2>&1`` and friends are harmless; ``/dev/tcp`` is network."""
-    for r in cmd.redirects:
-        target = r.target
-        if target is None or r.op in ("<<", "<<<", "<<-"):
-            continue
-        text = target.text
-        if r.op in (">&", "<&") and (text.isdigit() or text == "-" or text.endswith("-") and text[:-1].isdigit()):
-            continue
-        if text.startswith(("/dev/tcp/", "/dev/udp/")):
-            eff.network = True
-            eff.mutates.append(f"opens a network connection ({text})")
-            continue
-        if r.op in _WRITE_OPS or r.op in (">&",):
-            eff.writes.append(target)
-            if r.op == "<>":
-                eff.reads.append(target)
-        elif r.op in ("<", "<&"):
-            eff.reads.append(target)
-            if eff.network and not target.dynamic:
-                eff.uploads.append(target)
-
-
 # -- judging one subcommand -------------------------------------------------------------------------
 
 def _norm(word: Word, env: AnalysisEnv) -> str:
     return paths.normalize(word.text, env.cwd, env.home)
-
-
-def _cache_find(run: Run | None) -> bool:
-    """Is ``run`` a ``find`` or the command its ``-exec`` runs, reached directly (no wrapper, no nested
-    script)? Whether it deletes cache names only is ``analysis.generated``'s to say."""
-    if run is None or run.remote:
-        return False
-    words = run.command.words if run.command is not None else []
-    if not words or words[0].dynamic or words[0].text.rsplit("/", 1)[-1] != "find":
-        return False
-    if run.program != "find" and not (run.via and run.via[-1].startswith(("find -exec", "find -execdir"))):
-        return False
-    return len(run.via) <= 1 and not run.depth
-
-
-def _listed_by_find(run: Run) -> Invocation | None:
-    """For ``find … -name __pycache__ | xargs rm -rf``: the ``find`` whose list the ``rm`` deletes, when that
-    find only prints cache names and the ``rm`` has no operand of its own."""
-    if run.program != "rm" or len(run.via) != 1 or not run.via[0].startswith("xargs") or run.depth:
-        return None
-    if not all(a.text.startswith("-") and not a.dynamic for a in run.args):
-        return None
-    ups = [u for u in run.upstream if u.program == "find"]
-    if len(ups) != 1 or len(run.upstream) != 1:
-        return None
-    return ups[0] if cache_expression([(w.text, w.dynamic) for w in ups[0].args], listing=True) else None
 
 
 def _generated(word: Word, env: AnalysisEnv) -> bool:
@@ -358,10 +214,10 @@ def _deletes_ok(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool
     """Whether the deletions of an ``rm``/``unlink``/``find`` subcommand are Tier-2 safe: named files in a
     sticky temp directory, generated/cache paths of the project when the cwd is known, or files git
     restores (``restorable``, one flag per deletion)."""
-    if cwd_known and run is not None and _cache_find(run):
+    if cwd_known and run is not None and cache_find(run):
         words = run.command.words
         return generated_find([(w.text, w.dynamic) for w in words[1:]], env.cwd, env.home, env.project_root)
-    listed = _listed_by_find(run) if cwd_known and run is not None else None
+    listed = listed_by_find(run) if cwd_known and run is not None else None
     if listed is not None:
         return generated_find([(w.text, w.dynamic) for w in listed.args], env.cwd, env.home, env.project_root,
                               listing=True)

@@ -240,6 +240,40 @@ def _chmod_split(inv: Invocation) -> tuple[bool, str | None, list]:
     return recursive, mode, files
 
 
+_ACL_OTHERS_WRITE: Final = re.compile(r"(?:^|,)\s*(?:d(?:efault)?:)?o(?:ther)?::?[rwxX-]*w")
+_SETFACL_VALUES: Final = frozenset({"-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file",
+                                    "--set", "--set-file"})
+
+
+def dangerous_mode(prog: str, args: list[str]) -> bool:
+    """Does this chmod/setfacl give everyone write access or set the setuid/setgid bit (whatever the files)?"""
+    modes = [a for a in args if not a.startswith("-") or _SETUID.search(a) or _WORLD_WRITABLE.search(a)][:1]
+    if prog == "setfacl":
+        return any(_ACL_OTHERS_WRITE.search(a) for a in args)
+    return prog == "chmod" and bool(modes) and bool(_SETUID.search(modes[0]) or _WORLD_WRITABLE.search(modes[0]))
+
+
+def _setfacl_split(inv: Invocation) -> tuple[bool, str | None, list]:
+    """(recursive, the ACL entries given, file words) of a setfacl: ``-R -m o::rwx /``."""
+    recursive, entries, files = False, [], []
+    args = inv.args
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t in _SETFACL_VALUES and i + 1 < len(args):
+            entries.append(args[i + 1].text)
+            i += 2
+            continue
+        if t.startswith("--"):
+            recursive |= t == "--recursive"
+        elif t.startswith("-") and len(t) > 1:
+            recursive |= "R" in t
+        else:
+            files.append(args[i])
+        i += 1
+    return recursive, ",".join(entries) or None, files
+
+
 def _perm_danger(path: str, env: AnalysisEnv) -> str | None:
     """Why a permission change on ``path`` is dangerous: ``/``, ``~``, a directory holding the project,
     or a system location outside the project."""
@@ -253,11 +287,12 @@ def _perm_danger(path: str, env: AnalysisEnv) -> str | None:
 def detect_perms(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     """chmod/chown/chgrp: recursive on ``/``, ``~`` or system dirs, world-writable or setuid modes on
     system files, new owners for top-level system paths."""
-    recursive, mode, files = _chmod_split(inv)
+    recursive, mode, files = _chmod_split(inv) if inv.program != "setfacl" else _setfacl_split(inv)
     env = env_for(inv, env)
     prog = inv.program
     setuid = prog == "chmod" and mode is not None and bool(_SETUID.search(mode))
-    world = prog == "chmod" and mode is not None and bool(_WORLD_WRITABLE.search(mode))
+    world = mode is not None and bool(_WORLD_WRITABLE.search(mode) if prog == "chmod" else
+                                      prog == "setfacl" and _ACL_OTHERS_WRITE.search(mode))
     for w in files:
         for t in word_targets(w, env):
             p = t.path
@@ -274,6 +309,6 @@ def detect_perms(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             elif recursive:
                 add(out, "perms.system", inv, f"{prog} -R {mode or ''} changes {p} recursively: {why}")
             elif world:
-                add(out, "perms.system", inv, f"chmod {mode} makes {p} writable by everyone: {why}")
+                add(out, "perms.system", inv, f"{prog} {mode} makes {p} writable by everyone: {why}")
             elif prog != "chmod" and (p.count("/") <= 2 or sensitive_reason(p, env.home)):
                 add(out, "perms.system", inv, f"{prog} gives {p} to {mode}: {why}")

@@ -13,7 +13,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts, piped_text
 from phlegyas.analysis.tier1.disk import is_device
 from phlegyas.analysis.tier1.secrets import find_secret, tracked_file
-from phlegyas.analysis.tier1.words import in_project, path_of
+from phlegyas.analysis.tier1.words import catastrophic, in_project, path_of
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
@@ -74,7 +74,10 @@ def program_writes(inv: Invocation) -> list[str]:
                                long_values=frozenset({"--output-document", "--directory-prefix", "--output-file"})
                                ).values("-O", "--output-document")
         else:
-            named = parse_opts(args, short_values="od", long_values=frozenset({"--out", "--dir"})).values("-o", "--out")
+            opts = parse_opts(args, short_values="od", long_values=frozenset({"--out", "--dir"}))
+            folder = opts.first("-d", "--dir")  # aria2c -d /tmp -o x.sh: the file is /tmp/x.sh
+            named = [f"{folder.rstrip('/')}/{n}" if folder and n and not n.startswith("/") else n
+                     for n in opts.values("-o", "--out")]
         return [n for n in named if n] + remote_names(inv)
     if prog == "truncate":
         return [w.text for w in parse_opts(args, short_values="sr").operands]
@@ -222,6 +225,20 @@ def root_grant(path: str) -> str | None:
     return _ROOT_FILES.get(path) or ("who may run what as root" if path.startswith("/etc/sudoers.d/") else None)
 
 
+def _spread_over(path: str, env: AnalysisEnv) -> str | None:
+    """The directory a glob of files lies in (``~/*`` → the home), when emptying all of them is as bad as
+    deleting it (``catastrophic``: ``/``, the home, the project root, system locations); None otherwise."""
+    if "*" not in path and "?" not in path:
+        return None
+    head = posixpath.dirname(path)
+    while "*" in head or "?" in head:
+        head = posixpath.dirname(head)
+    head = head or "/"
+    if in_project(head, env) and head != env.project_root:
+        return None  # some of the project's files: a project edit (the project root itself asks)
+    return head if catastrophic(head, env) else None
+
+
 def _empties(inv: Invocation, target: str) -> bool:
     """Whether ``inv`` leaves ``target`` empty: a truncating redirection of a command that prints nothing
     (``> f``, ``: > f``, ``true > f``, ``cat /dev/null > f``), ``truncate -s 0 f``, ``cp /dev/null f``."""
@@ -272,6 +289,11 @@ def judge_writes(inv: Invocation, env: AnalysisEnv, out: Out, targets: list[str]
         if path.startswith(_EMPTIED_ROOTS) and _empties(inv, text):  # `> /etc/passwd`, `truncate -s 0 /etc/shadow`
             add(out, "delete.catastrophic", inv, f"{inv.program or 'the shell'} empties the system file {path}: "
                                                  "as lost as if deleted")
+            continue
+        spread = _spread_over(path, env) if _empties(inv, text) else None
+        if spread is not None:  # `truncate -s0 ~/*`, `find ~ -type f -exec truncate -s0 {} +`
+            add(out, "delete.catastrophic", inv, f"{inv.program or 'the shell'} empties every file of {spread}: as "
+                                                 "lost as if deleted", Verdict.ASK if spread == env.project_root else None)
             continue
         if tracked_file(path, env):
             if content is None:
