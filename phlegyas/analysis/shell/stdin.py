@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bz2
+import lzma
+import zlib
 from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
@@ -59,8 +62,10 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
     return None, ""
 
 
-_DECODERS: Final = frozenset({"base64", "base32", "xxd", "rev", "basenc", "tr", "openssl"})
+_DECODERS: Final = frozenset({"base64", "base32", "xxd", "rev", "basenc", "tr", "openssl", "gunzip", "zcat", "gzip",
+                              "gzcat", "bunzip2", "bzcat", "bzip2", "unxz", "xzcat", "xz", "unlzma", "lzcat"})
 _PRODUCERS: Final = frozenset({"echo", "printf", "cat", *_DECODERS})
+DECODERS: Final = _DECODERS
 """The programs ``literal_output`` knows the output of: a substitution starting with any other is not parsed."""
 
 
@@ -84,11 +89,34 @@ def decode(program: str, args: list[str], text: str) -> str | None:
         elif program == "openssl" and args[:1] in (["base64"], ["enc"]) and "-d" in flags and (
                 args[0] == "base64" or flags & {"-base64", "-a"}):
             raw = base64.b64decode("".join(text.split()) + "==", validate=False)
+        elif program in _DECOMPRESSORS and (program in _ALWAYS_DECOMPRESS or flags & _DECOMPRESS_FLAGS):
+            raw = _decompress(_DECOMPRESSORS[program], text.encode("latin-1"))
         else:
             return None
-    except (ValueError, binascii.Error):
+    except (ValueError, binascii.Error, EOFError, OSError, LookupError, zlib.error, lzma.LZMAError):
         return None
-    return raw.decode("utf-8", "replace")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:  # binary (a compressed stream on its way to gunzip): one character per byte
+        return raw.decode("latin-1")
+
+
+_DECOMPRESSORS: Final = {"gunzip": "gzip", "zcat": "gzip", "gzip": "gzip", "gzcat": "gzip", "bunzip2": "bzip2",
+                         "bzcat": "bzip2", "bzip2": "bzip2", "unxz": "xz", "xzcat": "xz", "xz": "xz", "unlzma": "xz",
+                         "lzcat": "xz"}
+_ALWAYS_DECOMPRESS: Final = frozenset({"gunzip", "zcat", "gzcat", "bunzip2", "bzcat", "unxz", "xzcat", "unlzma",
+                                       "lzcat"})
+_DECOMPRESS_FLAGS: Final = frozenset({"-d", "--decompress", "--uncompress", "-dc", "-cd", "-df", "-dcf"})
+_MAX_DECOMPRESSED: Final = 1 << 20  # a payload is a command line, not a bomb: stop reading after 1 MiB
+
+
+def _decompress(kind: str, data: bytes) -> bytes:
+    """``echo H4sI… | base64 -d | gunzip | sh``: what a literal compressed stream holds, at most 1 MiB."""
+    if kind == "gzip":
+        return zlib.decompressobj(wbits=47).decompress(data, _MAX_DECOMPRESSED)  # gzip or zlib header
+    if kind == "bzip2":
+        return bz2.BZ2Decompressor().decompress(data, _MAX_DECOMPRESSED)
+    return lzma.LZMADecompressor().decompress(data, _MAX_DECOMPRESSED)
 
 
 _TR_CLASSES: Final = {"[:lower:]": "abcdefghijklmnopqrstuvwxyz", "[:upper:]": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",

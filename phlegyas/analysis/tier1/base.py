@@ -10,6 +10,7 @@ from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word, parse
+from phlegyas.analysis.shell.stdin import DECODERS, literal_output
 from phlegyas.analysis.tier1.catalog import CLASSES
 from phlegyas.analysis.tier1.words import KNOWN_PREFIXES, resolve
 from phlegyas.core.analysis import AnalysisEnv
@@ -206,7 +207,10 @@ def piped_text(inv: Invocation) -> tuple[list[str], bool]:
     if inv.stdin_text is not None:
         texts.append(inv.stdin_text)
     for up in inv.upstream:
-        if up.program in _PRINTERS:
+        decoded = literal_output(up)[0] if up.program in _DECODING else None
+        if decoded is not None:  # `echo RFJPUCBU… | base64 -d | mysql`: the statements in the clear
+            texts.append(decoded)
+        elif up.program in _PRINTERS:
             texts.append(" ".join(w.text for w in up.args if w.text not in ("-n", "-e", "-E", "-ne", "-en")))
         elif up.program in _PASS_THROUGH and (up.stdin_text is not None or up.upstream):
             inner, more = piped_text(up)
@@ -217,6 +221,7 @@ def piped_text(inv: Invocation) -> tuple[list[str], bool]:
     return texts, unknown
 
 
+_DECODING: Final = DECODERS  # upstream programs whose literal output ``shell.stdin`` works out
 _FILE_TEXT_LIMIT: Final = 1024 * 1024
 
 

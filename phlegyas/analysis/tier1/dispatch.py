@@ -6,6 +6,7 @@ from typing import Callable, Final
 
 from phlegyas.analysis.tier1 import (
     accounts,
+    backups,
     cloud,
     delete,
     disk,
@@ -45,6 +46,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("cp", "ln"), delete.detect_device_copy)
     on(options.programs_with_delete_flags(), options.detect_delete_flags)
     on("cmake", options.detect_cmake_remove)
+    for name, detect in backups.PROGRAMS.items():  # backups, secret stores and private keys
+        on(name, detect)
     # disks and permissions
     on(("mkfs", "mke2fs", "mkdosfs", "mkntfs", "mkexfatfs", "mkfs.ext4"), disk.detect_mkfs)
     on(("mkswap", "blkdiscard", "pvremove", "vgremove", "lvremove"), disk.detect_always_wipe)
@@ -58,7 +61,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("zpool", "zfs", "nvme", "cryptsetup"), disk.detect_subcommand_wipe)
     on("hdparm", disk.detect_hdparm)
     on("badblocks", disk.detect_badblocks)
-    on(("chmod", "chown", "chgrp"), disk.detect_perms)
+    on(("chmod", "chown", "chgrp", "setfacl"), disk.detect_perms)
     # git
     on("git", git.detect_git)
     # databases
@@ -86,6 +89,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("exec", network.detect_socket_words)
     on(("nc", "ncat", "netcat", "telnet", "socat", "socket", "openssl"), network.detect_netcat)
     on(("nc", "ncat", "netcat", "telnet", "socat", "openssl"), network.detect_upload)
+    on(("nc", "ncat", "netcat", "telnet"), sql.detect_raw_protocol)
     on("busybox", network.detect_netcat)
     on(("curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh"), network.detect_upload,
        network.detect_http_delete, fetch.detect_request)

@@ -349,6 +349,14 @@ def detect_redis(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             f, m = judge_redis(line.split())
             found.extend(f)
             mutating |= m
+    if "--eval" in words[:1] or any(w.text == "--eval" for w in inv.args):  # a Lua script: its redis.call(…)s
+        texts = [w.text for w in inv.args]
+        script = texts[texts.index("--eval") + 1] if texts.index("--eval") + 1 < len(texts) else ""
+        lua = given_text(script, env)
+        for name in _LUA_CALL.findall(lua or ""):
+            f, m = judge_redis([name])
+            found.extend(f)
+            mutating |= m
     keyspace = _listed_keys(inv) if words and words[0].upper() in ("DEL", "UNLINK") else None
     if keyspace is not None:
         found.append((Verdict.DENY if keyspace == "*" else Verdict.ASK,
@@ -356,6 +364,36 @@ def detect_redis(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                       "that redis-cli lists"))
     hosts = opts.values("-h", "-u")
     _report(inv, found, mutating, not words, hosts, out)
+
+
+_LUA_CALL: Final = re.compile(r"""redis\.p?call\s*\(\s*['"]([A-Za-z]+)['"]""")
+_RAW_PORTS: Final = {"6379": "redis", "11211": "memcached"}
+
+
+def detect_raw_protocol(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``printf '*1\\r\\n$8\\r\\nFLUSHALL\\r\\n' | nc cache 6379``: a data store's own protocol typed
+    through a raw socket is judged as its client would be (Redis's RESP or inline commands, memcached's
+    ``flush_all``)."""
+    texts = [w.text.rsplit(":", 1)[-1] for w in inv.args if not w.text.startswith("-")]
+    service = next((_RAW_PORTS[t] for t in texts if t in _RAW_PORTS), None)
+    if service is None:
+        return
+    found: list[tuple[Verdict, str]] = []
+    mutating = False
+    for text in piped_text(inv)[0]:
+        lines = [line.strip() for line in text.replace("\\r\\n", "\n").replace("\r", "").splitlines()]
+        if service == "memcached":
+            if any(line.split()[:1] == ["flush_all"] for line in lines if line):
+                found.append((Verdict.DENY, "flush_all"))
+            continue
+        words = [line for line in lines if line and line[0] not in "*$"]  # RESP: the bulk strings, in order
+        inline = [line.split() for line in lines if line and line[0] not in "*$"]
+        for command in ([words] if any(line.startswith("*") for line in lines) else inline):
+            f, m = judge_redis(command)
+            found.extend(f)
+            mutating |= m
+    hosts = [w.text for w in inv.args if not w.text.startswith("-")][:1]
+    _report(inv, found, mutating, False, hosts, out)
 
 
 def _listed_keys(inv: Invocation) -> str | None:
