@@ -158,7 +158,7 @@ _DOWNLOADS = {
     "js": re.compile(r"\bfetch\s*\(|\bhttps?\.(?:get|request)\b|\brequire\(\s*['\"](?:node:)?https?['\"]\s*\)\s*\.\s*(?:get|request)\b|\baxios\b|\brequire\(\s*['\"](?:node-fetch|request|got)['\"]|"
                      r"\b(?:curl|wget)\s"),
     "ruby": re.compile(r"\bURI\.open\b|open-uri|\bNet::HTTP\b|\bopen\(\s*['\"]https?:|\b(?:curl|wget)\s|HTTParty|Faraday"),
-    "perl": re.compile(r"\bLWP\b|\bHTTP::Tiny\b|\bget(?:store)?\s*\(\s*['\"]https?:|\b(?:curl|wget)\s"),
+    "perl": re.compile(r"\bLWP\b|\bHTTP::Tiny\b|\bget(?:store)?\s*\(?\s*['\"]https?:|\b(?:curl|wget)\s"),
     "php": re.compile(r"\b(?:file_get_contents|fopen|curl_exec)\s*\(\s*['\"]?https?:|\bcurl_exec\b|\b(?:curl|wget)\s"),
 }
 _URL = re.compile(r"""https?://[^\s'"`)]+""")

@@ -122,6 +122,8 @@ def analyze_awk(prog: str) -> CodeReport:
     in_print = False
     depth = 0
     printed = 0  # where the current print's arguments start
+    sources: list[str] = []  # commands whose output getline reads
+    fed: list[str] = []  # shells a print pipes computed text to
     for i, (kind, text) in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else ("", "")
         if kind == "w" and text in ("print", "printf"):
@@ -145,10 +147,13 @@ def analyze_awk(prog: str) -> CodeReport:
                 script = _printed_script(toks[printed:i]) if in_print else None
                 if script is not None and _is_shell(nxt[1]):
                     report.shell.append(script)  # `print "rm -rf ~" | "sh"`: the shell runs what is printed
+                elif in_print and _is_shell(nxt[1]):
+                    fed.append(nxt[1])  # the shell runs computed lines: perhaps what a command gave getline
             elif nxt == ("w", "getline"):
                 prev = toks[i - 1] if i > 0 else ("", "")
                 if prev[0] == "s":
                     report.shell.append(prev[1])
+                    sources.append(prev[1])
                 else:
                     report.notes.append(("executes", "awk pipe from a computed command"))
             else:
@@ -169,6 +174,8 @@ def analyze_awk(prog: str) -> CodeReport:
             report.notes.append(("executes", "awk extension"))
         elif kind == "o" and text == "@" and nxt in (("w", "load"), ("w", "include")):
             report.notes.append(("executes", f"awk @{nxt[1]}"))
+    if fed and sources:  # `("curl -s URL" | getline l) … print l | "sh"`: the shell runs what curl sent
+        report.shell.append(f"{sources[0]} | {fed[0]}")
     return report
 
 
