@@ -3,11 +3,14 @@ dressed in any of them is still denied.
 
 Each construct is a function from a command's words to a command line that runs exactly those words
 (brace expansion, an array, ``set --``, a function called with the arguments, a loop over literal
-values, ``coproc``, literal stdin to ``xargs``, ``bash -c``, ``eval``); the property draws denied
+values, ``coproc``, literal stdin to ``xargs``, ``bash -c``, ``eval``, a process substitution run as the
+script, a child shell's environment, an exported function, ``read -a``, a gzip-and-base64 payload); the property draws denied
 commands from a generator and checks each construct on each of them.
 """
 from __future__ import annotations
 
+import base64
+import gzip
 import shlex
 
 import pytest
@@ -34,6 +37,10 @@ def q(words: list[str]) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
+def _gzip64(text: str) -> str:
+    return base64.b64encode(gzip.compress(text.encode(), mtime=0)).decode()
+
+
 CONSTRUCTS = {
     "braces": lambda w: "{" + ",".join(w) + "}",
     "array": lambda w: f'a=({q(w)}); "${{a[@]}}"',
@@ -50,6 +57,12 @@ CONSTRUCTS = {
     "eval": lambda w: f"eval {shlex.quote(q(w))}",
     "variable": lambda w: f"t={shlex.quote(w[-1])}; {q(w[:-1])} $t",
     "sh -c with arguments": lambda w: f"sh -c '{w[0]} \"$@\"' sh {q(w[1:])}",
+    "process substitution as the script": lambda w: f"bash <(echo {shlex.quote(q(w))})",
+    "child environment": lambda w: f"F={shlex.quote(q(w))} bash -c 'eval \"$F\"'",
+    "env into a child shell": lambda w: f"env F={shlex.quote(q(w))} sh -c 'eval \"$F\"'",
+    "exported function": lambda w: f"env {shlex.quote('BASH_FUNC_ls%%=() { ' + q(w) + '; }')} bash -c ls",
+    "read -a from a here-string": lambda w: f'read -ra c <<< {shlex.quote(q(w))}; "${{c[@]}}"',
+    "gzip and base64 to a shell": lambda w: f"echo {_gzip64(q(w))} | base64 -d | gunzip | sh",
 }
 
 _TARGETS = ["/", "/etc", "/usr", "/home/u", "/home/u/.ssh", "/var/lib", "/boot"]
