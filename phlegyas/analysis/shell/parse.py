@@ -306,10 +306,9 @@ class _Walker:
         self.script.commands.append(cmd)
 
     def loop_copies(self, node, depth: int, origin: str) -> bool:
-        """``for p in / ~; do rm -fr "$p"; done`` over 2 to 8 literal words: the body once per value, each
-        copy after an assignment of its value (origin ``loop``: a later value replaces the earlier one, it
-        does not make the variable unknown), so every command the loop will run is seen with its value.
-        False when the values are not all plain words (the variable then stays unknown)."""
+        """``for p in / ~; do rm -fr "$p"; done`` over 2 to 8 literal words: the body once per value, each copy
+        after an assignment of its value (origin ``loop``: a later value replaces the earlier one, not making
+        the variable unknown). False when the values are not all plain words (the variable stays unknown)."""
         var = node.child_by_field_name("variable")
         values = node.children_by_field_name("value")
         body = node.child_by_field_name("body")
@@ -329,16 +328,17 @@ class _Walker:
         return True
 
     def loop_binding(self, node, depth: int, origin: str) -> None:
-        """``for f in src/*.py; do wc -l "$f"; done``: with one plain value, the loop variable is that word
-        for the body (each file the glob matches), recorded as an assignment before it. Not for a value
-        that starts with a glob character (``*.md`` may match ``-rf.md``, an option), nor for several values
-        or computed ones: the variable then stays unknown."""
+        """``for f in src/*.py; do wc -l "$f"; done``: with one plain value (a glob: each file it matches; a
+        ``$(…)``: each word it prints, read as it), the loop variable is that word for the body, recorded as
+        an assignment. Not for a value starting with a glob character (``*.md`` may match ``-rf.md``)."""
         var = node.child_by_field_name("variable")
         values = node.children_by_field_name("value")
-        if var is None or len(values) != 1 or values[0].type not in ("word", "raw_string"):
+        if var is None or len(values) != 1 or values[0].type not in ("word", "raw_string", "command_substitution"):
             return
         value = self.word(values[0], depth, origin)
-        if value.dynamic or value.text[:1] in ("*", "?", "[", "-", ""):
+        if values[0].type == "command_substitution":  # `for ns in $(kubectl get ns); do kubectl delete $ns`
+            origin = "loop"
+        elif value.dynamic or value.text[:1] in ("*", "?", "[", "-", ""):
             return
         name = self.text(var)
         cmd = SimpleCommand(words=[], origin=origin, text=f"{name}={value.text}")

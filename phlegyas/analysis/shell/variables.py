@@ -97,6 +97,8 @@ def fields(word: Word, values: dict[str, str]) -> list[Word]:
     segments = expand_text(text, values)
     if not any(kind == EXPANDED for _, kind in segments):
         return [substitute(word, values)]
+    if any(kind == EXPANDED and ("$(" in t or "`" in t) for t, kind in segments):  # a loop's `$(…)`: not split
+        return [Word("".join(t for t, _ in segments), True, word.glob, False)]
     ifs = values.get("IFS", DEFAULT_IFS)
     if any(kind == UNKNOWN for _, kind in segments):  # `rm${IFS}-rf${IFS}$X`: the known parts split, `$X` stays
         return [Word(f, "$" in f or "`" in f, word.glob or is_glob(f), False) for f in split_fields(segments, ifs)]
@@ -199,7 +201,7 @@ def learn(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> 
                 conflicting.add(name)
         return
     for name, value in cmd.assignments:
-        if cmd.origin == "loop" and not value.dynamic:  # each copy of a loop's body has its own value
+        if cmd.origin == "loop" and (not value.dynamic or _one_substitution(value.text)):  # each copy its own value
             values[name] = value.text
             conflicting.discard(name)
             continue
@@ -214,6 +216,11 @@ def learn(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> 
             conflicting.add(name)
         else:
             values[name] = value.text
+
+
+def _one_substitution(text: str) -> bool:
+    """Is ``text`` exactly one command substitution (``$(kubectl get ns)``), a loop's list of values?"""
+    return text.startswith("$(") and text.endswith(")") and not text.startswith("$((") and text.count("$(") == 1
 
 
 def positionals(args: list[Word]) -> dict[str, str]:

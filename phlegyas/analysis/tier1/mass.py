@@ -1,5 +1,7 @@
 """Deleting everything a listing prints: ``docker rm -f $(docker ps -aq)``, ``kubectl get ns -o name | xargs
-kubectl delete``, ``helm list -A -q | xargs -n1 helm uninstall``, ``ps -eo pid= | xargs kill -9``.
+kubectl delete``, ``helm list -A -q | xargs -n1 helm uninstall``, ``ps -eo pid= | xargs kill -9``,
+``aws ec2 terminate-instances --instance-ids $(aws ec2 describe-instances …)``, every remote branch
+``git branch -r`` lists pushed away or deleted, and a ``for`` loop over such a listing.
 
 The destroying command names no target of its own: its targets are the whole output of the same tool's
 listing. Unfiltered (no selector, no ``grep PATTERN`` between), that is every container, namespace,
@@ -28,6 +30,29 @@ _TOOLS: Final[dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]]] 
              frozenset({"-f", "--filter", "-l", "--selector"})),
     "kill": (frozenset({""}), frozenset(), frozenset()),
     "gh": (frozenset({"repo delete"}), frozenset({"repo list"}), frozenset({"--topic", "--language"})),
+    "aws": (frozenset({"ec2 terminate-instances", "ec2 delete-volume", "ec2 delete-snapshot", "lambda delete-function",
+                       "ecr batch-delete-image", "rds delete-db-instance", "dynamodb delete-table",
+                       "cloudformation delete-stack", "sqs delete-queue", "sns delete-topic", "s3 rb"}),
+            frozenset({"ec2 describe-instances", "ec2 describe-volumes", "ec2 describe-snapshots",
+                       "lambda list-functions", "ecr list-images", "rds describe-db-instances", "dynamodb list-tables",
+                       "cloudformation list-stacks", "cloudformation describe-stacks", "sqs list-queues",
+                       "sns list-topics", "s3 ls"}),
+            frozenset({"--filters", "--filter", "--instance-ids", "--volume-ids", "--owner-ids", "--snapshot-ids",
+                       "--prefix", "--queue-name-prefix"})),
+    "doctl": (frozenset({"compute droplet delete", "compute volume delete", "compute snapshot delete",
+                         "databases delete", "kubernetes cluster delete", "apps delete"}),
+              frozenset({"compute droplet list", "compute volume list", "compute snapshot list", "databases list",
+                         "kubernetes cluster list", "apps list"}),
+              frozenset({"--tag-name", "--region"})),
+    "gcloud": (frozenset({"compute instances delete", "compute disks delete", "sql instances delete",
+                          "container clusters delete", "run services delete", "functions delete"}),
+               frozenset({"compute instances list", "compute disks list", "sql instances list",
+                          "container clusters list", "run services list", "functions list"}),
+               frozenset({"--filter"})),
+    "git": (frozenset({"push"}),  # remote branches; local ones (`git branch -D`) the reflog still has
+            frozenset({"branch", "for-each-ref", "ls-remote", "tag"}),
+            frozenset({"--list", "-l", "--contains", "--merged", "--no-merged", "--points-at", "--show-current",
+                       "--count"})),
 }
 _TOOLS["podman"] = _TOOLS["docker"]
 MASS_TOOLS: Final = frozenset(_TOOLS)
@@ -63,7 +88,12 @@ def _verb(program: str, texts: list[str], verbs: frozenset[str]) -> str | None:
     if program == "kill":
         return ""
     words = [t for t in texts if not t.startswith("-")]
-    for n in (2, 1):
+    if program == "git":  # `git push origin --delete {}`, `:branch` refspecs, or names fed in after the remote
+        if words[:1] == ["push"] and ("--delete" in texts or "-d" in texts or any(":" in t for t in texts)
+                                      or len(words) <= 2):
+            return "push"
+        return None
+    for n in (3, 2, 1):
         if " ".join(words[:n]) in verbs:
             return " ".join(words[:n])
     return None
@@ -133,7 +163,7 @@ def _lists_all(lister: str, texts: list[str], program: str,
     if lister != program:
         return False
     words = _operands(texts)
-    listed = next((" ".join(words[:n]) for n in (2, 1) if " ".join(words[:n]) in tool[1]), None)
+    listed = next((" ".join(words[:n]) for n in (3, 2, 1) if " ".join(words[:n]) in tool[1]), None)
     if listed is None:
         return False
     if any(t.split("=", 1)[0] in tool[2] for t in texts):
@@ -141,6 +171,9 @@ def _lists_all(lister: str, texts: list[str], program: str,
     if program == "kubectl":
         kinds = words[1:]
         return bool(kinds) and len(kinds) == 1  # `kubectl get ns`: every one of a kind; `get pod web-1` names one
+    if program == "git":  # every branch or tag: `git branch -r`, `git for-each-ref refs/remotes/origin`, `git tag`
+        return len(words) <= 1 or listed == "for-each-ref" and all(w.startswith("refs/") for w in words[1:]) \
+            or listed == "ls-remote" and len(words) <= 2
     return True
 
 
