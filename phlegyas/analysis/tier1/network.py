@@ -539,7 +539,7 @@ def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if unknown is not None:
         add(out, "net.exfiltration", inv, f"{prog} uploads {unknown}, a file only known at run time", Verdict.ASK)
         return
-    if stdin:
+    if stdin or inv.upstream and any(v.startswith("xargs") for v in inv.via):  # `… | xargs -I{} curl …/{}`
         got = _stdin_secret(inv, env)
         if got:
             add(out, "net.exfiltration", inv, f"{prog} sends {got} over the network")
