@@ -99,9 +99,15 @@ _MUTATING: Final = frozenset({"INSERT", "UPDATE", "DELETE", "DROP", "ALTER", "CR
                               "VACUUM", "REINDEX", "CLUSTER", "REFRESH", "LOCK", "COMMENT", "SECURITY", "IMPORT"})
 
 
+_BLOCK_WORDS: Final = frozenset({"BEGIN", "IF", "ELSIF", "ELSE", "FOR", "WHILE", "LOOP"})
+
+
 def _verb(tokens: list[tuple[str, int]]) -> tuple[str, list[str]]:
     """The statement's verb and the top-level words after it (``WITH x AS (…) DELETE …`` → DELETE)."""
     words = [t for t, d in tokens if d == 0]
+    while words and words[0] in _BLOCK_WORDS:  # a PL/pgSQL body: `BEGIN DROP TABLE t`, `… LOOP DELETE FROM t`
+        cut = max((k for k, w in enumerate(words) if w in ("THEN", "LOOP", "ELSE")), default=0)
+        words = words[cut + 1:] if cut else words[1:]
     if words and words[0] == "EXPLAIN":
         if "ANALYZE" not in words[1:3]:
             return "EXPLAIN", []
@@ -114,10 +120,18 @@ def _verb(tokens: list[tuple[str, int]]) -> tuple[str, list[str]]:
     return (words[0], words[1:]) if words else ("", [])
 
 
-def judge_sql(sql: str, hash_comments: bool = False) -> tuple[list[tuple[Verdict, str]], bool]:
-    """(destructive statements as (severity, what), whether any statement changes data)."""
+def judge_sql(sql: str, hash_comments: bool = False, depth: int = 0) -> tuple[list[tuple[Verdict, str]], bool]:
+    """(destructive statements as (severity, what), whether any statement changes data). The bodies of
+    ``DO $$ … $$`` blocks are statements too, and so is what their ``EXECUTE`` builds
+    (``EXECUTE 'DR' || 'OP TABLE users'``, ``EXECUTE format('DROP TABLE %I', r.tablename)``): its string
+    literals joined, every other operand an identifier."""
     found: list[tuple[Verdict, str]] = []
     mutating = False
+    if "$" in sql and depth < 3:
+        for body in _dollar_bodies(sql):
+            f, m = judge_sql(";\n".join([body, *_executed(body)]), hash_comments, depth + 1)
+            found.extend(f)
+            mutating |= m
     for tokens in statements(sql, hash_comments):
         verb, rest = _verb(tokens)
         mutating |= verb in _MUTATING
@@ -142,6 +156,44 @@ def judge_sql(sql: str, hash_comments: bool = False) -> tuple[list[tuple[Verdict
         elif verb == "COPY" and "PROGRAM" in rest:
             found.append((Verdict.DENY, "COPY … PROGRAM (a shell command run on the database server)"))
     return found, mutating
+
+
+def _dollar_bodies(sql: str) -> list[str]:
+    """The texts between ``$$ … $$`` (or ``$tag$ … $tag$``) quotes after ``DO``: the blocks that run at once (a
+    function's body runs only when called)."""
+    out: list[str] = []
+    i = 0
+    while (m := _DOLLAR_TAG.search(sql, i)) is not None:
+        end = sql.find(m.group(0), m.end())
+        if end < 0:
+            break
+        if _BODY_START.search(sql, 0, m.start()):  # `DO $$ … $$` runs now; `SELECT $$…$$` is a string
+            out.append(sql[m.end():end])
+        i = end + len(m.group(0))
+    return out
+
+
+_BODY_START: Final = re.compile(r"\bDO\s*(?:LANGUAGE\s+\w+\s*)?$", re.I)  # (a function body only runs when called)
+
+
+_EXECUTE: Final = re.compile(r"\bEXECUTE\s+(?:IMMEDIATE\s+)?((?:'(?:[^']|'')*'|[^;'])+)", re.I)
+_LITERAL_SQL: Final = re.compile(r"'((?:[^']|'')*)'")
+
+
+def _executed(body: str) -> list[str]:
+    """The statements a PL/pgSQL (or T-SQL) body's ``EXECUTE`` builds, literals joined: ``'DR' || 'OP TABLE t'``
+    → ``DROP TABLE t``, ``'DROP TABLE ' || quote_ident(r.name)`` → ``DROP TABLE x``."""
+    out: list[str] = []
+    for m in _EXECUTE.finditer(body):
+        expr = m.group(1).strip()
+        if expr.lower().startswith("format"):
+            first = _LITERAL_SQL.search(expr)
+            out.append(re.sub(r"%[ILs]", "x", first.group(1)) if first else "")
+            continue
+        parts = re.split(r"\|\|", expr)
+        out.append("".join(lit.group(1).replace("''", "'") if (lit := _LITERAL_SQL.fullmatch(p.strip())) else " x "
+                           for p in parts))
+    return [o + ";" for o in out if o.strip()]
 
 
 # -- other stores --------------------------------------------------------------------------------------
