@@ -100,6 +100,10 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
     destroyed = destruction(words)
     if destroyed is not None:
         what, grave = destroyed
+        if grave is None and "branch" in words and any(  # `delete_branch {"branch": "main"}`: the default branch
+                k.lower() in ("branch", "ref", "name") and v.removeprefix("refs/heads/") in _MAIN_BRANCHES
+                for k, v in tool_input.items() if isinstance(v, str)):
+            grave = "default branch"
         severity = Verdict.DENY if grave is not None else Verdict.ASK
         findings.append(Finding("mcp.destructive", severity, name,
                                 f"the {server} tool {tool} {what}s {'a ' + grave if grave else 'something'}"))
@@ -157,7 +161,7 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
             if reason is not None and not dev_server(value, env.local_ports):
                 findings.append(Finding("net.internal_address", Verdict.ASK, name,
                                         f"the {server} tool {tool} fetches {value.split('?', 1)[0][:120]}: {reason}"))
-        kind = find_secret(value)
+        kind = find_secret(value, sent=sends)
         if kind:
             findings.append(Finding("net.exfiltration", Verdict.DENY if sends else Verdict.ASK, name,
                                     f"sends {kind} to the MCP server {server} in its argument {key}"
@@ -171,6 +175,7 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
     return findings, category, effects
 
 
+_MAIN_BRANCHES: Final = frozenset({"main", "master", "trunk", "production", "prod"})
 _DELETING: Final = frozenset({"delete", "remove", "purge", "destroy", "wipe", "erase", "drop", "truncate"})
 
 
