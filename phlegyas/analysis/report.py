@@ -7,6 +7,7 @@ and secret-read findings, and decides per subcommand whether Tier 2 may allow it
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import lru_cache
 from typing import Final
@@ -173,6 +174,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
     return out
 
 
+_SCHEMED: Final = re.compile(r"(?:data|https?|ftp|javascript|blob|jar|node|npm|git|ssh):", re.I)
+"""A loaded module named by a URL scheme (``--import=data:text/javascript,…``): code, not a project file."""
 _ALLOW, _ASK = Verdict.ALLOW, Verdict.ASK  # enum members bound once: `Verdict.ASK` is a slow class lookup
 _CD: Final = frozenset({"cd", "pushd"})
 
@@ -307,7 +310,7 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
     for word in eff.loads:
         path, shown, _ = _place(word.text, cwd, home, root)
         phrases.append("loads " + shown)
-        if "://" in word.text or word.text.startswith(("git+", "git@")):  # `tox --installpkg https://…/p.whl`
+        if "://" in word.text or word.text.startswith(("git+", "git@")) or _SCHEMED.match(word.text):  # `data:…`
             safe = False
             phrases.append(f"not automatic: loads code or configuration from {word.text}, a remote source")
         elif computed(word) or root == "/" or not paths.is_within(path, root):  # /tmp too, unless the project is there
