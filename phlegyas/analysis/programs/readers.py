@@ -385,7 +385,7 @@ _add("man", _r("-a --all -f --whatis -k --apropos -K --global-apropos -w --where
 # Searchers: the first operand is the pattern (unless an option gives it), the rest are read.
 _add("grep egrep fgrep rgrep", _r(GREP_FLAGS, " ".join(sorted(GREP_VALUES - E("-f --file --exclude-from"))),
                                   operands="pattern", numeric=True, read_flags=E("-f --file --exclude-from"),
-                                  pattern_opts=E("-e --regexp -f --file"),
+                                  pattern_opts=E("-e --regexp -f --file"), handler="search_globs",
                                   examples=(("grep -rn TODO src", "readonly safe reads"),
                                             ("grep -r password ~/.aws", "notsafe"),
                                             ("grep -e foo -e bar a.txt", "readonly safe"),
@@ -397,7 +397,7 @@ _add("zgrep", _r(GREP_FLAGS, " ".join(sorted(GREP_VALUES - E("-f --file"))), ope
                  examples=(("zgrep -i error logs/a.log.gz", "readonly safe"),)))
 _add("rg ripgrep", _r(RG_FLAGS, " ".join(sorted(RG_VALUES - E("-f --file --ignore-file"))), operands="pattern",
                       numeric=False, read_flags=E("-f --file --ignore-file"), pattern_opts=E("-e --regexp -f --file"),
-                      exec_flags=E("--pre"),
+                      exec_flags=E("--pre"), handler="search_globs",
                       examples=(("rg -n 'fn main' src", "readonly safe"), ("rg --pre ./x.sh foo", "executes notsafe"),
                                 ("rg -uu --hidden -g '!*.lock' foo", "readonly safe"),
                                 ("rg -l TODO --type py", "readonly safe"), ("rg --files", "readonly safe"))))

@@ -313,6 +313,11 @@ def git_config(c: Call) -> None:
         else None
     if verb in ("get", "list") or c.parsed.has(_CONFIG_READ) or (verb is None and len(ops) <= 1
                                                                  and not c.parsed.has(_CONFIG_WRITE)):
+        asked = [w for w in (ops[1:] if verb else ops)[:1] if not w.dynamic]
+        if asked and _CREDENTIAL_KEY.search(asked[0].text) and not asked[0].text.lower().endswith(".helper"):  # `git config --get-regexp 'http\..*\.extraheader'`
+            c.eff.blockers.append(f"shows {asked[0].text}: git keeps credentials there (an auth header, a token)")
+        elif any(w.dynamic for w in ops):
+            c.eff.blockers.append("reads a git configuration key only known at run time")
         return
     words = ops[1:] if verb else ops
     if (verb not in (None, "set") or c.parsed.has(_CONFIG_SECTIONS) or c.parsed.has(("--system", "--blob"))
@@ -324,6 +329,8 @@ def git_config(c: Call) -> None:
     c.eff.writes.extend(c.parsed.values(("-f", "--file")))
 
 
+_CREDENTIAL_KEY: Final = re.compile(r"extraheader|credential|password|passwd|token|secret|auth|cookie|proxyauth",
+                                    re.I)
 _CONFIG_SECTIONS: Final = frozenset({"--rename-section", "--remove-section", "-e", "--edit"})
 
 

@@ -76,7 +76,7 @@ from phlegyas.analysis.shell.handlers.packages import (
 )
 from phlegyas.analysis.shell.handlers.shell import history, runs_code, shell_state, source
 from phlegyas.analysis.shell.handlers.system import assign_operand_mutates, ip, operand_mutates, service, system_config
-from phlegyas.analysis.shell.handlers.text import awk, editor, jq, plus_command, sed, tex, words_only
+from phlegyas.analysis.shell.handlers.text import awk, editor, jq, plus_command, search_globs, sed, tex, words_only
 
 HANDLERS: dict[str, Handler] = {
     # archives
@@ -118,7 +118,7 @@ HANDLERS: dict[str, Handler] = {
     "operand_mutates": operand_mutates, "assign_operand_mutates": assign_operand_mutates, "ip": ip,
     "system_config": system_config, "service": service,
     # text
-    "plus_command": plus_command, "sed": sed, "awk": awk, "editor": editor, "tex": tex, "jq": jq,
+    "plus_command": plus_command, "sed": sed, "awk": awk, "editor": editor, "tex": tex, "jq": jq, "search_globs": search_globs,
     "words_only": words_only,
 }
 """The handler implementations by the name a program-table entry gives (``Spec.handler``)."""

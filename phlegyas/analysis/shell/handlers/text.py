@@ -106,6 +106,20 @@ def tex(c: Call) -> None:
             c.eff.runs.append("executes code (inline TeX, which can write files or run commands)")
 
 
+def search_globs(c: Call) -> None:
+    """``rg -g '.env*' '' .``, ``grep -r --include='*.pem' x .``: a name filter picks the files searched, so
+    each directory searched is read as that glob under it (``./.env*``), and a glob spelling a secret's
+    name is a secret read. Exclusions (``-g '!*.lock'``, ``--exclude``) pick nothing."""
+    globs = [w for w in c.parsed.values(("-g", "--glob", "--iglob", "--include")) if not w.text.startswith("!")]
+    if not globs:
+        return
+    ops = c.parsed.operands if c.parsed.has(c.spec.pattern_opts) else c.parsed.operands[1:]
+    for where in [w.text.rstrip("/") for w in ops if not w.dynamic] or ["."]:
+        for g in globs:  # a glob matches at any depth: `**/.env*` and `.env*` read alike
+            name = g.text[3:] if g.text.startswith("**/") else g.text.lstrip("/")
+            c.eff.reads.append(Word(f"{where}/{name}", g.dynamic, True, True))
+
+
 def words_only(c: Call) -> None:
     """``echo`` and ``test`` obey only the options they know and print or compare every other word
     (``echo --- done``, ``[ "$a" = --help ]``): an unlisted option is text to them, not something phlegyas
