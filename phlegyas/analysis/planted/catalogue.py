@@ -116,6 +116,8 @@ _PACKAGE_KINDS: Final = (  # where packages come from: a registry, an index, a r
     PlantedKind("pipfile", "the Pipfile", "pipenv install", "pkg:pipfile", ("Pipfile",)),
     PlantedKind("go_mod", "the Go module file", "go build, go test or go mod download", "pkg:gomod",
                        ("go.mod", "tools/go.mod")),
+    PlantedKind("rust_toolchain", "the Rust toolchain file", "cargo (through rustup)", "pkg:toolchain",
+                       ("rust-toolchain.toml", "rust-toolchain")),
 )
 PACKAGE_KINDS: Final[dict[str, PlantedKind]] = {k.id: k for k in _PACKAGE_KINDS}
 _ALL: Final[dict[str, PlantedKind]] = {**KINDS, **SOURCE_KINDS, **PACKAGE_KINDS}
@@ -137,7 +139,8 @@ _BY_NAME: Final = {
     ".zshenv": "shell_startup", ".zlogin": "shell_startup", ".kshrc": "shell_startup", ".mkshrc": "shell_startup",
     "CMakeLists.txt": "cmake", ".npmrc": "npm_config", ".yarnrc": "yarn_config", ".yarnrc.yml": "yarn_config",
     ".yarnrc.yaml": "yarn_config", "bunfig.toml": "bun_config", "pip.conf": "pip_config", "pip.ini": "pip_config",
-    "uv.toml": "uv_config", "Pipfile": "pipfile", "go.mod": "go_mod",
+    "uv.toml": "uv_config", "Pipfile": "pipfile", "go.mod": "go_mod", "rust-toolchain.toml": "rust_toolchain",
+    "rust-toolchain": "rust_toolchain",
     "CLAUDE.md": "agent_instructions", "CLAUDE.local.md": "agent_instructions", "AGENTS.md": "agent_instructions",
     "GEMINI.md": "agent_instructions", ".cursorrules": "agent_instructions", ".windsurfrules": "agent_instructions",
     "copilot-instructions.md": "agent_instructions", "devcontainer.json": "devcontainer",

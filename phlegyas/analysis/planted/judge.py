@@ -82,6 +82,10 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
     elif posixpath.basename(path) == "pyproject.toml":
         out = _sources_finding("pyproject", path, "pyproject.toml", "pip install . or uv sync", content, whole, env,
                                actor, shown)
+    elif kind.id == "pre_commit":  # `- repo: https://github.com/other/black`: hook code fetched from there
+        out = _sources_finding("precommit", path, kind.what, kind.runs_it, content, whole, env, actor, shown)
+    elif kind.id == "ci":
+        out = _sources_finding("ci", path, kind.what, kind.runs_it, content, whole, env, actor, shown)
     verdict = judge_content(kind, content, whole, replace(env, cwd=run_dir(path)), tools)
     if verdict is None:
         return out

@@ -71,7 +71,23 @@ def package_sources(language: str, content: str, whole: bool, path: str, env: An
         return _go_mod(content, base, env)
     if language == "gemfile":
         return _gemfile(content, base, env)
+    if language == "precommit":
+        return [f"{show(u)} (a pre-commit hook repository: its code runs at each commit)"
+                for u in _PRE_COMMIT_REPO.findall(content)]
+    if language == "toolchain":
+        return [f"{show(v)} (a toolchain directory rustup runs the compiler from)"
+                for v in _TOOLCHAIN_PATH.findall(content) if _outside(v, base, env)]
+    if language == "ci" and _PWN_TRIGGER.search(content) and _PR_HEAD.search(content):
+        return ["the pull request's own code (pull_request_target checks out the head: a fork's code runs with "
+                "the repository's secrets)"]
     return []
+
+
+_PRE_COMMIT_REPO: Final = re.compile(r"""^\s*-?\s*repo\s*:\s*['"]?((?:https?|git|ssh)://[^\s'"]+|git@[^\s'"]+)""", re.M)
+_TOOLCHAIN_PATH: Final = re.compile(r"""^\s*path\s*=\s*['"]([^'"]+)['"]""", re.M)
+_PWN_TRIGGER: Final = re.compile(r"\bpull_request_target\b|\bworkflow_run\b")
+_PR_HEAD: Final = re.compile(r"pull_request\.head\.(?:sha|ref)|github\.head_ref|refs/pull/")
+# (a workflow run with the base repository's secrets that checks out the contributor's code: "pwn request")
 
 
 _GEM_SOURCE: Final = re.compile(r"""^\s*source\s*\(?\s*['"]([^'"]+)['"]""", re.M)
@@ -242,6 +258,8 @@ def _toml_like(language: str, content: str, whole: bool, base: str, env: Analysi
             out.append(f"{show(_value(value))} (a proxy every package download goes through)")
         if language in ("pyproject", "pipfile", "uv"):
             out.extend(_python_refs(table, key, value, base, env))
+        if language == "pyproject" and low == "backend-path":  # an in-tree build backend: pip runs its module
+            out.append(f"{show(value)} (an in-tree build backend, backend-path: pip install runs that module)")
     return out
 
 
