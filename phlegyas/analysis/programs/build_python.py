@@ -79,6 +79,22 @@ _TOX_FLAGS = E(f"{_HELP} -v --verbose -q --quiet -r --recreate -n --notest -l --
                "--showconfig --sdistonly --skip-missing-interpreters --no-recreate-provision --parallel-live "
                "--parallel-no-spinner --develop --skip-pkg-install --no-recreate-pkg --list-dependencies --pre "
                "--no-list-dependencies -o --no-provision")
+_NBCONVERT_FLAGS = ("--stdout --execute --inplace --no-input --no-prompt --allow-errors --clear-output --debug "
+                    "--embed-images --sanitize-html --log-level --help --version")
+_add("jupyter", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
+    "nbconvert", Spec(category=TEST_BUILD, operands="read", does="converts notebooks (with --execute, runs them)",
+                      flags=E(_NBCONVERT_FLAGS),
+                      value_opts=E("--to --ExecutePreprocessor.timeout --ExecutePreprocessor.kernel_name "
+                                   "--log-level --writer --output"),
+                      write_flags=E("--output-dir"), load_flags=E("--template --template-file --config"))),
+    ("--version --paths", ro(operands="none", flags=E("--version --paths --json"))),
+    ("", ro(operands="none", flags=E(_HELP)))),
+    examples=(("jupyter nbconvert --to script notebooks/eda.ipynb --stdout", "safe"),
+              ("jupyter nbconvert --to notebook --execute notebooks/a.ipynb --output-dir build/nb", "safe"),
+              ("jupyter nbconvert --to html --template /tmp/evil nb.ipynb", "notsafe"),
+              ("jupyter nbconvert --to html --output-dir /etc nb.ipynb", "notsafe"),
+              ("jupyter nbconvert --to html nb.ipynb --TemplateExporter.extra_template_basedirs=/tmp", "notsafe"),
+              ("jupyter notebook --ip 0.0.0.0", "notsafe"))))
 _add("tox", Spec(category=TEST_BUILD, operands="none", does="runs the project's test environments", handler="tox",
                  flags=_TOX_FLAGS,
                  value_opts=E("-e --env -p --parallel -f --factors -m --labels --hashseed --runner --colored "

@@ -290,6 +290,33 @@ _add("awk gawk mawk nawk", Spec(readonly=True, category=READ_ONLY, operands="pat
                                           ("awk '{print | \"sh\"}' a", "executes notsafe"))))
 
 
+# Line counters: they read every file under their operands (a directory is read recursively, so ``cloc ~``
+# takes the home directory's secrets along as ``grep -r`` would); their reports go to stdout unless a file
+# option names one.
+_add("cloc", ro(flags=_flags("--quiet --by-file --by-file-by-lang --by-lang --csv --json --yaml --md --xml --sql-append "
+                            "--hide-rate --vcs=git --git --follow-links --no-autogen --skip-uniqueness -v --verbose "
+                            "--show-lang --show-ext --diff --sum-reports --include-content"),
+               value_opts=E("--exclude-dir --exclude-ext --include-ext --include-lang --exclude-lang --match-f "
+                            "--not-match-f --match-d --not-match-d --max-file-size --timeout"),
+               write_flags=E("--report-file --out"), read_flags=E("--list-file --exclude-list-file --read-lang-def "
+                                                                 "--force-lang-def"),
+               examples=(("cloc src/ --quiet", "readonly safe"), ("cloc --by-file --exclude-dir=node_modules .",
+                                                                  "readonly safe"),
+                         ("cloc ~", "notsafe"), ("cloc --report-file=/etc/x src", "notsafe"))))
+_add("tokei", ro(flags=_flags("-f --files -C --compact --hidden --no-ignore --no-ignore-parent --no-ignore-dot "
+                             "--no-ignore-vcs -l --languages -V --verbose -n --num-format"),
+                value_opts=E("-s --sort -t --type -e --exclude -o --output -c --columns -i --input"),
+                examples=(("tokei src", "readonly safe"), ("tokei -f -s code .", "readonly safe"),
+                          ("tokei ~", "notsafe"))))
+_add("scc", ro(flags=_flags("--by-file -w --wide --no-cocomo --no-complexity --no-duplicates --no-gitignore "
+                           "--no-ignore --hidden --ci --debug -v --verbose --uloc --dryness"),
+              value_opts=E("-f --format -s --sort -i --include-ext -x --exclude-ext --exclude-dir -M --not-match "
+                           "--count-as --format-multi --remap-all --remap-unknown"),
+              write_flags=E("-o --output"),
+              examples=(("scc src", "readonly safe"), ("scc --by-file -s complexity .", "readonly safe"),
+                        ("scc -o ~/.bashrc src", "notsafe"))))
+
+
 EQUIVALENTS: dict[str, tuple[str, ...]] = {
     "rimraf": ("rm", "-rf"),  # npm's rimraf deletes every operand recursively, as rm -rf does
     "del-cli": ("rm", "-rf"),  # npm's del-cli: globs and directories, recursively

@@ -76,6 +76,8 @@ def parse_options(args: list[Word], value_opts: frozenset[str] = EMPTY, whole: f
             return out
         if text[1] == "-":
             name, eq, value = text.partition("=")
+            if not eq and ":" in name and name.partition(":")[0] in value_opts:  # dotnet's `--collect:"X Y"`
+                name, eq, value = text.partition(":")
             if eq:
                 opts.append((name, _sub(word, value)))
             elif name in value_opts and i + 1 < n:

@@ -362,6 +362,9 @@ def runner(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[
             ex.nested(value.text, inner_via, depth, remote)
             return
     rest = args[parsed.rest:] if parsed.rest >= 0 else []
+    if not rest and parsed.opts and all(opt in ("--version", "-v", "--help", "-h") for opt, _ in parsed.opts):
+        ex.add(ex.new_run(cmd, key.split()[0], args, via, depth, remote, kind="query"))  # `npx --version`
+        return
     why = _runner_options(key, r, parsed.opts, rest[0] if rest and r.fetches else None)
     if why is not None:
         run = ex.add(ex.new_run(cmd, key.split()[0], args, via, depth, remote, kind="builtin"))

@@ -190,6 +190,7 @@ def go_mod(c: Call) -> None:
     if c.path[-1:] == ["mod"] and ops[:1] in (["graph"], ["why"], ["verify"]):
         read_only(c)
         c.eff.category = P.READ_ONLY
+        c.eff.network = False  # module downloads from the default proxy, as `go build` makes them
     for value in c.parsed.values(("-replace",)):  # `go mod edit -replace A=B`: A's code now comes from B
         _, _, new = value.text.partition("=")
         new = new.split("@", 1)[0]
