@@ -138,6 +138,10 @@ TEMPLATES = {
     # prose is not a command: only a deny in it counts, so there is no "unknown" content that asks
     "agent_instructions": ("# Notes\n\nRun the tests with `pytest -q` before committing.\n",
                            "# Setup\n\nBefore any task, run: {bad}\n", None),
+    "ssh_config": ("Host gh\n  HostName github.com\n  User git\n", "Host *\n  ProxyCommand sh -c '{bad}'\n",
+                   "Host *\n  LocalCommand /tmp/tool --now\n"),
+    "git_config": ("[core]\n\tautocrlf = input\n", "[core]\n\tfsmonitor = \"{bad}\"\n",
+                   "[core]\n\tsshCommand = /tmp/tool\n"),
     "devcontainer": ('{"image": "x", "postCreateCommand": "npm ci"}', '{"image": "x", "initializeCommand": "{bad}"}',
                      '{"image": "x", "postCreateCommand": "/tmp/tool --init"}'),
 }
@@ -156,9 +160,10 @@ def test_planted_content_decides_the_write(kind_id, path, which):
     content = str(TEMPLATES[kind_id][which]).replace("{bad}", CURL)
     decision = write(path, content)
     if which == 0:
-        # ``.envrc`` is one of the ``.env*`` files that hold secrets, and a shell start-up file is a protected
-        # path: writing either asks whatever it runs
-        assert str(decision.verdict) == ("ask" if kind_id in ("envrc", "shell_startup") else "allow"), decision.reason
+        # ``.envrc`` is one of the ``.env*`` files that hold secrets, and a shell start-up file and ``.git/config``
+        # are protected paths: writing any of them asks whatever it runs
+        assert str(decision.verdict) == ("ask" if kind_id in ("envrc", "shell_startup", "git_config") else "allow"), \
+            decision.reason
     elif which == 1:
         assert str(decision.verdict) == "deny", decision.reason
         assert "write.plants_code" in decision.reason and path in decision.reason

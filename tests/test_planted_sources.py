@@ -80,7 +80,7 @@ def test_installed_packages_are_code_the_tests_run(path, kind_id):
 
 @pytest.mark.parametrize("path", [
     "node_modules/x/package.json", ".venv/lib/python3.11/site-packages/x/data.json", "target/debug/build/x/out/a.rs",
-    "dist/bundle.js", "build/lib/x.py", "README.md", "src/data.json", "notes.txt", "x.pyc", ".git/config",
+    "dist/bundle.js", "build/lib/x.py", "README.md", "src/data.json", "notes.txt", "x.pyc", ".git/HEAD",
 ])
 def test_vendored_and_data_files_are_not_planted(path):
     assert planted_kind(f"{ROOT}/{path}") is None

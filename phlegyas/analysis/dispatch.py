@@ -90,6 +90,10 @@ def _mcp_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
     """An MCP tool by its name's verb and its arguments (``analysis.mcp``)."""
     name = call.tool_name
     found, category, effects = mcp_analysis(name, call.tool_input, env, analyze_command)
+    written = _mcp_write(call)
+    if written is not None:  # `write_file {"path": ".git/hooks/post-checkout", "content": …}`: as a Write of it
+        as_write = _edit_tool(written, env, "file_path")
+        found = found + [f for f in as_write.findings if f.severity >= Verdict.ASK]
     top = max((f.severity for f in found), default=Verdict.ALLOW)
     configured = _mcp_category(name)
     if configured is not None and top < Verdict.ASK:
@@ -102,6 +106,20 @@ def _mcp_tool(call: ToolCall, env: AnalysisEnv) -> Analysis:
                      readonly=safe is not None)
     return Analysis(findings=list(found), subcommands=[sub], readonly=safe is not None and safe != T2.USER_PATTERN,
                     safe=safe)
+
+
+_MCP_PATH_KEYS: Final = ("path", "file_path", "filepath", "file", "filename")
+_MCP_CONTENT_KEYS: Final = ("content", "contents", "file_content", "text", "body", "data")
+
+
+def _mcp_write(call: ToolCall) -> ToolCall | None:
+    """The Write an MCP tool that writes a file amounts to (a path and the text put there), or None."""
+    data = call.tool_input
+    path = next((v for k in _MCP_PATH_KEYS if isinstance(v := data.get(k), str) and v), None)
+    content = next((v for k in _MCP_CONTENT_KEYS if isinstance(v := data.get(k), str)), None)
+    if path is None or content is None:
+        return None
+    return ToolCall("Write", {"file_path": path, "content": content}, cwd=call.cwd)
 
 
 def _mcp_category(name: str) -> str | None:

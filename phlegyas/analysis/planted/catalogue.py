@@ -74,6 +74,10 @@ _KINDS: Final = (
                         ".config/autostart/app.desktop")),
     PlantedKind("agent_instructions", "the agent's instructions", "the agent, which follows them", "md",
                        ("CLAUDE.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".github/copilot-instructions.md")),
+    PlantedKind("ssh_config", "the ssh client configuration", "every ssh, scp or git over ssh", "sshconf",
+                       (".ssh/config",)),
+    PlantedKind("git_config", "a git configuration", "the next git command", "gitconfig",
+                       (".git/config", ".gitconfig", ".config/git/config")),
     PlantedKind("devcontainer", "the dev container's configuration",
                 "the editor opening the container (initializeCommand runs on this machine)", "devcontainer",
                        (".devcontainer/devcontainer.json", ".devcontainer.json")),
@@ -180,7 +184,7 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
     if len(parts) >= 3 and parts[-3] == ".git" and parts[-2] == "hooks" and not name.endswith(".sample"):
         return KINDS["git_hook"]
     if ".git" in below:
-        return None
+        return KINDS["git_config"] if parts[-2:] == [".git", "config"] else None
     if len(parts) >= 2 and parts[-2] in _HOOK_DIRS and not name.startswith("."):
         return KINDS["git_hook"]
     if len(parts) >= 3 and parts[-3] == ".husky" and parts[-2] == "_":
@@ -210,6 +214,9 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
         return KINDS["vscode_tasks"]
     if len(parts) >= 2 and parts[-2] == ".cargo" and name in ("config.toml", "config"):
         return KINDS["cargo_config"]
+    if name == "config" and parts[-2:-1] in ([".ssh"], [".git"]) or name == ".gitconfig" or parts[-3:] == [
+            ".config", "git", "config"]:
+        return KINDS["ssh_config" if parts[-2:-1] == [".ssh"] else "git_config"]
     kind = _BY_NAME.get(name)
     if kind is not None:
         return _ALL[kind]

@@ -72,6 +72,42 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         _rust(text, out)
     elif language == "ruby":
         _ruby(text, out)
+    elif language == "sshconf":  # `ProxyCommand sh -c "curl …"`: run by every ssh to a matching host
+        out.snippets.extend(("sh", m.group(1).replace("%%", "%")) for m in _SSH_COMMAND.finditer(text))
+    elif language == "gitconfig":  # `[core] fsmonitor = "curl … | sh"`: run by the next git status
+        out.snippets.extend(("sh", v[1:] if v.startswith("!") else v) for v in _git_commands(text))
+    return out
+
+
+_SSH_COMMAND: Final = re.compile(r"^\s*(?:ProxyCommand|LocalCommand|KnownHostsCommand|Match\s+exec)\s*=?\s*(.+?)\s*$",
+                                 re.M | re.I)
+_GIT_SECTION: Final = re.compile(r"^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+\"([^\"]*)\")?\s*\]")
+_GIT_ENTRY: Final = re.compile(r"^\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*?)\s*$")
+_GIT_COMMAND_KEYS: Final = frozenset({"core.fsmonitor", "core.sshcommand", "core.pager", "core.editor",
+                                      "core.askpass", "core.hookspath", "sequence.editor", "diff.external",
+                                      "credential.helper", "gpg.program", "pager.log", "pager.diff", "pager.show"})
+
+
+def _git_commands(text: str) -> list[str]:
+    """The values of a git config that git runs as commands: aliases with ``!``, ``core.fsmonitor``,
+    ``core.sshCommand``, pagers and editors, filters' ``clean``/``smudge``, diff drivers' ``textconv``."""
+    out: list[str] = []
+    section = ""
+    for line in text.splitlines():
+        m = _GIT_SECTION.match(line)
+        if m:
+            section = m.group(1).lower() + (".*" if m.group(2) else "")
+            continue
+        e = _GIT_ENTRY.match(line)
+        if not e:
+            continue
+        key, value = f"{section}.{e.group(1).lower()}", _unquote(e.group(2))
+        if not value:
+            continue
+        if key in _GIT_COMMAND_KEYS or key.startswith("alias.") and value.startswith("!") or key in (
+                "filter.*.clean", "filter.*.smudge", "filter.*.process", "diff.*.textconv", "diff.*.command",
+                "merge.*.driver"):
+            out.append(value)
     return out
 
 

@@ -86,6 +86,9 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
         out = _sources_finding("precommit", path, kind.what, kind.runs_it, content, whole, env, actor, shown)
     elif kind.id == "ci":
         out = _sources_finding("ci", path, kind.what, kind.runs_it, content, whole, env, actor, shown)
+        if _CI_SECRETS.search(content) and _CI_SENDERS.search(content):  # `echo '${{ toJSON(secrets) }}' | curl`
+            out.append(Finding("net.exfiltration", DENY, shown, f"{actor} writes {where} that sends the "
+                                                                "repository's secrets to the network"))
     verdict = judge_content(kind, content, whole, replace(env, cwd=run_dir(path)), tools)
     if verdict is None:
         return out
@@ -94,6 +97,10 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
         return [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}"), *out]
     return [Finding(PLANTS_UNCHECKED, ASK, shown,
                     f"{actor} puts code in {where} that phlegyas cannot vouch for: {why}"), *out]
+
+
+_CI_SECRETS: Final = re.compile(r"\$\{\{\s*toJSON\(\s*secrets\s*\)")  # every secret at once (one token is everyday)
+_CI_SENDERS: Final = re.compile(r"\b(?:curl|wget|nc|ncat|Invoke-WebRequest|iwr|http|xh)\b[^\n]*(?:https?://|\s\S+\s+\d+\b)")
 
 
 def _by_shebang(content: str) -> str:

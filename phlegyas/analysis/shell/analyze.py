@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 import shlex
+from fnmatch import fnmatchcase
+from functools import lru_cache
 from typing import Final
 
 from phlegyas.analysis import programs as P
@@ -48,6 +50,17 @@ _PRESET: Final = (("HOME", "~"), ("SHELL", "/bin/bash"), ("BASH", "/bin/bash"))
 _EVALUATING: Final = ("((", "[[", "@P}", "let ", "-i ", "-eq", "-ne", "-lt", "-gt", "-le", "-ge")
 """Marks of the constructs that evaluate a variable's value again: arithmetic (``$((n))``, ``((n))``,
 ``let``, ``declare -i``, ``[[ n -eq 1 ]]``, ``test``'s comparisons) and prompt expansion (``${p@P}``)."""
+
+
+_BIN_DIRS: Final = ("/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin")
+
+
+@lru_cache(maxsize=256)
+def glob_programs(pattern: str) -> tuple[str, ...]:
+    """The programs of the table a glob like ``/???/?m`` may name in the usual bin directories (at most 6)."""
+    found = sorted({name for name in P.PROGRAMS if "/" not in name
+                    for d in _BIN_DIRS if fnmatchcase(f"{d}/{name}", pattern)})
+    return tuple(found[:6])
 
 
 def expand(script: Script) -> Expansion:
@@ -198,6 +211,13 @@ class _Expander(Walk):
         if body is not None:  # `g(){ rm -fr "$@"; }; g /`: the body runs with the call's arguments
             self.nested(body, via + (f"{written}()",), depth, remote, positionals([head, *args]))
             return
+        if head.glob and "/" in written and not head.quoted and len(via) < 4:  # `/???/?m -rf ~` is /bin/rm
+            matches = glob_programs(written)
+            if matches:
+                self.problem(f"a program named by a glob ({written[:40]})")
+                for name in matches:
+                    self.invoke(cmd, [literal(name), *args], via + (f"{written[:40]} matches {name}",), depth, remote)
+                return
         if "/" in written:
             name, known = P.resolve_path_program(written)
             if not known:

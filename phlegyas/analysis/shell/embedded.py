@@ -1,8 +1,10 @@
 """Commands and code carried in the arguments of a program: ``find -exec``/``-ok``, an awk program, a sed
-script, ``git -c alias.x='!cmd'`` and the git settings that hold shell code.
+script, ``git -c alias.x='!cmd'`` and the git settings that hold shell code, a crontab's lines, and the
+shell escapes of database shells (``mysql -e '\\! cmd'``, ``sqlite3 db '.shell cmd'``).
 """
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from phlegyas.analysis import programs as P
@@ -14,7 +16,8 @@ from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import literal_output, stdin_text
 
-EMBEDDING: Final = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git", "crontab"})
+EMBEDDING: Final = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git", "crontab",
+                              "mysql", "mariadb", "psql", "sqlite3", "duckdb"})
 """Programs whose arguments may hold commands or code of their own."""
 
 
@@ -31,6 +34,30 @@ def embedded(ex: Walk, cmd: SimpleCommand, run: Run, key: str, args: list[Word],
         _git(ex, run, args, via, depth, remote)
     elif key == "crontab":
         _crontab(ex, cmd, args, via, depth, remote)
+    elif key in _SQL_SHELLS:
+        _sql_shell(ex, cmd, key, args, via, depth, remote)
+
+
+_SQL_SHELLS: Final = {"mysql": "-e --execute", "mariadb": "-e --execute", "psql": "-c --command",
+                      "sqlite3": "-cmd", "duckdb": "-c -cmd"}
+_SQL_ESCAPE: Final = re.compile(r"^\s*(?:\\!|system\s|\.shell\s|\.system\s|\.sh\s)\s*(.+)$", re.M)
+
+
+def _sql_shell(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[str, ...], depth: int,
+               remote: bool) -> None:
+    """``mysql -e '\\! rm -rf ~'``, ``psql -c '\\! …'``, ``sqlite3 db '.shell …'``: a database shell's own
+    escape to the system shell, in its command options, its SQL operands (sqlite3, duckdb) or its literal
+    input."""
+    texts = [w.text for w in args]
+    flags = _SQL_SHELLS[key].split()
+    given = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in flags]
+    given += [t.split("=", 1)[1] for t in texts if t.split("=", 1)[0] in flags and "=" in t]
+    if key in ("sqlite3", "duckdb"):
+        given += [t for t in texts if t.startswith(".")]
+    stdin, _ = stdin_text(cmd, ex.ups_of)
+    for text in [*given, *([stdin] if stdin else [])]:
+        for m in _SQL_ESCAPE.finditer(text.replace(";", "\n") if key != "sqlite3" else text):
+            ex.nested(m.group(1), via + (f"{key} shell escape",), depth, remote)
 
 
 def _find(ex: Walk, cmd: SimpleCommand, run: Run, args: list[Word], via: tuple[str, ...], depth: int,

@@ -145,6 +145,10 @@ def stdin_code(ex: Walk, run: Run, name: str, cmd: SimpleCommand, via: tuple[str
         if produced is not None:  # `sh < <(echo 'rm -rf ~')`: as a pipe from echo
             run_code(ex, run, lang, produced, via + (f"{name} < {redirect.target.text[:40]}",), depth, remote)
         return
+    if cmd.stdin_dynamic and cmd.stdin_text is not None and lang == "shell" and not cmd.upstream:
+        run.notes.append(("executes", f"code read from stdin ({name})"))  # never understood, but still read:
+        ex.nested(cmd.stdin_text, via + (f"{name} <<heredoc",), depth, remote)  # `$(env)` runs either way
+        return
     if cmd.upstream or (cmd.stdin_dynamic and cmd.stdin_text is not None):
         run.notes.append(("executes", f"code read from stdin ({name})"))
         return

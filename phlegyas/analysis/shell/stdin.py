@@ -9,12 +9,14 @@ import base64
 import binascii
 import bz2
 import lzma
+import re
 import zlib
 from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import SimpleCommand, parse
 from phlegyas.analysis.shell.readvars import printf_format
+from phlegyas.analysis.shell.syntax import decode_ansi_c
 
 
 def stdin_text(cmd: SimpleCommand, ups_of: dict[int, list[Invocation]]) -> tuple[str | None, str]:
@@ -42,9 +44,13 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
     words = producer.args
     if producer.program == "echo" and not any(w.dynamic for w in words):
         texts = [w.text for w in words]
+        escapes = False
         while texts and texts[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            escapes = "e" in texts[0]
             texts = texts[1:]
-        return " ".join(texts), "pipe from echo"
+        text = " ".join(texts)  # `echo -e '\x72\x6d -rf ~'`: the escapes decoded, as echo -e prints them
+        return (decode_ansi_c(_ECHO_OCTAL.sub(lambda m: "\\" + m.group(1), text)) if escapes and "\\" in text
+                else text), "pipe from echo"
     if producer.program == "printf" and words and not any(w.dynamic for w in words):
         printed = printf_format(words[0].text, [w.text for w in words[1:]])
         return (printed, "pipe from printf") if printed is not None else (None, "")
@@ -67,6 +73,9 @@ _DECODERS: Final = frozenset({"base64", "base32", "xxd", "rev", "basenc", "tr", 
 _PRODUCERS: Final = frozenset({"echo", "printf", "cat", *_DECODERS})
 DECODERS: Final = _DECODERS
 """The programs ``literal_output`` knows the output of: a substitution starting with any other is not parsed."""
+
+
+_ECHO_OCTAL: Final = re.compile(r"\\0([0-7]{1,3})")  # echo -e's octal escape: \0NNN (ANSI-C's is \NNN)
 
 
 def decode(program: str, args: list[str], text: str) -> str | None:
@@ -142,7 +151,11 @@ def _tr_set(spec: str) -> str | None:
 
 
 def _translate(args: list[str], text: str) -> str | None:
-    """``tr SET1 SET2`` of literal text (``tr 'a-z' 'n-za-m'``: rot13); None with options or odd sets."""
+    """``tr SET1 SET2`` of literal text (``tr 'a-z' 'n-za-m'``: rot13) and ``tr -d SET`` (``rXm`` → ``rm``);
+    None with other options or odd sets."""
+    if len(args) == 2 and args[0] == "-d":
+        gone = _tr_set(args[1])
+        return text.translate({ord(c): None for c in gone}) if gone else None
     if len(args) != 2 or any(a.startswith("-") for a in args):
         return None
     first, second = _tr_set(args[0]), _tr_set(args[1])

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
@@ -141,3 +142,43 @@ def detect_mount(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     where = next((t for t in reversed(texts) if not t.startswith("-")), "a filesystem")
     lazy = any(t in ("-l", "--lazy") or t.startswith("-") and not t.startswith("--") and "l" in t for t in texts)
     add(out, "system.mount", inv, f"{prog} detaches {where}" + (" lazily, even while in use" if lazy else ""))
+
+
+# -- containers and clusters that hand out the host or the cluster ----------------------------------------
+
+_PRIVILEGED_POD: Final = re.compile(r'"(?:privileged|hostPID|hostNetwork|hostIPC)"\s*:\s*true|"hostPath"\s*:\s*\{\s*'
+                                    r'"path"\s*:\s*"/"')
+
+
+def detect_cluster_admin(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``kubectl create clusterrolebinding x --clusterrole=cluster-admin --serviceaccount=…``: a service
+    account (any pod's) made cluster-admin; ``kubectl run … --overrides='{… "privileged": true …}'`` or
+    ``hostPID``/a ``hostPath`` of ``/``: a pod that is root on its node (``priv.escalation``, deny)."""
+    texts = [w.text for w in inv.args]
+    words = [t for t in texts if not t.startswith("-")]
+    if words[:2] in (["create", "clusterrolebinding"], ["create", "rolebinding"]) and any(
+            t in ("--clusterrole=cluster-admin", "--clusterrole=admin") or t == "--clusterrole" and i + 1 < len(texts)
+            and texts[i + 1] in ("cluster-admin", "admin") for i, t in enumerate(texts)):
+        add(out, "priv.escalation", inv, f"kubectl {words[1]} gives {words[2] if len(words) > 2 else 'someone'} "
+                                         "cluster-admin: every secret and node of the cluster")
+    elif words[:1] in (["run"], ["debug"]) and any(_PRIVILEGED_POD.search(t) for t in texts) or (
+            words[:1] == ["debug"] and any(t.startswith("node/") for t in words) and "--profile=sysadmin" in texts):
+        add(out, "priv.escalation", inv, "kubectl starts a privileged pod: root on the node it runs on")
+
+
+def detect_host_root(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``docker run --privileged -v /:/host …`` or ``-v /:/host … chroot /host``: a container that is root on
+    this machine (``priv.escalation``, deny); ``--privileged`` or ``--pid=host`` alone asks."""
+    texts = [w.text for w in inv.args]
+    if not texts or texts[0] not in ("run", "create", "exec"):
+        return
+    mounts_root = any(t in ("-v", "--volume") and i + 1 < len(texts) and texts[i + 1].split(":", 1)[0] == "/"
+                      or t.startswith(("-v/:", "--volume=/:")) for i, t in enumerate(texts))
+    privileged = any(t in ("--privileged", "--pid=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN") for t in texts)
+    if mounts_root and (privileged or "chroot" in texts):
+        add(out, "priv.escalation", inv, f"{inv.program} runs a container with this machine's root file system "
+                                         "mounted and root's powers: root on this machine")
+    elif privileged:
+        add(out, "priv.escalation", inv, f"{inv.program} runs a privileged container (root on this machine)",
+            Verdict.ASK)
+

@@ -274,6 +274,16 @@ def _setfacl_split(inv: Invocation) -> tuple[bool, str | None, list]:
     return recursive, ",".join(entries) or None, files
 
 
+def detect_install_mode(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``install -m 4755 /bin/sh /tmp/.s``: a copy that runs with its owner's privileges (a setuid shell)."""
+    opts = parse_opts(inv.args, short_values="mogtSZ", long_values=frozenset({"--mode", "--owner", "--group",
+                                                                              "--target-directory", "--suffix"}))
+    mode = opts.first("-m", "--mode")
+    if mode is not None and _SETUID.search(mode) and opts.operands:
+        add(out, "perms.system", inv, f"install -m {mode} makes {opts.operands[-1].text} run with its owner's "
+                                      "privileges (setuid/setgid)")
+
+
 def _perm_danger(path: str, env: AnalysisEnv) -> str | None:
     """Why a permission change on ``path`` is dangerous: ``/``, ``~``, a directory holding the project,
     or a system location outside the project."""

@@ -62,6 +62,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("hdparm", disk.detect_hdparm)
     on("badblocks", disk.detect_badblocks)
     on(("chmod", "chown", "chgrp", "setfacl"), disk.detect_perms)
+    on("install", disk.detect_install_mode)
     # git
     on("git", git.detect_git)
     # databases
@@ -74,13 +75,13 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("dropdb", sql.detect_dropdb)
     on("mysqladmin", sql.detect_mysqladmin)
     # production and infrastructure
-    on("kubectl", prod.detect_kubectl)
+    on("kubectl", prod.detect_kubectl, accounts.detect_cluster_admin)
     on("helm", prod.detect_helm, system.detect_publish)
     on(("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"), prod.detect_terraform)
     on(("aws", "gcloud", "az", "gsutil", "doctl"), prod.detect_cloud)
     on(cloud.CLOUD_PROGRAMS, cloud.detect_cloud_data)
     on(("aws", "gsutil", "rclone"), network.detect_upload)
-    on(("docker", "podman"), prod.detect_docker, system.detect_publish)
+    on(("docker", "podman"), prod.detect_docker, system.detect_publish, accounts.detect_host_root)
     on("ssh", prod.detect_ssh, network.detect_upload)
     on(("scp", "sftp"), prod.detect_copy_to_host, network.detect_upload, writes.detect_program_writes)
     # network

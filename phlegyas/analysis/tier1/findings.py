@@ -71,6 +71,8 @@ def script_findings(script: Script, invocations: Sequence[Invocation], env: Anal
             _script.download_then_run(invocations, env, out)
             _script.production_switch(invocations, out)
             break
+    if len(invocations) > 1 and any(inv.program == "ln" for inv in invocations):
+        _script.deleted_through_links(invocations, env, out, invocation_findings)  # `ln -s ~ x && rm -rf x/`
     if len(invocations) > 1 and any(inv.program in MASS_TOOLS for inv in invocations):
         mass_deletes(invocations, out)  # `docker rm -f $(docker ps -aq)`: everything the listing prints
     if len(invocations) > 1 and any(inv.program in FLOW_PROGRAMS or inv.program in SENDERS for inv in invocations):

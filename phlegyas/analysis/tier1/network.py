@@ -540,8 +540,9 @@ def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "net.exfiltration", inv, f"{prog} uploads {unknown}, a file only known at run time", Verdict.ASK)
         return
     if stdin or inv.upstream and any(v.startswith("xargs") for v in inv.via):  # `… | xargs -I{} curl …/{}`
-        got = _stdin_secret(inv, env)
-        if got:
+        got = _stdin_secret(inv, env) or (prog not in ("aws", "gsutil", "rclone", "scp", "rsync", "sftp") and next(
+            (f"a dump of a database ({u.program})" for u in upstream_closure(inv) if u.program in _DB_DUMPERS), None))
+        if got:  # (a dump sent to a bucket or a host of one's own is a backup: the other checks judge it)
             add(out, "net.exfiltration", inv, f"{prog} sends {got} over the network")
             return
     dynamic = [w.text for w in inv.args if w.dynamic]
@@ -587,6 +588,7 @@ def detect_http_delete(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "net.http_delete", inv, f"{prog} sends an HTTP DELETE to {url}")
 
 
+_DB_DUMPERS: Final = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport"})
 UPLOADERS = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
                        "rclone", "aws", "gsutil", "ssh", "nc", "ncat", "netcat", "telnet", "socat", "openssl", "gh",
                        *MAILERS})

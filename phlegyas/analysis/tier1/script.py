@@ -2,18 +2,20 @@
 then run, and a switch to a production context followed by a mutating command."""
 from __future__ import annotations
 
+import posixpath
 import re
-from typing import Final, Sequence
+from typing import Callable, Final, Sequence
 
 from phlegyas.analysis.paths import is_system_path
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.shell.parse import Script
+from phlegyas.analysis.shell.parse import Script, Word
 from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, env_for, is_prod
 from phlegyas.analysis.tier1.delete import detect_rm
 from phlegyas.analysis.tier1.prod import KUBECTL_MUTATING
 from phlegyas.analysis.tier1.words import path_of
 from phlegyas.analysis.tier1.writes import DOWNLOADERS, program_writes, redirect_writes
 from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.model import Verdict
 
 
 def fork_bombs(script: Script, out: Out) -> None:
@@ -273,3 +275,44 @@ def production_switch(invocations: Sequence[Invocation], out: Out) -> None:
         elif context is not None and _mutates(inv) and not any(f.id == "prod.target" and f.subject == inv.command.text
                                                               for f in out):
             add(out, "prod.target", inv, f"{inv.program} changes production: the command line switched to {context}")
+
+
+# -- links made in the line, then deleted through --------------------------------------------------------
+
+_THROUGH_LINKS: Final = frozenset({"rm", "shred", "truncate", "chmod", "chown", "find", "rsync"})
+
+
+def deleted_through_links(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out,
+                          judge: Callable[[Invocation, AnalysisEnv], list]) -> None:
+    """``ln -sfn ~ /tmp/cache && rm -rf /tmp/cache/``: a symlink the line makes, then a path through it (a
+    trailing slash, or a name below it) that a later command deletes or changes is judged as the path
+    the link leads to (``judge`` is Tier 1 on one invocation)."""
+    links: dict[str, str] = {}
+    for inv in invocations:
+        texts = [w.text for w in inv.args]
+        if inv.program == "ln" and any(t.startswith("-") and "s" in t for t in texts) and not inv.via:
+            ops = [w for w in inv.args if not w.text.startswith("-")]
+            if len(ops) == 2 and not any(w.dynamic for w in ops):
+                link = path_of(ops[1].text, env)
+                relative = not ops[0].text.startswith(("/", "~", "$")) and link is not None
+                target = path_of(posixpath.join(posixpath.dirname(link), ops[0].text) if relative else ops[0].text,
+                                 env) if link is not None else None  # a relative target is read from the link's place
+                if target is not None and link is not None:
+                    links[link.rstrip("/")] = target.rstrip("/") or "/"
+            continue
+        if not links or inv.program not in _THROUGH_LINKS:
+            continue
+        changed = False
+        args: list[Word] = []
+        for w in inv.args:
+            p = path_of(w.text, env) if not w.text.startswith("-") and not w.dynamic else None
+            hit = next((k for k in links if p is not None and (p.startswith(k + "/") or w.text.endswith("/")
+                                                               and p.rstrip("/") == k)), None)
+            if hit is None or p is None:
+                args.append(w)
+                continue
+            changed = True
+            args.append(Word(links[hit] + p[len(hit):], False, w.glob, True))
+        if changed:
+            shadow = Invocation(inv.program, args, inv.command, via=inv.via)
+            out.extend(f for f in judge(shadow, env) if f.severity >= Verdict.DENY)

@@ -203,6 +203,9 @@ def _path_output(piece: str, env: AnalysisEnv, depth: int = 0) -> str | None:
     program, args = words[0].text, words[1:]
     if program == "git" and texts[0][1:] == ["rev-parse", "--show-toplevel"]:
         return env.project_root if is_within(env.cwd, env.project_root) else None  # elsewhere: another repository
+    if program == "git" and texts[0][1:] in (["rev-parse", "--git-dir"], ["rev-parse", "--absolute-git-dir"],
+                                            ["rev-parse", "--git-common-dir"]):
+        return env.project_root.rstrip("/") + "/.git" if is_within(env.cwd, env.project_root) else None
     if program == "pwd" and not args:
         return env.cwd
     operands = [a for a in args if a.dynamic or not a.text.startswith("-")]
