@@ -5,6 +5,7 @@ written there is content the gate cannot see: a person reads it.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from typing import Final
@@ -38,21 +39,37 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
     if run.program in _ARG_WRITERS:
         append = any(w.text in ("-a", "--append") for w in run.args)
         targets.extend((t, not append, False) for t in program_writes(run))
+    scripts = _npm_pkg_scripts(run)
+    if scripts is not None:  # `npm pkg set scripts.postinstall='curl … | sh'`: an edit of package.json's scripts
+        targets.append(("package.json", False, False))
     for target, whole, redirected in targets:
         text = target.text if isinstance(target, Word) else target
         if isinstance(target, Word) and target.dynamic or "$" in text or "`" in text:
-            continue
+            name = text.rsplit("/", 1)[-1]  # `> "$(python3 -m site --user-site)/sitecustomize.py"`: wherever it is,
+            if "/" not in text or "$" in name or "`" in name or ")" in name or not name.endswith(_ANYWHERE):
+                continue  # a Python start-up hook by its name alone
+            text = "/unknown/" + name
         path = paths.normalize(text, env.cwd, env.home)
         kind = planted_kind(path, env.project_root)
         if kind is None:
             continue
-        content = _redirected_content(run) if redirected else _argument_content(run)
+        content = _redirected_content(run) if redirected else scripts if scripts is not None else _argument_content(run)
         if run.program == "sed" and not redirected and kind.language in _COMMAND_LINES:
             kind = replace(kind, language="sh")  # a replacement lands inside a recipe line: read it as a command
         shown = _shown(path, env)
         out.extend(content_findings(path, kind, content, whole and run.program != "sed", env, tools,
                                     run.program or "the command", shown, run.program in DOWNLOADERS))
     return out
+
+
+def _npm_pkg_scripts(run: Run) -> str | None:
+    """The ``scripts`` fragment ``npm pkg set scripts.NAME=VALUE …`` writes into package.json, as JSON."""
+    words = [w for w in run.args if not w.text.startswith("-")]
+    if run.program not in ("npm", "pnpm") or [w.text for w in words[:2]] != ["pkg", "set"]:
+        return None
+    pairs = {w.text.partition("=")[0][8:]: w.text.partition("=")[2] for w in words[2:]
+             if w.text.startswith("scripts.") and "=" in w.text and not w.dynamic}
+    return json.dumps({"scripts": pairs}) if pairs else None
 
 
 def content_shown(run: Run) -> bool:
@@ -66,6 +83,7 @@ def content_shown(run: Run) -> bool:
 
 
 _COMMAND_LINES: Final = frozenset({"make", "just"})
+_ANYWHERE: Final = ("sitecustomize.py", "usercustomize.py", ".pth")  # files whose name alone says what runs them
 _ARG_WRITERS: Final = frozenset({"tee", "sed", "cp", "mv", "install", "ln", "rsync", "dd", *DOWNLOADERS})
 
 

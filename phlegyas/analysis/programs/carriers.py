@@ -247,10 +247,12 @@ _carry("wezterm", Carrier(("start",), values=E("--cwd --class --workspace --posi
                           argv_from=0, examples=(("wezterm start -- rm -rf ~", "deny"),
                                                  ("wezterm start -- htop", "ask"))))
 # ansible's ad-hoc mode: `-m shell -a CMD` (or command, raw) runs CMD on every host of the inventory
-_carry("ansible", Carrier(values=E("-i --inventory -m --module-name -u --user -b --become -f --forks -l --limit "
-                                   "-e --extra-vars -c --connection -T --timeout --become-user -K -k"),
+_carry("ansible", Carrier(values=E("-i --inventory -m --module-name -u --user -f --forks -l --limit "
+                                   "-e --extra-vars -c --connection -T --timeout --become-user"),  # -b -K -k: flags
                           remote_opts=E("-a --args"), remote=True,
                           examples=(("ansible all -i prod -m shell -a 'rm -rf /var/www'", "deny"),
+                                    ("ansible prod -b -m file -a 'path=/var/lib/postgresql state=absent'", "deny"),
+                                    ("ansible all -m apt -a 'name=nginx state=present'", "ask"),
                                     ("ansible all -m ping", "ask"))))
 # shx runs the shelljs version of the Unix command it names: `shx rm -rf ~` is `rm -rf ~`
 _carry("shx", Carrier(argv_from=0, examples=(("npx --yes shx rm -rf ~", "deny"), ("shx touch ~/.x", "ask"))))

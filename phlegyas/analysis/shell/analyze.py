@@ -207,7 +207,8 @@ class _Expander(Walk):
             self.nested(f"{alias} {rest}".strip(), via + (f"alias {written}",), depth, remote)
             self.aliases[written] = alias
             return
-        body = self.functions.get(written) if self.functions else None
+        body = self.functions.get(written) if self.functions and not (via and via[-1] in ("command", "builtin")) \
+            else None  # `command git …` runs git itself, not a function of that name
         if body is not None:  # `g(){ rm -fr "$@"; }; g /`: the body runs with the call's arguments
             self.nested(body, via + (f"{written}()",), depth, remote, positionals([head, *args]))
             return

@@ -94,6 +94,10 @@ def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word],
         if value is None:
             continue
         if opt in c.shell_opts or opt in c.remote_opts:
+            if label == "ansible":  # `-m file -a 'path=/x state=absent'` deletes /x; only shell modules run `-a`
+                value = _ansible_code(parsed.opts, value)
+                if value is None:
+                    continue
             found = _code(ex, value, f"{label} {opt}", via + (f"{label} {opt}",), depth,
                           remote or c.remote or opt in c.remote_opts) or found
         for name, prefix in c.prefixed:
@@ -139,6 +143,23 @@ def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word],
 
 
 _TMUX_KEYS: Final = frozenset({"Enter", "C-m", "C-j", "KPEnter", "Space", "Tab", "Escape", "C-c", "C-d"})
+
+
+_ANSIBLE_SHELLS: Final = frozenset({"shell", "command", "raw", "script"})
+
+
+def _ansible_code(opts: list[tuple[str, Word | None]], args: Word) -> Word | None:
+    """The command an ad-hoc ansible module's ``-a`` amounts to: itself for the shell modules (the default
+    is ``command``), ``rm -rf PATH`` for ``file … state=absent``; None for any other module."""
+    module = next((v.text for o, v in opts if o in ("-m", "--module-name") and v is not None), "command")
+    module = module.rsplit(".", 1)[-1]
+    if module in _ANSIBLE_SHELLS:
+        return args
+    fields = dict(part.split("=", 1) for part in args.text.split() if "=" in part)
+    target = fields.get("path") or fields.get("dest") or fields.get("name")
+    if module == "file" and fields.get("state") == "absent" and target:
+        return Word(f"rm -rf -- {quote(target)}", args.dynamic)
+    return None
 
 
 def _code(ex: Walk, value: Word, what: str, via: tuple[str, ...], depth: int, remote: bool) -> bool:

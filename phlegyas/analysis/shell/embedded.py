@@ -17,7 +17,8 @@ from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import literal_output, stdin_text
 
 EMBEDDING: Final = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git", "crontab",
-                              "mysql", "mariadb", "psql", "sqlite3", "duckdb"})
+                              "mysql", "mariadb", "psql", "sqlite3", "duckdb", "gcc", "cc", "clang", "g++", "c++",
+                              "clang++", "tcc"})
 """Programs whose arguments may hold commands or code of their own."""
 
 
@@ -36,6 +37,22 @@ def embedded(ex: Walk, cmd: SimpleCommand, run: Run, key: str, args: list[Word],
         _crontab(ex, cmd, args, via, depth, remote)
     elif key in _SQL_SHELLS:
         _sql_shell(ex, cmd, key, args, via, depth, remote)
+    elif any(a.text == "-" for a in args):  # a compiler reading its source from stdin
+        _c_source(ex, cmd, key, via, depth, remote)
+
+
+_C_SHELL: Final = re.compile(r'\b(?:system|popen)\s*\(\s*"((?:[^"\\]|\\.)*)"|'
+                             r'\bexecl?p?\s*\([^;]*?"-c"\s*,\s*"((?:[^"\\]|\\.)*)"')
+
+
+def _c_source(ex: Walk, cmd: SimpleCommand, key: str, via: tuple[str, ...], depth: int, remote: bool) -> None:
+    """``gcc -x c -o /tmp/a - <<< 'int main(){return system("rm -rf ~");}'``: the commands the literal program
+    hands to a shell (``system``, ``popen``, ``execl(…, "-c", CMD)``), read as if the program runs: it is
+    compiled to be run."""
+    text, _ = stdin_text(cmd, ex.ups_of)
+    for m in _C_SHELL.finditer(text or ""):
+        code = (m.group(1) if m.group(1) is not None else m.group(2)).replace('\\"', '"').replace("\\\\", "\\")
+        ex.nested(code, via + (f"{key} (compiled code)",), depth, remote)
 
 
 _SQL_SHELLS: Final = {"mysql": "-e --execute", "mariadb": "-e --execute", "psql": "-c --command",

@@ -48,9 +48,9 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
         while texts and texts[0] in ("-n", "-e", "-E", "-ne", "-en"):
             escapes = "e" in texts[0]
             texts = texts[1:]
-        text = " ".join(texts)  # `echo -e '\x72\x6d -rf ~'`: the escapes decoded, as echo -e prints them
-        return (decode_ansi_c(_ECHO_OCTAL.sub(lambda m: "\\" + m.group(1), text)) if escapes and "\\" in text
-                else text), "pipe from echo"
+        joined = " ".join(texts)  # `echo -e '\x72\x6d -rf ~'`: the escapes decoded, as echo -e prints them
+        return (decode_ansi_c(_ECHO_OCTAL.sub(lambda m: "\\" + m.group(1), joined)) if escapes and "\\" in joined
+                else joined), "pipe from echo"
     if producer.program == "printf" and words and not any(w.dynamic for w in words):
         printed = printf_format(words[0].text, [w.text for w in words[1:]])
         return (printed, "pipe from printf") if printed is not None else (None, "")

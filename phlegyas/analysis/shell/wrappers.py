@@ -19,7 +19,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.launchers import LAUNCHERS
 from phlegyas.analysis.shell.options import parse_options
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
-from phlegyas.analysis.shell.stdin import stdin_text
+from phlegyas.analysis.shell.stdin import stdin_text, substitution_output
 
 
 def wrapper(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Word], via: tuple[str, ...], depth: int,
@@ -220,8 +220,13 @@ def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...],
     odd = _unknown_option(w, parsed.opts)
     if odd is not None:
         notes.append(("blocks", f"xargs {odd} is an option phlegyas does not know for xargs"))
-    arg_file = any(o in ("-a", "--arg-file") for o, _ in parsed.opts)  # items from a file: stdin is the command's
-    items = [] if arg_file else _literal_input(ex, cmd)
+    arg_file = next((v for o, v in parsed.opts if o in ("-a", "--arg-file")), None)  # items from a file
+    if arg_file is not None:  # `xargs -a <(echo /etc) rm -rf`: a process substitution's literal output
+        t = arg_file.text
+        produced = substitution_output("$(" + t[2:]) if t.startswith("<(") and t.endswith(")") else None
+        items = produced.split() if produced is not None and len(produced.split()) <= _MAX_ITEMS else []
+    else:
+        items = _literal_input(ex, cmd)
     if items:  # `xargs rm -fr <<< /`, `printf '%s\n' / | xargs rm -fr`: the items are known
         if replace:
             rest = [rest[0]] + [Word(r.text.replace(replace, items[0]), r.dynamic, r.glob, r.quoted)

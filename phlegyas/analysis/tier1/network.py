@@ -540,8 +540,9 @@ def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "net.exfiltration", inv, f"{prog} uploads {unknown}, a file only known at run time", Verdict.ASK)
         return
     if stdin or inv.upstream and any(v.startswith("xargs") for v in inv.via):  # `… | xargs -I{} curl …/{}`
-        got = _stdin_secret(inv, env) or (prog not in ("aws", "gsutil", "rclone", "scp", "rsync", "sftp") and next(
-            (f"a dump of a database ({u.program})" for u in upstream_closure(inv) if u.program in _DB_DUMPERS), None))
+        got = _stdin_secret(inv, env) or (next(
+            (f"a dump of a database ({u.program})" for u in upstream_closure(inv) if u.program in _DB_DUMPERS), None)
+            if prog not in ("aws", "gsutil", "rclone", "scp", "rsync", "sftp") else None)
         if got:  # (a dump sent to a bucket or a host of one's own is a backup: the other checks judge it)
             add(out, "net.exfiltration", inv, f"{prog} sends {got} over the network")
             return

@@ -166,6 +166,8 @@ def pip_config(c: Call) -> None:
         c.eff.category = P.READ_ONLY
         if ops[:1] == ["get"] and any(_SECRET_KEY.search(k) for k in ops[1:]):
             c.eff.secrets.append(f"a credential of {c.name}'s configuration ({ops[1][:40]})")
+    elif ops[:1] == ["set"] and c.path[-1:] == ["pkg"]:  # `npm pkg set scripts.x=…`: package.json is rewritten
+        c.eff.writes.append(Word("package.json", False, False, True))
 
 
 _SECRET_KEY: Final = re.compile(r"(?i)auth|token|password|passwd|secret|credential|cert-key|keyfile")

@@ -46,6 +46,8 @@ _LANG_SINKS: dict[str, dict[str, str]] = {
              "Invoke-WebRequest": "network", "Invoke-RestMethod": "network"},
 }
 _BACKTICK_SHELL = frozenset({"perl", "ruby", "php", "julia"})
+_RUBY_SEND = re.compile(r"""(?:\.|\b)(?:public_|__)?send\(\s*[:'"]+(\w+)['"]?\s*,\s*|"""
+                               r"""\bmethod\(\s*[:'"]+(\w+)['"]?\s*\)\s*\.\s*(?:call|\[\]|\.)\s*\(""")
 
 
 def _tokens(code: str) -> list[tuple[str, str]]:
@@ -195,6 +197,8 @@ def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
     if fetched is not None:
         report.shell.append(fetched)
     code = literal_paths(S.interpolated_home(S.fold_constants(S.decode_literals(code, lang), lang), lang), lang)
+    if lang == "ruby":  # `Kernel.send(:system, "…")`, `method(:system).call("…")`: the method named
+        code = _RUBY_SEND.sub(lambda m: f" {m.group(1) or m.group(2)}(", code)
     sinks = _LANG_SINKS.get(lang, {})
     toks = _tokens(code)
     if lang == "perl":

@@ -75,8 +75,16 @@ def _awk_tokens(prog: str) -> list[tuple[str, str]]:
 
 
 def _fold_constants(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """A variable assigned once, a string literal, is that literal where it is used (``cmd="rm -rf ~";
-    cmd | getline``, ``system(c)``); one assigned twice, or read into by getline, stays computed."""
+    """Juxtaposed string literals are one (awk's concatenation), and a variable assigned once, a string
+    literal, is that literal where it is used (``cmd="rm -rf ~"; cmd | getline``, ``system(c)``); one
+    assigned twice, or read into by getline, stays computed."""
+    joined: list[tuple[str, str]] = []
+    for tok in toks:  # `"cu" "rl …"`: awk joins juxtaposed strings into one
+        if tok[0] == "s" and joined and joined[-1][0] == "s":
+            joined[-1] = ("s", joined[-1][1] + tok[1])
+        else:
+            joined.append(tok)
+    toks = joined
     assigned: dict[str, list[str | None]] = {}
     for i, (kind, text) in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else ("", "")
@@ -244,8 +252,9 @@ def analyze_sed(script: str) -> CodeReport:
                 flag = script[j]
                 if flag == "e":
                     report.notes.append(("executes", "sed s///e runs the pattern space as a command"))
-                    if replacement and "&" not in replacement and "\\" not in replacement:
-                        report.shell.append(replacement)  # `s/.*/rm -rf ~/e`: a matched line becomes that command
+                    literal = replacement.replace("\\" + delim, delim) if delim != "\\" else replacement
+                    if literal and "&" not in literal and "\\" not in literal:  # `s/x/rm -rf ~\/.ssh/e`: unescaped
+                        report.shell.append(literal)  # `s/.*/rm -rf ~/e`: a matched line becomes that command
                 elif flag == "w":
                     name, j = rest_of_line(j + 1)
                     file_target("writes", name)
