@@ -33,6 +33,8 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
     out = Content()
     if language == "sh":
         out.snippets.append(("sh", _hook_text(text, run_dir)))
+        out.snippets.extend((LOOSE, m.group(1) if m.group(1) is not None else m.group(2))  # what an alias runs
+                            for m in _ALIAS_VALUE.finditer(text))
     elif language == "envrc":
         out.snippets.append(("sh", _DIRENV.sub(_direnv_line, text)))
     elif language.startswith("yaml:"):
@@ -133,6 +135,7 @@ def cron_commands(text: str, system: bool) -> list[str]:
 
 # -- the agent's instructions and the dev container ----------------------------------------------
 
+_ALIAS_VALUE: Final = re.compile(r"""^\s*alias\s+[\w.-]+=(?:'([^']*)'|"((?:[^"\\]|\\.)*)")""", re.M)
 _DEVCONTAINER_KEYS: Final = ("initializeCommand", "onCreateCommand", "updateContentCommand", "postCreateCommand",
                              "postStartCommand", "postAttachCommand")
 _OPEN_VALUE: Final = re.compile(r'"\s*:\s*"((?:[^"\\]|\\.)*)')

@@ -18,7 +18,7 @@ from phlegyas.analysis.shell.stdin import literal_output, stdin_text
 
 EMBEDDING: Final = frozenset({"find", "gfind", "bfs", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "git", "crontab",
                               "mysql", "mariadb", "psql", "sqlite3", "duckdb", "gcc", "cc", "clang", "g++", "c++",
-                              "clang++", "tcc"})
+                              "clang++", "tcc", "cmake"})
 """Programs whose arguments may hold commands or code of their own."""
 
 
@@ -37,8 +37,32 @@ def embedded(ex: Walk, cmd: SimpleCommand, run: Run, key: str, args: list[Word],
         _crontab(ex, cmd, args, via, depth, remote)
     elif key in _SQL_SHELLS:
         _sql_shell(ex, cmd, key, args, via, depth, remote)
+    elif key == "cmake":
+        _cmake_script(ex, cmd, args, via, depth, remote)
     elif any(a.text == "-" for a in args):  # a compiler reading its source from stdin
         _c_source(ex, cmd, key, via, depth, remote)
+
+
+_CMAKE_REMOVE: Final = re.compile(r"\bfile\s*\(\s*REMOVE(_RECURSE)?\s+([^)]*)\)", re.I)
+_CMAKE_EXEC: Final = re.compile(r"\bexecute_process\s*\(\s*COMMAND\s+(.*?)\s*(?:\b[A-Z_]{6,}\b|\))", re.S)
+
+
+def _cmake_script(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int,
+                  remote: bool) -> None:
+    """``cmake -P /dev/stdin <<< 'file(REMOVE_RECURSE ~/x)'``: a literal CMake script's removals (as ``rm``)
+    and ``execute_process(COMMAND …)`` commands."""
+    texts = [a.text for a in args]
+    if "-P" not in texts[:-1]:
+        return
+    given = args[texts.index("-P") + 1]
+    if given.text in ("-", "/dev/stdin"):
+        text = stdin_text(cmd, ex.ups_of)[0]
+    else:
+        text = process_output(given.text) if given.dynamic else None
+    for m in _CMAKE_REMOVE.finditer(text or ""):
+        ex.nested(f"rm {'-rf' if m.group(1) else '-f'} -- {m.group(2)}", via + ("cmake -P",), depth, remote)
+    for m in _CMAKE_EXEC.finditer(text or ""):
+        ex.nested(m.group(1), via + ("cmake -P execute_process",), depth, remote)
 
 
 _C_SHELL: Final = re.compile(r'\b(?:system|popen)\s*\(\s*"((?:[^"\\]|\\.)*)"|'

@@ -11,6 +11,7 @@ from phlegyas.analysis.tier1 import (
     delete,
     disk,
     fetch,
+    flows,
     frameworks,
     gate,
     git,
@@ -81,7 +82,9 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("aws", "gcloud", "az", "gsutil", "doctl"), prod.detect_cloud)
     on(cloud.CLOUD_PROGRAMS, cloud.detect_cloud_data)
     on(("aws", "gsutil", "rclone"), network.detect_upload)
-    on(("docker", "podman"), prod.detect_docker, system.detect_publish, accounts.detect_host_root)
+    on(("docker", "podman"), prod.detect_docker, system.detect_publish, accounts.detect_host_root,
+       flows.detect_login_secret)
+    on(("helm", "oras", "skopeo", "crane"), flows.detect_login_secret)
     on("ssh", prod.detect_ssh, network.detect_upload)
     on(("scp", "sftp"), prod.detect_copy_to_host, network.detect_upload, writes.detect_program_writes)
     # network

