@@ -345,7 +345,8 @@ CASES = [
     ("mv a.txt docs/a.txt", "safe"),
     ("mv a.txt /usr/local/a.txt", "notsafe"),
     ("ln -s /etc/passwd p", "notsafe"),
-    ("rm build/a.o", "notsafe deletes"),
+    ("rm build/a.o", "safe deletes"),  # inside a generated tree, as `rm -rf build` is
+    ("rm src/a.o", "notsafe deletes"),
     ("chmod +x scripts/run.sh", "safe"),
     ("gen-manifest > package.json && npm install", "notsafe"),  # what is written there is not shown
     ("echo '{}' > package.json && npm install", "safe"),  # shown, and judged as a planted package.json is

@@ -67,7 +67,8 @@ def generated_target(text: str, dynamic: bool, cwd: str, home: str, root: str) -
             return False
         if not (last in CACHE_PATTERNS or (parent and is_generated_name(parent[-1]) and last in ("*", ".*"))):
             return False
-    elif any(_has_glob(p) for p in parts[:-1]) or not is_generated_name(last):
+    elif any(_has_glob(p) for p in parts[:-1]) or not (is_generated_name(last) or any(
+            is_generated_name(p) for p in parts[:-1])):  # `target/debug`: inside a generated tree is generated too
         return False
     path = normalize(text, cwd, home)
     return path != root and is_within(path, root)

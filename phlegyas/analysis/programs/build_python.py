@@ -79,6 +79,13 @@ _TOX_FLAGS = E(f"{_HELP} -v --verbose -q --quiet -r --recreate -n --notest -l --
                "--showconfig --sdistonly --skip-missing-interpreters --no-recreate-provision --parallel-live "
                "--parallel-no-spinner --develop --skip-pkg-install --no-recreate-pkg --list-dependencies --pre "
                "--no-list-dependencies -o --no-provision")
+_add("build pyproject-build", Spec(  # pypa's build frontend: the project's own backend, in a fresh venv
+    category=TEST_BUILD, operands="read", does="builds the project's sdist and wheel", handler="operands_load",
+    flags=E("-s --sdist -w --wheel -n --no-isolation -x --skip-dependency-check -v --verbose -q --quiet --help "
+            "--version"),
+    value_opts=E("--installer -C --config-setting"), write_flags=E("-o --outdir"),
+    examples=(("python -m build", "safe"), ("python -m build --wheel --outdir dist/", "safe"),
+              ("python -m build -o /etc/x", "notsafe"), ("python -m build /tmp/evil", "notsafe"))))
 _NBCONVERT_FLAGS = ("--stdout --execute --inplace --no-input --no-prompt --allow-errors --clear-output --debug "
                     "--embed-images --sanitize-html --log-level --help --version")
 _add("jupyter", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (

@@ -1,10 +1,9 @@
 """A shell command line → every simple command that will run, on tree-sitter-bash.
 
 The walk knows a fixed set of node kinds (Codex's "plain bash" idea). What it understands becomes a
-``SimpleCommand`` with its argv resolved (quotes and escapes removed, ``$'…'`` decoded); the rest is recorded
-in ``Script.problems`` so no caller can treat it as understood. Nested scripts (``$(…)``, backticks, ``<(…)``,
-heredoc bodies, array subscripts) contribute their commands too, marked with where they came from. The types
-are ``shell.syntax``'s; a plain line goes to ``shell.plain`` first.
+``SimpleCommand`` with its argv resolved (quotes and escapes removed, ``$'…'`` decoded); the rest is recorded in
+``Script.problems`` so no caller can treat it as understood. Nested scripts (``$(…)``, backticks, ``<(…)``, heredoc
+bodies, array subscripts) add their commands, marked with where they came from. Types: ``shell.syntax``'s.
 """
 from __future__ import annotations
 
@@ -137,7 +136,8 @@ class _Walker:
                         if extra:
                             parts.append(unescape_double(extra))
                     continue
-                if ck == "$":
+                if ck == "$":  # a lone `$` in a string is a dollar sign (`"^$"`); `$"…"`'s leading one is not
+                    parts.append("$") if kind == "string" else None
                     continue
                 if ck == "string_content":
                     parts.append(unescape_double(self.text(child)))
@@ -166,8 +166,8 @@ class _Walker:
         elif kind == "brace_expression":
             flags[1] = True
             parts.append(self.text(node))
-        elif kind in ("extglob_pattern", "regex", "variable_name", "special_variable_name", "test_operator"):
-            parts.append(self.text(node))
+        elif kind in ("extglob_pattern", "regex", "variable_name", "special_variable_name", "test_operator", "$"):
+            parts.append(self.text(node))  # (`-run=^$`: a `$` on its own is a dollar sign)
         elif kind in ("ERROR",) or node.is_missing:
             self.problem("syntax error")
             parts.append(self.text(node))

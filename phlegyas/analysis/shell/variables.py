@@ -56,8 +56,12 @@ def substitute(word: Word, values: dict[str, str]) -> Word:
     new = _VAR.sub(lambda m: _first(repl(m)), new)
     if not changed:
         return word
-    dynamic = "$" in new or "`" in new or _process(word, new)
+    dynamic = _EXPANDS.search(new) is not None or "`" in new or _process(word, new)
     return Word(new, dynamic, word.glob, word.quoted)
+
+
+_EXPANDS: Final = re.compile(r"\$[A-Za-z_{(0-9@*#?!$-]")
+"""A ``$`` that starts an expansion; any other (``"^$"``, ``a$/b``) is a dollar sign."""
 
 
 def _process(word: Word, new: str) -> bool:

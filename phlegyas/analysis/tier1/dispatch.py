@@ -96,7 +96,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("nc", "ncat", "netcat", "telnet"), sql.detect_raw_protocol)
     on("busybox", network.detect_netcat)
     on(("curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh"), network.detect_upload,
-       network.detect_http_delete, fetch.detect_request)
+       fetch.detect_http_delete, fetch.detect_request)
     on(("curl", "wget"), writes.detect_program_writes)
     on("ztcp", network.detect_ztcp)
     on(("awk", "gawk", "mawk", "nawk"), network.detect_awk)

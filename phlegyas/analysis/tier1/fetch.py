@@ -13,6 +13,9 @@ that are not the public web.
 A POST (or any request) to the dashboard's approve / deny / revoke endpoints on this machine or a private
 network is ``gate.self_approval`` (deny): only a person answers the gate's requests.
 
+An HTTP DELETE (``curl -X DELETE``, ``wget --method=DELETE``, ``http DELETE URL``) is ``net.http_delete``
+(deny), except to the project's dev server.
+
 ``request_findings`` serves the web tools (WebFetch, WebSearch, scraper MCP tools) with the same rules.
 """
 from __future__ import annotations
@@ -149,3 +152,26 @@ def request_findings(tool: str, tool_input: dict, local_ports: tuple[int, ...] =
 def _action(url: str) -> str:
     lowered = url.lower()
     return "revoke" if "revoke" in lowered else "deny" if "/deny" in lowered else "approve"
+
+
+def detect_http_delete(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """curl -X DELETE, wget --method=DELETE, http DELETE URL."""
+    prog = inv.program
+    method = None
+    if prog in ("curl", "curlie"):
+        opts = parse_opts(inv.args, short_values=CURL_SHORT_VALUES, long_values=CURL_LONG_VALUES)
+        method = opts.first("-X", "--request")
+    elif prog in ("wget", "wget2"):
+        for i, w in enumerate(inv.args):
+            if w.text.startswith("--method="):
+                method = w.text.split("=", 1)[1]
+            elif w.text == "--method" and i + 1 < len(inv.args):
+                method = inv.args[i + 1].text
+    else:
+        first = next((w.text for w in inv.args if not w.text.startswith("-")), None)
+        method = first
+    if method and method.upper() == "DELETE":
+        url = next((w.text for w in inv.args if "://" in w.text or w.text.startswith(("localhost", "www."))), "a URL")
+        if url != "a URL" and dev_server(url, env.local_ports):
+            return  # the project's own dev server: its test data (the request itself is judged by Tier 2)
+        add(out, "net.http_delete", inv, f"{prog} sends an HTTP DELETE to {url}")

@@ -10,6 +10,7 @@ as a glob's are, and a name that may start with ``-`` (git prints ``-rf.py`` as 
 """
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from phlegyas.analysis.shell.parse import parse
@@ -29,6 +30,22 @@ def number_output(piece: str) -> str | None:
     """``2`` for ``$(nproc)`` and the like, which print a count of processors; None for anything else."""
     body = _body(piece)
     return "2" if body is not None and " ".join(body.split()) in NUMBER_PRINTERS else None
+
+
+def author_output(text: str) -> str | None:
+    """``text`` with each ``$(git config user.email)`` or ``user.name`` written as a stand-in value, when
+    nothing else in it is computed (``--author="$(git config user.email)"``); None otherwise. For readers'
+    values only, never a path: the line itself may set it."""
+    if "git config" not in text:
+        return None
+    out = _AUTHOR_SUB.sub(lambda m: _AUTHOR_PRINTERS.get(" ".join(m.group(1).split()), m.group(0)), text)
+    return out if out != text and "$" not in out and "`" not in out else None
+
+
+_AUTHOR_SUB: Final = re.compile(r"\$\(\s*(git config (?:--get )?user\.(?:email|name))\s*\)")
+_AUTHOR_PRINTERS: Final = {"git config user.email": "author@example.invalid", "git config user.name": "Author",
+                           "git config --get user.email": "author@example.invalid",
+                           "git config --get user.name": "Author"}
 
 
 def listed_globs(text: str) -> list[str] | None:

@@ -9,7 +9,7 @@ from typing import Final
 from phlegyas.analysis.paths import is_harmless_device, is_system_path, is_within, normalize, sensitive_reason
 from phlegyas.analysis.shell.braces import expand_word
 from phlegyas.analysis.shell.parse import Redirect, SimpleCommand, Word, parse
-from phlegyas.analysis.tier1.listed import listed_globs, number_output
+from phlegyas.analysis.tier1.listed import author_output, listed_globs, number_output
 from phlegyas.core.analysis import AnalysisEnv
 
 # -- substitutions ------------------------------------------------------------------------------------
@@ -255,20 +255,21 @@ def _path_word(word: Word, env: AnalysisEnv, depth: int) -> str | None:
 def known_words(args: list[Word], env: AnalysisEnv, names: bool = True) -> list[Word]:
     """``args`` with each word whose expansions all have a value the analysis knows (``${HOME:?}``,
     ``"$(git rev-parse --show-toplevel)"``, ``$(dirname "$PWD")``) written as that value, so that Tier 2
-    judges the path it is; with ``names``, a whole unquoted ``$(git ls-files '*.py')`` or ``$(find src -name
-    '*.ts')`` becomes the globs that picture its names (``tier1.listed``). A word that would split (an unquoted value with a blank) or become an option
+    judges the path it is; with ``names``, a whole ``$(git ls-files '*.py')`` or ``$(find src -name '*.ts')``
+    (quoted, it is one word of those names) becomes the globs that picture its names (``tier1.listed``). A word that would split (an unquoted value with a blank) or become an option
     stays as it was, and so does every other word."""
     if not any(w.dynamic for w in args):
         return args
     out: list[Word] = []
     changed = False
     for word in args:
-        if names and word.dynamic and not word.quoted and word.text[:1] in "$`" and (
-                listed := listed_globs(word.text)):
-            out.extend(Word(g, False, True, False) for g in listed)  # `wc -l $(git ls-files '*.py')`
+        if names and word.dynamic and word.text[:1] in "$`" and (listed := listed_globs(word.text)):
+            out.extend(Word(g, False, True, False) for g in listed)  # `wc -l $(git ls-files '*.py')`, quoted or not
             changed = True
             continue
-        value = _known_text(word.text, env) if word.dynamic and not word.glob else None
+        author = names and (word.text.startswith("--") or out and out[-1].text in ("--author", "--committer"))
+        value = (author and author_output(word.text)) or (  # `--author="$(git config user.email)"`: a value, no path
+            _known_text(word.text, env) if word.dynamic and not word.glob else None)
         if not value or value.startswith("-") and not word.text.startswith("-") or (not word.quoted and any(c in value for c in " \t\n*?[")):
             out.append(word)
             continue

@@ -1,9 +1,8 @@
 """Python code, parsed for real with ``ast``: what it runs, writes, deletes or sends.
 
-``os.system("…")``, ``subprocess.run([...])`` and friends give shell text or argv lists;
-``shutil.rmtree(p)``, ``os.remove(p)`` … give synthetic commands (``rm -r p``); ``open(p, "w")`` a
-write; network modules a network note. Code that only computes and prints (a small allow-list of pure
-builtins, modules and methods) is reported ``pure``.
+``os.system("…")``, ``subprocess.run([...])`` give shell text or argv lists; ``shutil.rmtree(p)``, ``os.remove(p)``,
+DB-API ``execute`` and boto3 deletes give synthetic commands (``rm -r p``, ``psql -c …``); ``open(p, "w")`` a write;
+network modules a note. Code that only computes and prints (an allow-list of builtins, modules, methods) is ``pure``.
 """
 from __future__ import annotations
 
@@ -294,8 +293,10 @@ class _PyScan(ast.NodeVisitor):
         if name == "map" and len(node.args) == 2 and self.qualname(node.args[0]) in _DELETES:
             self._looped_delete(_FS_ARGV[self.qualname(node.args[0]) or ""], node.args[1], node.args[1])
         handled = name is not None and self._sink(name, node)
-        if not handled and self._task_run(node):
-            handled = True
+        if not handled and ((argv := F.store_argv(node, self._literal)) is not None or self._task_run(node)):
+            handled = True  # `cur.execute("DROP TABLE t")`, `bucket.objects.all().delete()`: as the CLI would
+            self.pure = self.pure and argv is None
+            self.r.argvs.extend([argv] if argv is not None else [])
         if not handled:
             if not self._path_method(node):
                 self._purity(name, node)

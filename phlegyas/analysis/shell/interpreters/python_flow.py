@@ -268,3 +268,37 @@ def task_command(node: ast.Call, literal: Literal, modules: Container[str]) -> s
     if len(texts) == 1 and any(c in texts[0] for c in " \t;|&"):
         return ("sudo " if func.attr == "sudo" else "") + texts[0]
     return ["sudo", *texts] if func.attr == "sudo" else texts
+
+
+# -- databases and cloud storage through their Python clients ----------------------------------------
+
+_SQL_METHODS = frozenset({"execute", "executemany", "executescript", "exec_driver_sql", "mogrify"})
+_BOTO_DELETES = {"delete_bucket": ("s3api", "delete-bucket"), "delete_objects": ("s3api", "delete-objects"),
+                 "delete_table": ("dynamodb", "delete-table"), "delete_db_instance": ("rds", "delete-db-instance"),
+                 "delete_db_cluster": ("rds", "delete-db-cluster"), "delete_file_system": ("efs", "delete-file-system"),
+                 "delete_secret": ("secretsmanager", "delete-secret"), "delete_repository": ("ecr", "delete-repository")}
+
+
+def store_argv(node: ast.Call, literal: Literal) -> list[str] | None:
+    """The command line a database or cloud-storage call amounts to, for the same Tier 1 check: SQL given to
+    a DB-API ``execute`` (``cur.execute("DROP TABLE t")`` → ``psql -c …``), a boto3 client's deletes
+    (``s3.delete_bucket(Bucket=b)``) and a resource's (``Bucket(b).objects.all().delete()`` → ``aws s3 rm
+    s3://b --recursive``); None for any other call."""
+    func = node.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    if func.attr in _SQL_METHODS and node.args:
+        sql = literal(node.args[0])
+        if sql is None and isinstance(node.args[0], ast.Call) and node.args[0].args:  # text("…") of SQLAlchemy
+            sql = literal(node.args[0].args[0])
+        return ["psql", "-c", sql] if sql else None
+    if func.attr in _BOTO_DELETES:
+        service, op = _BOTO_DELETES[func.attr]
+        bucket = next((literal(k.value) for k in node.keywords if k.arg in ("Bucket", "TableName")), None)
+        return ["aws", service, op, *(["--bucket", bucket] if bucket else [])]
+    if func.attr == "delete" and not node.args:
+        chain = ast.unparse(func.value)
+        m = re.search(r"Bucket\(\s*['\"]([^'\"]+)['\"]", chain)
+        if re.search(r"\b(?:objects|object_versions)\.(?:all|filter)\(", chain) or m and chain.endswith(")"):
+            return ["aws", "s3", "rm", f"s3://{m.group(1) if m else 'a-bucket'}", "--recursive"]
+    return None
