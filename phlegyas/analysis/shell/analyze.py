@@ -171,6 +171,8 @@ class _Expander(Walk):
             self.ups_of[id(cmd)] = ups
         if cmd.redirects:
             self._remember_written(cmd)
+            if self.written and cmd.stdin_text is None and not ups:
+                cmd = self._written_input(cmd)  # `echo 'DROP …' > /tmp/m.sql && mysql < /tmp/m.sql`
         if cmd.words[0].text == "tee" and not cmd.words[0].dynamic:
             self._remember_tee(cmd)
         words = expand_words(cmd.words)  # bash expands braces first: {rm,-fr,/} is rm -fr /
@@ -273,6 +275,16 @@ class _Expander(Walk):
                 self.written.pop(key, None)
             else:
                 self.written[key] = (self.written.get(key, "") + "\n" + text) if r.op == ">>" else text
+
+    def _written_input(self, cmd: SimpleCommand) -> SimpleCommand:
+        """``cmd`` reading a file this line wrote with literal text (``< /tmp/m.sql``): that text is its input."""
+        source = next((r.target for r in cmd.redirects if r.op == "<" and r.fd in (None, "0") and r.target is not None
+                       and not r.target.dynamic), None)
+        text = self.written.get(_file_key(source.text)) if source is not None else None
+        if text is None:
+            return cmd
+        return SimpleCommand(cmd.words, cmd.assignments, cmd.redirects, text, False, cmd.upstream, cmd.origin,
+                             cmd.text)
 
     def _remember_tee(self, cmd: SimpleCommand) -> None:
         """``tee x.sh <<< 'rm -rf ~'``: tee writes its literal input to each file it names."""

@@ -26,6 +26,7 @@ _SSH_LOCAL: Final = frozenset({"proxycommand", "localcommand", "knownhostscomman
 _MAKE_SHELL_FN: Final = re.compile(r"\$[({]shell\s+([^)}]*)[)}]")
 _MAKE_RULE: Final = re.compile(r"^([^=:#;\t][^=:#;]*)::?(?!=)([^=;#]*);(.*)$")
 _MAKE_SHELL_VARS: Final = frozenset({"SHELL", "MAKESHELL"})
+_MAKE_ENV: Final = re.compile(r"(?<!\$)\$[({](HOME|USER|PWD|TMPDIR)[)}]")  # make's `$(HOME)`: the shell's $HOME
 _STDIN_FILES: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _ED_BANG: Final = re.compile(r"^[^A-Za-z!]*(?:[erwWE]\s*)?!(.*)$")
 
@@ -62,6 +63,10 @@ def language(ex: Walk, cmd: SimpleCommand, name: str, opts: list[tuple[str, Word
                 produced = substitution_output("$(" + value.text[2:]) if value.text.endswith(")") else None
                 if produced is not None:
                     codes.extend((f"{opt} <(…)", Word(c)) for c in make_commands(produced))
+            elif opt in ("-f", "--file", "--makefile") and value is not None and not value.dynamic and ex.written \
+                    and (made := ex.written.get(value.text[2:] if value.text.startswith("./") else value.text)):
+                found = True  # `printf 'all:\n\trm -rf ~\n' > /tmp/Mk && make -f /tmp/Mk`: written in this line
+                codes.extend((f"{opt} {value.text}", Word(c)) for c in make_commands(made))
             elif opt in ("-f", "--file", "--makefile") and value is not None and value.text in _STDIN_FILES:
                 found = True  # the makefile is the literal input, if any: its recipes are shell code
                 text, _ = stdin_text(cmd, ex.ups_of)
@@ -115,4 +120,4 @@ def make_commands(text: str) -> list[str]:
         m = _MAKE_RULE.match(line)
         if m:
             out.append(m.group(3).lstrip().lstrip("@+-"))
-    return [c.replace("$$", "$") for c in out if c.strip()]
+    return [_MAKE_ENV.sub(r"$\1", c).replace("$$", "$") for c in out if c.strip()]

@@ -167,15 +167,16 @@ def detect_cluster_admin(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 
 def detect_host_root(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
-    """``docker run --privileged -v /:/host …`` or ``-v /:/host … chroot /host``: a container that is root on
-    this machine (``priv.escalation``, deny); ``--privileged`` or ``--pid=host`` alone asks."""
+    """``docker run --privileged -v /:/host …``, ``-v /:/host … chroot /host`` or ``--privileged --pid=host …
+    nsenter -t 1``: a container that is root on this machine (``priv.escalation``, deny); ``--privileged`` or
+    ``--pid=host`` alone asks."""
     texts = [w.text for w in inv.args]
     if not texts or texts[0] not in ("run", "create", "exec"):
         return
     mounts_root = any(t in ("-v", "--volume") and i + 1 < len(texts) and texts[i + 1].split(":", 1)[0] == "/"
                       or t.startswith(("-v/:", "--volume=/:")) for i, t in enumerate(texts))
     privileged = any(t in ("--privileged", "--pid=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN") for t in texts)
-    if mounts_root and (privileged or "chroot" in texts):
+    if mounts_root and (privileged or "chroot" in texts) or privileged and "nsenter" in texts and "1" in texts:
         add(out, "priv.escalation", inv, f"{inv.program} runs a container with this machine's root file system "
                                          "mounted and root's powers: root on this machine")
     elif privileged:

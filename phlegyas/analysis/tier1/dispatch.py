@@ -87,6 +87,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("helm", "oras", "skopeo", "crane"), flows.detect_login_secret)
     on("ssh", prod.detect_ssh, network.detect_upload)
     on(("scp", "sftp"), prod.detect_copy_to_host, network.detect_upload, writes.detect_program_writes)
+    on(("ftp", "lftp", "tnftp"), network.detect_upload)
     # network
     on(tuple(SHELLS) + tuple(INTERPRETERS), network.detect_interpreter)
     on(("eval", "source", "."), network.detect_eval_source)

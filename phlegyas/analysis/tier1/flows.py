@@ -89,9 +89,29 @@ def _uses(text: str, name: str) -> bool:
     return False
 
 
+def _archive_taint(inv: Invocation, env: AnalysisEnv, tainted: dict[str, str]) -> None:
+    """``tar czf /tmp/s.tgz ~/.ssh ~/.aws``, ``zip -r /tmp/k.zip ~/.ssh``: the archive holds the secrets."""
+    texts = [w.text for w in inv.args]
+    if inv.program in ("tar", "bsdtar", "gtar") and texts and "c" in texts[0].lstrip("-") and not texts[0].startswith(
+            "--"):
+        bundle = next((texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-f", "--file")), None) or (
+            texts[1] if "f" in texts[0] and len(texts) > 1 else None)
+        sources = [t for t in texts[1:] if not t.startswith("-") and t != bundle]
+    elif inv.program in ("zip", "7z", "7za") and len(texts) >= 2:
+        ops = [t for t in texts if not t.startswith("-") and t != "a"]
+        bundle, sources = (ops[0], ops[1:]) if ops else (None, [])
+    else:
+        return
+    target = path_of(bundle, env) if bundle else None
+    secret = next((got for s in sources if (got := file_secret(s, env))), None)
+    if target is not None and secret is not None:
+        tainted[target] = secret
+
+
 def _taint(inv: Invocation, env: AnalysisEnv, tainted: dict[str, str]) -> None:
     """Record the files ``inv`` fills with a secret: its redirections when it reads one (``env > f``,
-    ``cat key > f``), ``tee`` fed by such a reader, a copy of a secret or tainted file."""
+    ``cat key > f``), ``tee`` fed by such a reader, a copy of a secret or tainted file, an archive of one."""
+    _archive_taint(inv, env, tainted)
     targets = redirect_writes(inv)
     source = reader_secret(inv, env) if targets or inv.program == "tee" else None
     if source is None and inv.program == "tee":

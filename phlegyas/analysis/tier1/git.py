@@ -61,6 +61,12 @@ def detect_git(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if sub in ("checkout", "restore"):
         _discards(inv, sub, rest, env_for(inv, env), out)
         return
+    words = [w.text for w in rest if not w.text.startswith("-")]
+    if sub == "config" and len(words) >= 2 and words[0].lower().startswith("remote.") and words[0].lower().endswith(
+            ".push") and words[1].startswith("+"):  # `git config remote.origin.push '+refs/heads/*:refs/heads/*'`
+        add(out, "git.force_push", inv, f"git config {words[0]} {words[1]} makes every push to that remote a force "
+                                        "push, replacing its history")
+        return
     handler = _SUBCOMMANDS.get(sub or "")
     if handler is not None:
         handler(inv, rest, out)

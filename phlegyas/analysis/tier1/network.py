@@ -467,8 +467,8 @@ def _uploads(inv: Invocation) -> tuple[list[str], bool]:
             elif "@" in t and not t.startswith(("-", "http")) and "=" not in t and ":" not in t.split("@")[0]:
                 files.append(t.split("@", 1)[1])
         return files, not any(w.text == "--ignore-stdin" for w in inv.args)
-    if prog == "sftp" and (batch := sftp_puts(inv)):
-        return batch, False
+    if prog in ("sftp", "ftp", "lftp", "tnftp"):  # a batch's `put`s (lftp's -c commands too); else no file
+        return sftp_puts(inv), False
     if prog in ("scp", "rsync", "sftp", "rclone"):
         short, longs = _COPY_OPTIONS.get(prog, ("", frozenset()))
         operands = [w.text for w in parse_opts(inv.args, short_values=short, long_values=longs).operands]
@@ -539,7 +539,13 @@ def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if unknown is not None:
         add(out, "net.exfiltration", inv, f"{prog} uploads {unknown}, a file only known at run time", Verdict.ASK)
         return
-    if stdin or inv.upstream and any(v.startswith("xargs") for v in inv.via):  # `… | xargs -I{} curl …/{}`
+    fed = any(v.startswith("xargs") for v in inv.via)
+    words = [w.text for w in inv.command.words] if fed else []  # `xargs -a ~/.aws/credentials -I{} curl …/{}`
+    listed = next((words[i + 1] for i, t in enumerate(words[:-1]) if t in ("-a", "--arg-file")), None)
+    if listed is not None and (got := _file_secret(listed, env)):
+        add(out, "net.exfiltration", inv, f"{prog} sends the lines of {got} (xargs -a)")
+        return
+    if stdin or inv.upstream and fed:  # `… | xargs -I{} curl …/{}`
         got = _stdin_secret(inv, env) or (next(
             (f"a dump of a database ({u.program})" for u in upstream_closure(inv) if u.program in _DB_DUMPERS), None)
             if prog not in ("aws", "gsutil", "rclone", "scp", "rsync", "sftp") else None)
@@ -569,6 +575,7 @@ def _request_bodies(inv: Invocation) -> list[str]:
 _DB_DUMPERS: Final = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport"})
 UPLOADERS = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
                        "rclone", "aws", "gsutil", "ssh", "nc", "ncat", "netcat", "telnet", "socat", "openssl", "gh",
+                       "ftp", "lftp", "tnftp",
                        *MAILERS})
 """The programs ``detect_upload`` reads (``uploads``: the files each one sends)."""
 uploads = _uploads

@@ -161,16 +161,20 @@ def gh_uploads(texts: list[str]) -> tuple[list[str], bool]:
 
 
 def sftp_puts(inv: Invocation) -> list[str]:
-    """The local files an ``sftp`` batch read from stdin uploads (``sftp host <<< 'put ~/.ssh/id_rsa'``,
-    ``echo 'put x' | sftp host``)."""
+    """The local files an ``sftp``/``ftp``/``lftp`` batch read from stdin uploads (``sftp host <<< 'put
+    ~/.ssh/id_rsa'``, ``echo 'put x' | sftp host``, ``lftp -c 'open …; mirror -R ~/.ssh /loot'``)."""
     texts = [inv.stdin_text] if inv.stdin_text else []
     texts += [" ".join(w.text for w in up.args) for up in upstream_closure(inv) if up.program in ("echo", "printf")]
+    args = [w.text for w in inv.args]
+    texts += [args[i + 1] for i, t in enumerate(args[:-1]) if t == "-c" and inv.program == "lftp"]  # lftp -c '…'
     files: list[str] = []
     for text in texts:
         for line in text.replace("\\n", "\n").replace(";", "\n").splitlines():
             words = line.split()
             if len(words) >= 2 and words[0].lstrip("-@") in ("put", "mput", "reput"):
                 files.extend(w for w in words[1:2] if not w.startswith("-"))
+            elif words[:1] == ["mirror"] and ("-R" in words or "--reverse" in words):  # lftp's upload of a tree
+                files.extend([w for w in words[1:] if not w.startswith("-")][:1])
     return files
 
 

@@ -13,6 +13,7 @@ import base64
 import binascii
 import codecs
 import re
+from typing import Final
 
 _STR = r"""(?:'[^'\\]*'|"[^"\\]*")"""
 
@@ -215,3 +216,32 @@ def read_sources(code: str, lang: str) -> tuple[list[str], bool, list[str]]:
             if name and name not in names:
                 names.append(name)
     return files, whole, names
+
+
+_CONCAT: dict[str, str] = {"lua": r"\.\.", "js": r"\+", "ruby": r"\+", "perl": r"\.", "php": r"\."}
+_HOME_VALUE: dict[str, re.Pattern[str]] = {  # (js, ruby and perl have their own readings of the home directory)
+    "lua": re.compile(r"""os\.getenv\(\s*['"]HOME['"]\s*\)"""),
+    "php": re.compile(r"""\bgetenv\(\s*['"]HOME['"]\s*\)|\$_SERVER\[\s*['"]HOME['"]\s*\]"""),
+}
+_JOINED: dict[str, re.Pattern[str]] = {
+    lang: re.compile(rf"""(["'])((?:(?!\1)[^\\\n])*)\1\s*{op}\s*(["'])((?:(?!\3)[^\\\n])*)\3""")
+    for lang, op in _CONCAT.items()}
+_INDEXED_NAME: Final = re.compile(r"""\[\s*["']([A-Za-z_]\w*)["']\s*\]\s*\(""")
+
+
+def join_literals(code: str, lang: str) -> str:
+    """String literals joined by the language's concatenation (``"child_" + "process"``, lua's ``"rm -rf " ..
+    os.getenv("HOME")``) written as one literal, the home directory's expression as ``"~"``, and a method
+    called by its name in brackets (``cp["exec" + "Sync"](…)``) as a plain call, so the sinks are seen."""
+    pattern = _JOINED.get(lang)
+    if pattern is None or len(code) > 20_000:
+        return code
+    home = _HOME_VALUE.get(lang)
+    if home is not None:
+        code = home.sub('"~"', code)
+    for _ in range(8):
+        joined = pattern.sub(lambda m: f'"{m.group(2)}{m.group(4)}"', code)
+        if joined == code:
+            break
+        code = joined
+    return _INDEXED_NAME.sub(lambda m: f".{m.group(1)}(", code) if lang in ("js", "ruby") else code

@@ -196,7 +196,8 @@ def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
     fetched = remote_eval(code, lang)
     if fetched is not None:
         report.shell.append(fetched)
-    code = literal_paths(S.interpolated_home(S.fold_constants(S.decode_literals(code, lang), lang), lang), lang)
+    code = literal_paths(S.interpolated_home(S.join_literals(S.fold_constants(S.decode_literals(code, lang), lang),
+                                                             lang), lang), lang)
     if lang == "ruby":  # `Kernel.send(:system, "…")`, `method(:system).call("…")`: the method named
         code = _RUBY_SEND.sub(lambda m: f" {m.group(1) or m.group(2)}(", code)
     sinks = _LANG_SINKS.get(lang, {})
