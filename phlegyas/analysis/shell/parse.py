@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 from phlegyas.analysis.shell import lexfix as _lexfix
 from phlegyas.analysis.shell import plain as _plain
 from phlegyas.analysis.shell.syntax import (
+    EXPANDS,
     Redirect,
     Script,
     SimpleCommand,
@@ -101,9 +102,10 @@ class _Walker:
                     text = self.src[content.start_byte:content.end_byte].decode("utf-8", "replace")
                     return Word(unescape_double(text), False, False, True)
         parts: list[str] = []
-        flags = [False, False, False]  # dynamic, glob, quoted
+        flags = [False, False, False, False]  # dynamic, glob, quoted, a lone `$` in it
         self._word_into(node, parts, flags, depth, origin)
-        return Word("".join(parts), flags[0], flags[1], flags[2])
+        text = "".join(parts)  # a lone `$` is a dollar sign unless an expansion follows (`/tmp/.$$` is the pid)
+        return Word(text, flags[0] or flags[3] and EXPANDS.search(text) is not None, flags[1], flags[2])
 
     def _word_into(self, node, parts: list[str], flags: list[bool], depth: int, origin: str) -> None:
         kind = node.type
@@ -137,7 +139,7 @@ class _Walker:
                             parts.append(unescape_double(extra))
                     continue
                 if ck == "$":  # a lone `$` in a string is a dollar sign (`"^$"`); `$"…"`'s leading one is not
-                    parts.append("$") if kind == "string" else None
+                    flags[3] = flags[3] or kind == "string" and not parts.append("$")
                     continue
                 if ck == "string_content":
                     parts.append(unescape_double(self.text(child)))
@@ -168,6 +170,7 @@ class _Walker:
             parts.append(self.text(node))
         elif kind in ("extglob_pattern", "regex", "variable_name", "special_variable_name", "test_operator", "$"):
             parts.append(self.text(node))  # (`-run=^$`: a `$` on its own is a dollar sign)
+            flags[3] = flags[3] or kind == "$"
         elif kind in ("ERROR",) or node.is_missing:
             self.problem("syntax error")
             parts.append(self.text(node))
@@ -456,8 +459,7 @@ class _Walker:
         return [len(self.script.commands) - 1] if target_cmd is not None else owned
 
     def _last_part(self, body, depth: int, origin: str) -> list[int]:
-        """tree-sitter hangs a trailing redirection on a whole ``a | b`` or ``a && b``; bash gives it to
-        the last command only. Walk ``body`` and return the indices of that last part's commands."""
+        """A trailing redirection tree-sitter hangs on a whole ``a | b`` or ``a && b`` is the last command's."""
         if body.type == "pipeline":
             return self.pipeline(body.children, depth, origin)
         named = [c for c in body.children if c.is_named]
@@ -471,8 +473,7 @@ class _Walker:
         return self.collect(last, depth + 1, origin)
 
     def pipeline(self, children, depth: int, origin: str, upstream: list[int] | None = None) -> list[int]:
-        """Walk the stages of a pipeline; each stage's commands read what the previous stage wrote.
-        Returns the indices of the last stage's commands."""
+        """Walk a pipeline's stages (each reads what the one before wrote); the last stage's command indices."""
         upstream = list(upstream or [])
         for child in children:
             if not child.is_named:
@@ -488,9 +489,8 @@ class _Walker:
 
 
 _FIRST_UNPARSEABLE: Final = "\U00040000"
-"""tree-sitter-bash 0.25 crashes the process (SIGSEGV, about one run in two) on ``{`` followed by a code
-point from about U+54000 up (``{\U00100000``). Planes 4 and up hold no assigned characters but tags and
-private use, so such a line is refused before it reaches the parser: not understood, never allowed."""
+"""tree-sitter-bash 0.25 crashes (SIGSEGV, one run in two) on ``{`` then a code point from about U+54000 up;
+planes 4 and up hold only tags and private use, so such a line is refused unparsed: never understood."""
 
 
 LARGE_SOURCE: Final = 4096

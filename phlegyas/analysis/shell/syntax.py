@@ -5,6 +5,7 @@ Data and pure functions only, so that both parsers import this module and neithe
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -194,3 +195,7 @@ _GLOB_CHARS: Final = frozenset("*?[")
 def is_glob(raw: str) -> bool:
     """Unquoted ``*``, ``?``, ``[`` or a brace expansion: the shell may turn the word into several."""
     return "*" in raw or "?" in raw or "[" in raw or ("{" in raw and ("," in raw or ".." in raw))
+
+
+EXPANDS: Final = re.compile(r"\$[A-Za-z_{(0-9@*#?!$-]")
+"""A ``$`` that starts an expansion; any other (``"^$"``, ``a$/b``, a ``$`` at the end) is a dollar sign."""

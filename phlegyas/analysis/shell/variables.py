@@ -13,7 +13,7 @@ from phlegyas.analysis.shell.expansion import literal
 from phlegyas.analysis.shell.params import EXPANDED, UNKNOWN, expand_text, split_fields
 from phlegyas.analysis.shell.parse import ARRAY_SEPARATOR, Redirect, SimpleCommand, Word
 from phlegyas.analysis.shell.readvars import DEFAULT_IFS
-from phlegyas.analysis.shell.syntax import is_glob
+from phlegyas.analysis.shell.syntax import EXPANDS, is_glob
 
 _ARRAY_ALL: Final = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")  # "${a[@]}", ${a[*]}: every element
 _ARRAY_ONE: Final = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[([0-9]+)\]\}")  # ${a[1]}
@@ -56,12 +56,8 @@ def substitute(word: Word, values: dict[str, str]) -> Word:
     new = _VAR.sub(lambda m: _first(repl(m)), new)
     if not changed:
         return word
-    dynamic = _EXPANDS.search(new) is not None or "`" in new or _process(word, new)
+    dynamic = EXPANDS.search(new) is not None or "`" in new or _process(word, new)
     return Word(new, dynamic, word.glob, word.quoted)
-
-
-_EXPANDS: Final = re.compile(r"\$[A-Za-z_{(0-9@*#?!$-]")
-"""A ``$`` that starts an expansion; any other (``"^$"``, ``a$/b``) is a dollar sign."""
 
 
 def _process(word: Word, new: str) -> bool:

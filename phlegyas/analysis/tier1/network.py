@@ -548,8 +548,8 @@ def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if stdin or inv.upstream and fed:  # `… | xargs -I{} curl …/{}`
         got = _stdin_secret(inv, env) or (next(
             (f"a dump of a database ({u.program})" for u in upstream_closure(inv) if u.program in _DB_DUMPERS), None)
-            if prog not in ("aws", "gsutil", "rclone", "scp", "rsync", "sftp") else None)
-        if got:  # (a dump sent to a bucket or a host of one's own is a backup: the other checks judge it)
+            if prog not in ("aws", "gsutil", "rclone", "scp", "rsync", "sftp", "ssh", *MAILERS) else None)
+        if got:  # (a dump sent to a bucket, a host or a mailbox of one's own is a backup or a migration)
             add(out, "net.exfiltration", inv, f"{prog} sends {got} over the network")
             return
     dynamic = [w.text for w in inv.args if w.dynamic]
