@@ -139,7 +139,8 @@ class _Walker:
                             parts.append(unescape_double(extra))
                     continue
                 if ck == "$":  # a lone `$` in a string is a dollar sign (`"^$"`); `$"…"`'s leading one is not
-                    flags[3] = flags[3] or kind == "string" and not parts.append("$")
+                    parts.extend(["$"] if kind == "string" else [])
+                    flags[3] = flags[3] or kind == "string"
                     continue
                 if ck == "string_content":
                     parts.append(unescape_double(self.text(child)))
@@ -496,11 +497,10 @@ planes 4 and up hold only tags and private use, so such a line is refused unpars
 LARGE_SOURCE: Final = 4096
 PARSE_BUDGET_SECONDS: Final = 0.5
 _CHUNK: Final = 1024
-"""tree-sitter's error recovery is quadratic on long runs of operators (``cmd >>>>…``, ``||||…``: 16 KB
-of ``||`` take 2 s, 230 KB minutes). A line longer than ``LARGE_SOURCE`` bytes is fed through a reader
-that ends the input once the budget is spent; what was not read is a problem (not understood). The reader
-hands out 1 KB at a time: given the whole rest at once, tree-sitter may never ask again (a 180 KB chain of
-`$(date …)` substitutions took 6 s in one call)."""
+"""tree-sitter's error recovery is quadratic on long runs of operators (``cmd >>>>…``, ``||||…``: 16 KB of ``||``
+take 2 s, 230 KB minutes). A line longer than ``LARGE_SOURCE`` bytes is fed through a reader that ends the input
+once the budget is spent; what was not read is a problem (not understood). The reader hands out 1 KB at a time:
+given the whole rest at once, tree-sitter may never ask again (a 180 KB ``$(date …)`` chain took 6 s in one call)."""
 
 
 def _tree(data: bytes) -> tuple[Any, bool]:
