@@ -7,7 +7,7 @@ loads (``load_flags``: refused from outside the project), a report or cache is a
 """
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import LINT_FORMAT, TEST_BUILD, E, Spec
+from phlegyas.analysis.programs.spec import LINT_FORMAT, TEST_BUILD, E, Spec, ro, subs
 
 JS_TOOLS: dict[str, Spec] = {}
 """The JavaScript build tools and the other linters, in table order."""
@@ -74,8 +74,9 @@ _add("ava karma jasmine tap playwright cypress phpunit rspec behave ward nosetes
     category=TEST_BUILD, operands="read", does="runs the project's tests", handler="operands_load",
     flags=E(f"{_HELP} -v --verbose -q --quiet -x --exitfirst --fail-fast --bail --watch --serial --tap --headed "
             "--debug --no-color --color --coverage --ci --single-run --list --stop-on-failure --testdox "
-            "--no-coverage --update-snapshots -u --only-changed --last-failed --forbid-only --pass-with-no-tests"),
-    value_opts=E("-g --grep --grep-invert -t --tag --tags -j --jobs --workers --shard --project "
+            "--no-coverage --update-snapshots -u --only-changed --last-failed --forbid-only --pass-with-no-tests "
+            "--parallel --compact --dirty --profile"),
+    value_opts=E("-g --grep --grep-invert -t --tag --tags -j --jobs --workers --shard --project --processes "
                  "--timeout --retries --repeat-each --match -m --filter --group --exclude-group --seed --format "
                  "--browser -b --spec -s --env -e --max-failures --testsuite --order-by --concurrency"),
     write_flags=E("-o --out --output --log-junit --coverage-html --coverage-clover --output-dir --junit-xml"),
@@ -85,6 +86,22 @@ _add("ava karma jasmine tap playwright cypress phpunit rspec behave ward nosetes
               ("npx playwright test --reporter=line", "safe"),
               ("phpunit --bootstrap /tmp/b.php", "notsafe"), ("rspec --require /tmp/x.rb", "notsafe"),
               ("rspec /tmp/evil_spec.rb", "notsafe"))))
+
+_add("pint", Spec(category=LINT_FORMAT, operands="read", inplace=True, readonly_flags=E("--test"),
+                  flags=E(f"{_HELP} --test -v --verbose --dirty --bail --repair --parallel --no-cache"),
+                  value_opts=E("--preset --format --diff --output-format"), load_flags=E("--config"),
+                  default_operand=".",
+                  examples=(("./vendor/bin/pint --test", "readonly safe"), ("vendor/bin/pint src", "writes safe"),
+                            ("pint --config /tmp/pint.json", "notsafe"))))
+_add("phpstan", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
+    "analyse analyze", ro(category=LINT_FORMAT, operands="read", handler="operands_load",
+                          flags=E(f"{_HELP} --no-progress --no-interaction -v -vv -vvv --debug --xdebug --ansi "
+                                  "--no-ansi --allow-empty-baseline"),
+                          value_opts=E("-l --level --memory-limit --error-format"),
+                          load_flags=E("-c --configuration -a --autoload-file -b --generate-baseline"))),
+    ("", ro(operands="none", flags=E(_HELP)))),
+    examples=(("vendor/bin/phpstan analyse src", "readonly safe"), ("phpstan analyse -l 8 src tests", "readonly safe"),
+              ("phpstan analyse -a /tmp/autoload.php src", "notsafe"))))
 
 # -- eslint, prettier, tsc -------------------------------------------------------------------------------
 _add("eslint", Spec(

@@ -132,6 +132,16 @@ _wrap("bwrap", Wrapper(alone="none", examples=(("bwrap --bind / / rm -rf /x", "d
 _wrap("start-stop-daemon", Wrapper(privileged=True, alone="none",
                                    examples=(("start-stop-daemon --start --exec /bin/rm -- -rf /x", "deletes notsafe"),
                                              ("start-stop-daemon --stop --name web", "notsafe"))))
+# profilers and memory checkers run the program they are given, as it would run alone
+_wrap("valgrind", Wrapper(flags=E("-q --quiet -v --verbose --help --version"),
+                          value_opts=E("--leak-check --show-leak-kinds --track-origins --error-exitcode --tool "
+                                       "--trace-children --num-callers --errors-for-leak-kinds --gen-suppressions"),
+                          write_opts=E("--log-file --xml-file --callgrind-out-file --massif-out-file"),
+                          read_opts=E("--suppressions"),
+                          examples=(("valgrind --leak-check=full --error-exitcode=1 ls", "readonly safe"),
+                                    ("valgrind --leak-check=full ./build/tests/t", "notsafe"),
+                                    ("valgrind --log-file=/etc/x ./build/t", "notsafe"),
+                                    ("valgrind --tool=memcheck rm -rf /x", "deletes notsafe"), ("valgrind ls", "readonly"))))
 _wrap("time", Wrapper(value_opts=E("-f --format -o --output"), write_opts=E("-o --output"),
                       flags=E("-p --portability -v --verbose -a --append -q --quiet --help --version"),
                       examples=(("time make test", "safe"), ("time -o /etc/x ls", "notsafe"))))
@@ -199,9 +209,8 @@ _wrap("sshpass", Wrapper(value_opts=E("-p -f -d -e -P"), network=True, alone="no
                          examples=(("sshpass -p x ssh h ls", "notsafe"),)))
 _wrap("perf", Wrapper(value_opts=E("-e -o -p -t -r -n -G -C -c -F"), leading=1, write_opts=E("-o --output"),
                      alone="none", examples=(("perf stat /bin/sh", "executes notsafe"),)))
-_wrap("multitime valgrind", Wrapper(value_opts=E("-e -o -p -t -r -n --tool --log-file"),
-                                                         write_opts=E("-o --log-file"), alone="none",
-                                                         examples=(("valgrind ls", "readonly"),)))
+_wrap("multitime", Wrapper(value_opts=E("-e -o -p -t -r -n"), write_opts=E("-o"), alone="none",
+                           examples=(("multitime -n 5 ls", "readonly"),)))
 _wrap("busybox toybox", Wrapper(alone="readonly", examples=(("busybox ls", "readonly safe"),
                                                             ("busybox sh -c 'rm -rf x'", "deletes notsafe"))))
 _wrap("ssh", Wrapper(value_opts=SSH_VALUES, rest_is_code=True, leading=1, remote=True, network=True,
