@@ -102,6 +102,12 @@ _SOURCE_KINDS: Final = (  # ordinary source files: only a Tier 1 deny in their c
                        ("x_test.go", "cmd/app/main.go")),
     PlantedKind("gradle", "a Gradle build script", "gradle or ./gradlew", "src:gradle",
                        ("build.gradle", "app/build.gradle.kts", "settings.gradle")),
+    PlantedKind("msbuild", "an MSBuild project or targets file", "dotnet build or test", "src:msbuild",
+                       ("Directory.Build.targets", "src/App/App.csproj", "Directory.Build.props")),
+    PlantedKind("dockerfile", "a Dockerfile", "docker build (its RUN lines)", "src:docker",
+                       ("Dockerfile", "docker/api.Dockerfile")),
+    PlantedKind("notebook", "a notebook's code", "jupyter nbconvert --execute, or whoever runs it", "src:cell",
+                       ("notebooks/explore.ipynb",)),
     PlantedKind("installed_tool", "a tool's entry point", "the project's commands (pytest, npx jest, ./gradlew, bin/rails)",
                 "src:auto", (".venv/bin/pytest", "venv/bin/ruff", "node_modules/.bin/jest", "gradlew", "bin/rails")),
 )
@@ -122,6 +128,9 @@ _PACKAGE_KINDS: Final = (  # where packages come from: a registry, an index, a r
                        ("go.mod", "tools/go.mod")),
     PlantedKind("rust_toolchain", "the Rust toolchain file", "cargo (through rustup)", "pkg:toolchain",
                        ("rust-toolchain.toml", "rust-toolchain")),
+    PlantedKind("gitmodules", "the submodules' list", "git submodule update", "pkg:gitmodules", (".gitmodules",)),
+    PlantedKind("editor_settings", "the editor's settings", "the editor (its interpreter, terminal, tools)",
+                "pkg:vscode", (".vscode/settings.json",)),
 )
 PACKAGE_KINDS: Final[dict[str, PlantedKind]] = {k.id: k for k in _PACKAGE_KINDS}
 _ALL: Final[dict[str, PlantedKind]] = {**KINDS, **SOURCE_KINDS, **PACKAGE_KINDS}
@@ -144,7 +153,8 @@ _BY_NAME: Final = {
     "CMakeLists.txt": "cmake", ".npmrc": "npm_config", ".yarnrc": "yarn_config", ".yarnrc.yml": "yarn_config",
     ".yarnrc.yaml": "yarn_config", "bunfig.toml": "bun_config", "pip.conf": "pip_config", "pip.ini": "pip_config",
     "uv.toml": "uv_config", "Pipfile": "pipfile", "go.mod": "go_mod", "rust-toolchain.toml": "rust_toolchain",
-    "rust-toolchain": "rust_toolchain",
+    "rust-toolchain": "rust_toolchain", ".gitmodules": "gitmodules", "Dockerfile": "dockerfile",
+    "Containerfile": "dockerfile",
     "CLAUDE.md": "agent_instructions", "CLAUDE.local.md": "agent_instructions", "AGENTS.md": "agent_instructions",
     "GEMINI.md": "agent_instructions", ".cursorrules": "agent_instructions", ".windsurfrules": "agent_instructions",
     "copilot-instructions.md": "agent_instructions", "devcontainer.json": "devcontainer",
@@ -155,6 +165,8 @@ _BY_SUFFIX: Final = (
     (".ts", "js_source"), (".mts", "js_source"), (".cts", "js_source"), (".jsx", "js_source"), (".tsx", "js_source"),
     (".rb", "ruby_source"), (".sh", "shell_script"), (".bash", "shell_script"), (".cmake", "cmake"),
     (".rs", "rust_source"), (".go", "go_source"), (".gradle", "gradle"), (".gradle.kts", "gradle"),
+    (".csproj", "msbuild"), (".fsproj", "msbuild"), (".vbproj", "msbuild"), (".targets", "msbuild"),
+    (".props", "msbuild"), (".Dockerfile", "dockerfile"), (".dockerfile", "dockerfile"), (".ipynb", "notebook"),
 )
 _REQUIREMENTS: Final = re.compile(r"(?:requirements|constraints)[\w.-]*\.(?:txt|in)")
 _HOOK_DIRS: Final = frozenset({".husky", ".githooks"})
@@ -212,6 +224,8 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
         return KINDS["ci"]
     if len(parts) >= 2 and parts[-2] == ".vscode" and name == "tasks.json":
         return KINDS["vscode_tasks"]
+    if len(parts) >= 2 and parts[-2] == ".vscode" and name == "settings.json":
+        return _ALL["editor_settings"]
     if len(parts) >= 2 and parts[-2] == ".cargo" and name in ("config.toml", "config"):
         return KINDS["cargo_config"]
     if name == "config" and parts[-2:-1] in ([".ssh"], [".git"]) or name == ".gitconfig" or parts[-3:] == [

@@ -68,6 +68,8 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         out.snippets.extend(("sh", m.group(1).lstrip("-@:+!")) for m in _EXEC_LINE.finditer(text))
     elif language == "md":
         out.snippets.extend((LOOSE, s) for s in _instructions(text))
+        if _URL_WORD.search(text) and _SECRET_WORD.search(text):  # "upload … .env to https://…": no command,
+            out.doubts.append("it tells the agent to send a secret somewhere")  # but an instruction to exfiltrate
     elif language == "cargo":
         out.snippets.extend(("sh", s) for s in _toml_commands(text, _CARGO_KEYS))
     elif language == "rust":
@@ -136,6 +138,9 @@ def cron_commands(text: str, system: bool) -> list[str]:
 # -- the agent's instructions and the dev container ----------------------------------------------
 
 _ALIAS_VALUE: Final = re.compile(r"""^\s*alias\s+[\w.-]+=(?:'([^']*)'|"((?:[^"\\]|\\.)*)")""", re.M)
+_URL_WORD: Final = re.compile(r"https?://|\bftp://|\bs3://|\bgist\b|\bpastebin\b", re.I)
+_SECRET_WORD: Final = re.compile(r"(?:^|[\s`'\"(/])(?:\.env\b|id_rsa|id_ed25519|\.ssh\b|\.aws\b|credentials|\.netrc|"
+                                 r"api[ _-]?keys?\b|tokens?\b|secrets?\b|passwords?\b)", re.I)
 _DEVCONTAINER_KEYS: Final = ("initializeCommand", "onCreateCommand", "updateContentCommand", "postCreateCommand",
                              "postStartCommand", "postAttachCommand")
 _OPEN_VALUE: Final = re.compile(r'"\s*:\s*"((?:[^"\\]|\\.)*)')

@@ -70,6 +70,8 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
             return _sources_finding(language[4:], path, kind.what, kind.runs_it, content, whole, env, actor, shown)
         root = replace(env, cwd=env.project_root if env.project_root != "/" else env.cwd)
         why = source_deny(_by_shebang(content) if language == "src:auto" else language[4:], content, root, tools)
+        if why is not None and kind.id == "dockerfile":  # `RUN curl … | sh` is how images install tools: a person
+            return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} puts code in {where} that {why}")]  # decides
         return [] if why is None else [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}")]
     if content is None:
         return [Finding(PLANTS_UNCHECKED, ASK, shown,
@@ -122,9 +124,14 @@ def _sources_finding(language: str, path: str, what: str, read_by: str, content:
     if not found:
         return []
     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-    return [Finding(PACKAGE_SOURCE, ASK, shown,
-                    f"{actor} writes {shown} ({what}, read by {read_by}) that points package installs at "
-                    f"{found[0]}{more}")]
+    verb = _SOURCE_VERBS.get(language, "points package installs at")
+    return [Finding(PACKAGE_SOURCE, ASK, shown, f"{actor} writes {shown} ({what}, read by {read_by}) that {verb} "
+                                                f"{found[0]}{more}")]
+
+
+_SOURCE_VERBS: Final = {"ci": "exposes the repository's secrets to", "precommit": "fetches hook code from",
+                        "gitmodules": "fetches code from", "toolchain": "runs the compiler from",
+                        "vscode": "points the editor at"}
 
 
 def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv,
@@ -221,8 +228,10 @@ def _run_doubt(run: Run, eff: Effects, env: AnalysisEnv, npm: bool, names: set[s
             continue
         if _OPTION_GAP not in blocker or eff.category is None:
             return blocker
+    fetching = any(w.text in ("-y", "--yes") for w in run.command.words) or any(
+        "@" in w.text.lstrip("@") for w in run.command.words[1:] if not w.text.startswith("-"))
     for note in eff.runs:
-        if note.startswith(_NPX_RUN):
+        if note.startswith(_NPX_RUN) and not fetching:  # `npx eslint`: the project's own; `npx -y x@latest` fetches
             continue
         if note.startswith("runs a file: "):
             target = note[len("runs a file: "):]

@@ -71,19 +71,31 @@ def package_sources(language: str, content: str, whole: bool, path: str, env: An
         return _go_mod(content, base, env)
     if language == "gemfile":
         return _gemfile(content, base, env)
-    if language == "precommit":
-        return [f"{show(u)} (a pre-commit hook repository: its code runs at each commit)"
-                for u in _PRE_COMMIT_REPO.findall(content)]
+    if language == "precommit":  # a fragment (`sed s|old-repo|new-repo|`) names a repository without `repo:`
+        found = _PRE_COMMIT_REPO.findall(content) if whole else _ANY_URL.findall(content)
+        return [f"{show(u)} (a pre-commit hook repository: its code runs at each commit)" for u in found]
+    if language == "vscode":  # `"python.defaultInterpreterPath": "/tmp/py/bin/python"`: the editor runs it
+        return [f"{show(v)} (a program the editor runs: {k})" for k, v in _EDITOR_PROGRAM.findall(content)
+                if v.startswith(("/", "~", "$")) and not v.startswith("${workspaceFolder}") and _outside(v, base, env)]
+    if language == "gitmodules":
+        return [f"{show(u)} (a submodule's repository: git submodule update checks out its code)"
+                for u in _SUBMODULE_URL.findall(content)]
     if language == "toolchain":
         return [f"{show(v)} (a toolchain directory rustup runs the compiler from)"
                 for v in _TOOLCHAIN_PATH.findall(content) if _outside(v, base, env)]
-    if language == "ci" and _PWN_TRIGGER.search(content) and _PR_HEAD.search(content):
-        return ["the pull request's own code (pull_request_target checks out the head: a fork's code runs with "
-                "the repository's secrets)"]
+    if language == "ci" and _PWN_TRIGGER.search(content) and (_PR_HEAD.search(content) or not whole):
+        return ["the pull request's own code (pull_request_target checks out the head, or may: a fork's code runs "
+                "with the repository's secrets)"]
+    if language == "ci" and "toJSON(secrets)" in content.replace(" ", ""):
+        return ["the log (toJSON(secrets) prints every secret of the repository)"]
     return []
 
 
 _PRE_COMMIT_REPO: Final = re.compile(r"""^\s*-?\s*repo\s*:\s*['"]?((?:https?|git|ssh)://[^\s'"]+|git@[^\s'"]+)""", re.M)
+_ANY_URL: Final = re.compile(r"""(?:https?|git|ssh)://[^\s'"|]+|git@[^\s'"|]+""")
+_EDITOR_PROGRAM: Final = re.compile(r'"([\w.-]*(?:[Pp]ath|[Ee]xecutable|[Ii]nterpreter|[Bb]inary|\.shell\.\w+|'
+                                    r'[Cc]ommand))"\s*:\s*"([^"]+)"')
+_SUBMODULE_URL: Final = re.compile(r"""^\s*url\s*=\s*(\S+)""", re.M)
 _TOOLCHAIN_PATH: Final = re.compile(r"""^\s*path\s*=\s*['"]([^'"]+)['"]""", re.M)
 _PWN_TRIGGER: Final = re.compile(r"\bpull_request_target\b|\bworkflow_run\b")
 _PR_HEAD: Final = re.compile(r"pull_request\.head\.(?:sha|ref)|github\.head_ref|refs/pull/")

@@ -10,6 +10,7 @@ like the shell's ``rm -r ~``.
 """
 from __future__ import annotations
 
+import html
 import re
 from typing import Final
 
@@ -38,7 +39,16 @@ def commands(language: str, text: str) -> list[str]:
         return go_commands(text)
     if language == "gradle":
         return gradle_commands(text)
+    if language == "msbuild":
+        return [html.unescape(m.group(2)) for m in _MSBUILD_EXEC.finditer(text)]
+    if language == "docker":  # RUN lines in shell form; the exec form (`RUN ["x", "y"]`) is an argv
+        return [m.group(1).replace("\\\n", " ") for m in _DOCKER_RUN.finditer(text)
+                if not m.group(1).lstrip().startswith("[")]
     return []
+
+
+_MSBUILD_EXEC: Final = re.compile(r"""<Exec\b[^>]*?\bCommand\s*=\s*(["'])(.*?)\1""", re.S | re.I)
+_DOCKER_RUN: Final = re.compile(r"^\s*RUN\s+((?:[^\n\\]|\\\n|\\.)+)", re.M | re.I)
 
 
 # -- CMake --------------------------------------------------------------------------------------------
@@ -217,10 +227,13 @@ def _go_literal(text: str) -> str | None:
     return None
 
 
+_GO_GENERATE: Final = re.compile(r"^\s*//go:generate\s+(.+?)\s*$", re.M)
+
+
 def go_commands(text: str) -> list[str]:
     """``exec.Command("p", "a", …)`` whose words are all literals as ``p a …``; ``os.RemoveAll`` of a
     literal, of ``os.Getenv("HOME")``/``os.UserHomeDir()`` or of a variable bound to one as ``rm -r``."""
-    out: list[str] = []
+    out: list[str] = [m.group(1) for m in _GO_GENERATE.finditer(text)]  # `//go:generate CMD`, run by go generate
     for m in _GO_COMMAND.finditer(text):
         items = re.findall(rf"{_GO_STRING}|[^,]+", m.group("args"))
         if m.group("ctx"):

@@ -43,8 +43,8 @@ _PY_SINK_LINE: Final = re.compile(r"\b(?:os\.(?:system|popen|exec\w*|spawn\w*|re
 
 def source_deny(language: str, content: str, env: AnalysisEnv, tools: ShellTools) -> str | None:
     """What a source file of ``language`` would run that Tier 1 denies, in words, or None."""
-    if language == "py":
-        return _python(content, env, tools)
+    if language in ("py", "cell"):  # a notebook cell runs as one piece: a read and a send in it are one act
+        return _python(content, env, tools, language == "cell")
     text = content[:_MAX_CHARS]
     if language in ("js", "ruby"):
         return _literal(text, language, env, tools)
@@ -156,7 +156,7 @@ def _unparsed(report: CodeReport) -> bool:
     return any("does not parse" in p or "too deeply" in p for p in report.problems)
 
 
-def _python(code: str, env: AnalysisEnv, tools: ShellTools) -> str | None:
+def _python(code: str, env: AnalysisEnv, tools: ShellTools, cell: bool = False) -> str | None:
     """The commands the module runs (``analyze_python``); a fragment that does not parse (an Edit of a
     function's body, a file mid-rewrite, a very long file) is read a line at a time, for the lines that
     call something that runs or deletes."""
@@ -167,6 +167,8 @@ def _python(code: str, env: AnalysisEnv, tools: ShellTools) -> str | None:
             report, code = analyze_python(dedented), dedented
     if report is not None and not _unparsed(report):
         why, confirm = _split(report, env, tools)
+        if confirm and cell:  # the cell as a whole is the unit: its synthetic flows stand as they are
+            return _synthetic_deny(report, env, tools)
         return _python_chunks(code, env, tools) if confirm else why
     lines = [line.strip() for line in code.splitlines() if _PY_SINK_LINE.search(line)]
     for line in lines[:_MAX_LINES]:

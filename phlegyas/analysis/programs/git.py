@@ -310,7 +310,7 @@ _CONFIG = _read("--global --system --local --worktree --get --get-all --get-rege
                 "-f --file --blob --type --default --comment --value", handler="git_config")
 _ARCHIVE = _read("-l --list -v --verbose --worktree-attributes", "--format --prefix --mtime --add-virtual-file",
                  numeric=True, write_flags=E("-o --output"), read_flags=E("--add-file"),
-                 exec_flags=E("--exec --remote"))
+                 exec_flags=E("--exec --remote"), handler="git_paths")  # `git archive HEAD .env`: prints .env
 """``--remote`` asks another host (or, for a local path, ``--exec``'s program) to build the archive."""
 
 # -- subcommands with verbs of their own ---------------------------------------------------------------

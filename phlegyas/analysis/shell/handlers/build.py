@@ -202,6 +202,9 @@ def go_flags(c: Call) -> None:
     for op in c.parsed.operands:
         if op.dynamic or _pathlike(op.text) or "@" in op.text:
             c.eff.loads.append(op)  # a package from outside the project is code it builds or tests
+        elif "." in op.text.split("/", 1)[0] and not op.text.startswith("."):  # `go test github.com/x/pkg/...`
+            c.eff.blockers.append(f"go fetches and builds {op.text}, a module from elsewhere (not a path of "
+                                  "this project)")
 
 
 def go_run(c: Call) -> None:

@@ -9,6 +9,7 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis.programs.git import GIT_SETTABLE_CONFIG
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call, mutate, read_only
+from phlegyas.analysis.shell.handlers.text import CREDENTIAL_PATTERN
 from phlegyas.analysis.urls import host_of, host_reason, secrets_in
 
 MAIN_BRANCHES: Final = frozenset({"main", "master", "origin/main", "origin/master", "upstream/main", "upstream/master"})
@@ -263,6 +264,9 @@ def git_paths(c: Call) -> None:
     """What ``show``/``log``/``diff``/``blame``/``cat-file`` print is the content of the files they name: the
     path of ``REV:PATH`` (``git show HEAD:.env``) and every operand (a path after ``--``, or a word that may be
     one) is a read, so a secret there is judged as ``cat`` of it would be."""
+    for opt, value in c.parsed.opts:  # `git log -S AKIA --all -p`: a hunt for credentials in the history
+        if opt in ("-S", "-G", "--grep") and value is not None and CREDENTIAL_PATTERN.search(value.text):
+            c.eff.secrets.append(f"credentials the history may hold (it searches for {value.text[:12]}…)")
     for w in c.parsed.operands:
         text = w.text
         if text.startswith("-"):

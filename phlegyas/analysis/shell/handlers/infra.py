@@ -40,6 +40,8 @@ def docker(c: Call) -> None:
 
 
 def kubectl_read(c: Call) -> None:
+    for parsed in (c.top, c.parsed):  # a kubeconfig's `exec` plugin runs a program: only the project's own
+        c.eff.loads.extend(parsed.values(("--kubeconfig",)) if parsed is not None else [])
     ops = [t.lower() for t in operand_texts(c)]
     shows = c.parsed.has(("-o", "--output", "--template"))
     if c.path and c.path[-1] == "get" and shows and any(t.startswith("secret") for t in ops):

@@ -106,10 +106,18 @@ def tex(c: Call) -> None:
             c.eff.runs.append("executes code (inline TeX, which can write files or run commands)")
 
 
+CREDENTIAL_PATTERN: Final = re.compile(r"AKIA|ASIA|\bgh[pousr]_|github_pat_|sk-ant-|\bxox[abprs]-|glpat-|AIza|"
+                                       r"PRIVATE KEY|aws_secret_access_key|BEGIN (?:RSA|OPENSSH|EC|DSA)")
+"""What a search looks for when it hunts credentials: token prefixes, private key headers."""
+
+
 def search_globs(c: Call) -> None:
     """``rg -g '.env*' '' .``, ``grep -r --include='*.pem' x .``: a name filter picks the files searched, so
     each directory searched is read as that glob under it (``./.env*``), and a glob spelling a secret's
     name is a secret read. Exclusions (``-g '!*.lock'``, ``--exclude``) pick nothing."""
+    patterns = c.parsed.values(("-e", "--regexp")) or c.parsed.operands[:1]
+    if any(CREDENTIAL_PATTERN.search(p.text) for p in patterns):  # `grep -rn AKIA .`: a hunt for keys
+        c.eff.secrets.append(f"credentials the files may hold (it searches for {patterns[0].text[:12]}…)")
     globs = [w for w in c.parsed.values(("-g", "--glob", "--iglob", "--include")) if not w.text.startswith("!")]
     if not globs:
         return
