@@ -76,6 +76,10 @@ def find(c: Call) -> None:
         elif t in _FIND_WRITES:
             if i + 1 < n:
                 eff.writes.append(args[i + 1])
+                if any(s.text == "~" or s.text.startswith(("~/", "$HOME", "/home", "/root", "/")) and s.text != "/tmp"
+                       for s in starts) and not args[i + 1].text.startswith((".", "build/", "out/")):
+                    eff.blockers.append(f"find {t} saves a listing of files outside the project to "
+                                        f"{args[i + 1].text}")  # `find ~ -name 'id_*' -fprint /tmp/keys`
             i += _FIND_WRITES[t]
         elif t in _FIND_READS:
             if i + 1 < n:
