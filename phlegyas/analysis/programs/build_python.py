@@ -9,7 +9,7 @@ an option in none of the sets is not understood, so the call is not automatic.
 """
 from __future__ import annotations
 
-from phlegyas.analysis.programs.spec import LINT_FORMAT, TEST_BUILD, E, Spec, ro, subs
+from phlegyas.analysis.programs.spec import LINT_FORMAT, TEST_BUILD, E, Spec, mut, ro, subs
 
 PY_TOOLS: dict[str, Spec] = {}
 """The Python build tools, in table order."""
@@ -86,6 +86,16 @@ _add("build pyproject-build", Spec(  # pypa's build frontend: the project's own 
     value_opts=E("--installer -C --config-setting"), write_flags=E("-o --outdir"),
     examples=(("python -m build", "safe"), ("python -m build --wheel --outdir dist/", "safe"),
               ("python -m build -o /etc/x", "notsafe"), ("python -m build /tmp/evil", "notsafe"))))
+_add("pre-commit", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
+    "run", Spec(category=TEST_BUILD, operands="none", does="runs the project's pre-commit hooks",
+                flags=E("-a --all-files --show-diff-on-failure -v --verbose --help"),
+                value_opts=E("--color --hook-stage --from-ref --to-ref -s -o --source --origin"),
+                read_flags=E("--files"), load_flags=E("-c --config"))),
+    ("--version help", ro(operands="none")),
+    ("*", mut("changes the hooks or their configuration", operands="none"))),
+    examples=(("pre-commit run --all-files", "safe"), ("pre-commit run ruff --files src/a.py", "safe"),
+              ("pre-commit run --all-files --config /tmp/.pre-commit-config.yaml", "notsafe"),
+              ("pre-commit install", "notsafe"), ("pre-commit autoupdate", "notsafe"))))
 _NBCONVERT_FLAGS = ("--stdout --execute --inplace --no-input --no-prompt --allow-errors --clear-output --debug "
                     "--embed-images --sanitize-html --log-level --help --version")
 _add("jupyter", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (

@@ -375,8 +375,11 @@ _BISECT = Spec(
                      ("good bad new old skip", _BISECT_STEP), ("reset", _local("ends the bisection", "")),
                      ("log terms", _read("--term-good --term-bad --term-new --term-old")),
                      ("replay", _local("replays a bisection log", "", operands="read")),
-                     ("run visualize view", mut("runs a program on every step", operands="none"))))
-"""``bisect run CMD`` runs CMD, ``visualize`` starts gitk; the steps only check out commits."""
+                     ("run", _local("checks out each step and runs the command it is given there", "",
+                                    operands="none")),
+                     ("visualize view", mut("starts a viewer", operands="none"))))
+"""``bisect run CMD`` checks out each step and runs CMD there (CMD is judged as itself: ``programs.carriers``);
+``visualize`` starts gitk; the steps only check out commits."""
 
 GIT = Spec(
     operands="none", handler="git",

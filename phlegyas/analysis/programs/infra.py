@@ -89,9 +89,11 @@ _add("terraform tofu terragrunt", Spec(
                           ro(operands="none", whole=E("-json -no-color -raw -state"), handler="tf_output",
                              flags=E("-json -no-color -raw -help -h -v -version"))),
                      ("plan", ro(category=NET_READ, operands="none", network=True,
-                                 value_opts=E("-var -var-file -target -out -state -parallelism -lock-timeout"),
+                                 value_opts=E("-var -var-file -target -out -state -parallelism -lock-timeout -lock "
+                                              "-input -refresh"),
                                  whole=E("-var -var-file -target -out -state -parallelism -lock-timeout -destroy "
-                                         "-refresh-only -input -lock -detailed-exitcode"),
+                                         "-refresh-only -input -lock -detailed-exitcode -no-color -compact-warnings "
+                                         "-json -help -refresh"),
                                  flags=E("-destroy -refresh-only -detailed-exitcode -no-color -compact-warnings "
                                          "-json -help"),
                                  write_flags=E("-out"))),
@@ -100,10 +102,11 @@ _add("terraform tofu terragrunt", Spec(
                                   flags=E("-check -diff -recursive -no-color -write=false -list=false"),
                                   default_operand=".")),
                      ("init get", Spec(category=PKG_INSTALL, operands="none", network=True, does="downloads providers",
-                                       whole=E("-upgrade -backend-config -reconfigure -migrate-state"),
+                                       whole=E("-upgrade -backend-config -reconfigure -migrate-state -backend -input "
+                                               "-get -lock -no-color -json -plugin-dir -help"),
                                        flags=E("-upgrade -reconfigure -migrate-state -input=false -no-color "
                                                "-backend=false -get=false -json -help"),
-                                       value_opts=E("-backend-config -plugin-dir"))),
+                                       value_opts=E("-backend-config -plugin-dir -backend -input -get -lock"))),
                      ("state workspace", Spec(operands="none", handler="tf_state", does="changes state")),
                      ("", ro(operands="none")),
                      ("*", mut("changes infrastructure", operands="none", network=True))),
