@@ -548,7 +548,7 @@ def detect_upload(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if stdin or inv.upstream and fed:  # `… | xargs -I{} curl …/{}`
         got = _stdin_secret(inv, env) or (next(
             (f"a dump of a database ({u.program})" for u in upstream_closure(inv) if u.program in _DB_DUMPERS), None)
-            if prog not in ("aws", "gsutil", "rclone", "scp", "rsync", "sftp", "ssh", *MAILERS) else None)
+            if prog not in _OWN_DESTINATIONS else None)
         if got:  # (a dump sent to a bucket, a host or a mailbox of one's own is a backup or a migration)
             add(out, "net.exfiltration", inv, f"{prog} sends {got} over the network")
             return
@@ -573,6 +573,7 @@ def _request_bodies(inv: Invocation) -> list[str]:
 
 
 _DB_DUMPERS: Final = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport"})
+_OWN_DESTINATIONS: Final = frozenset({"aws", "gsutil", "rclone", "scp", "rsync", "sftp", "ssh", *MAILERS})
 UPLOADERS = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
                        "rclone", "aws", "gsutil", "ssh", "nc", "ncat", "netcat", "telnet", "socat", "openssl", "gh",
                        "ftp", "lftp", "tnftp",
