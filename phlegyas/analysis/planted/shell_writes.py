@@ -15,6 +15,7 @@ from phlegyas.analysis.planted.catalogue import planted_kind
 from phlegyas.analysis.planted.judge import ShellTools, content_findings
 from phlegyas.analysis.shell.analyze import Run
 from phlegyas.analysis.shell.parse import Word
+from phlegyas.analysis.shell.stdin import DECODERS, literal_output
 from phlegyas.analysis.tier1.base import piped_text
 from phlegyas.analysis.tier1.writes import DOWNLOADERS, program_writes
 from phlegyas.core.analysis import AnalysisEnv
@@ -103,6 +104,8 @@ def _redirected_content(run: Run) -> str | None:
         return _piped(run)
     if run.program == "tee":
         return _piped(run)
+    if run.program in DECODERS:  # `echo IyEv… | base64 -d > .git/hooks/pre-commit`: what the decoder prints
+        return literal_output(run)[0]
     return None
 
 

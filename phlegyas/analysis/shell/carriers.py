@@ -119,6 +119,9 @@ def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word],
         argv = sub[texts.index("--") + 1:]
     elif c.argv_from >= 0:
         argv = operands[c.argv_from:]
+        if argv and argv[0].text.startswith("-") and c.mounts and c.argv_from > 0:  # `docker run … curlimages/curl
+            tool = _IMAGE_TOOLS.get(operands[c.argv_from - 1].text.rsplit("/", 1)[-1].split(":", 1)[0])  # -F …`
+            argv = [literal(tool), *argv] if tool else argv  # the image's entry point is that tool
     if c.assignments:
         while argv and "=" in argv[0].text and argv[0].text.split("=", 1)[0].isidentifier():
             argv = argv[1:]
@@ -146,6 +149,11 @@ _TMUX_KEYS: Final = frozenset({"Enter", "C-m", "C-j", "KPEnter", "Space", "Tab",
 
 
 _ANSIBLE_SHELLS: Final = frozenset({"shell", "command", "raw", "script"})
+
+
+_IMAGE_TOOLS: Final = {"curl": "curl", "kubectl": "kubectl", "aws-cli": "aws", "git": "git", "wget": "wget",
+                       "httpie": "http", "rclone": "rclone", "terraform": "terraform", "helm": "helm", "gh": "gh"}
+"""Images whose entry point is one tool (``curlimages/curl``, ``amazon/aws-cli``): arguments after them are its."""
 
 
 def _ansible_code(opts: list[tuple[str, Word | None]], args: Word) -> Word | None:
@@ -185,7 +193,7 @@ def _mount(text: str) -> list[tuple[str, str]]:
 def _host_word(word: Word, mounts: list[tuple[str, str]]) -> Word:
     """``/host/home/u`` with ``-v /:/host`` → ``/home/u``: a path under a mount, named as the host has it."""
     text = word.text
-    if any(c in text for c in " \t\n;|&<>"):  # `sh -c "echo … >> /h/sudoers"`: code, its paths as the host has them
+    if any(c in text for c in " \t\n;|&<>@"):  # `sh -c "… >> /h/sudoers"`, `-F f=@/c/credentials`: host paths
         return Word(_host_code(text, mounts), word.dynamic, word.glob, word.quoted)
     key, eq, value = text.partition("=")
     if eq and value.startswith("/") and not key.startswith("/"):  # `of=/h/dev/sda`, `--file=/h/x`
@@ -207,7 +215,7 @@ def _host_code(text: str, mounts: list[tuple[str, str]]) -> str:
         dst = dst.rstrip("/")
         if dst and "$" not in src:
             host = (src.rstrip("/") or "/").replace("\\", "\\\\")  # a replacement string: backslashes doubled
-            text = re.sub(rf"(?<![\w./~$-]){re.escape(dst)}(?=/|$|[\s'\";|&()<>])", host, text)
+            text = re.sub(rf"(?<![\w./~$-]){re.escape(dst)}(?=/|$|[\s'\";|&()<>,])", host, text)
     return text
 
 

@@ -26,6 +26,11 @@ def substitute(word: Word, values: dict[str, str]) -> Word:
     text = word.text
     if "$" not in text and "`" not in text:
         return word
+    if "${!" in text:  # `x=GITHUB_TOKEN; curl -d "${!x}"`: the variable named by x, its value still unknown
+        text = _INDIRECT.sub(lambda m: "${" + values[m.group(1)] + "}" if _NAME_ONLY.fullmatch(
+            values.get(m.group(1), "")) else m.group(0), text)
+        if text != word.text:
+            word = Word(text, True, word.glob, word.quoted)
     changed = False
 
     def repl(m: re.Match) -> str:
@@ -58,6 +63,10 @@ def substitute(word: Word, values: dict[str, str]) -> Word:
         return word
     dynamic = EXPANDS.search(new) is not None or "`" in new or _process(word, new)
     return Word(new, dynamic, word.glob, word.quoted)
+
+
+_INDIRECT: Final = re.compile(r"\$\{!([A-Za-z_][A-Za-z0-9_]*)\}")
+_NAME_ONLY: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _process(word: Word, new: str) -> bool:

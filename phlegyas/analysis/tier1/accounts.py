@@ -183,3 +183,22 @@ def detect_host_root(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "priv.escalation", inv, f"{inv.program} runs a privileged container (root on this machine)",
             Verdict.ASK)
 
+
+
+_CLOUD_ADMIN: Final = re.compile(r"AdministratorAccess|IAMFullAccess|arn:aws:iam::aws:policy/PowerUserAccess|"
+                                 r"roles/(?:owner|editor|iam\.securityAdmin|resourcemanager\.organizationAdmin)|"
+                                 r"^(?:Owner|Contributor|User Access Administrator)$|\"Action\"\s*:\s*\"\*\"")
+
+
+def detect_cloud_admin(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``aws iam attach-user-policy … AdministratorAccess``, ``gcloud projects add-iam-policy-binding …
+    --role=roles/owner``, ``az role assignment create --role Owner``: an account made administrator of the
+    cloud account (``priv.escalation``, deny)."""
+    texts = [w.text for w in inv.args]
+    verbs = {"attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy",
+             "add-iam-policy-binding", "create"}
+    if not any(t in verbs for t in texts[:4]) or inv.program == "az" and texts[:2] != ["role", "assignment"]:
+        return
+    values = [t.split("=", 1)[1] if t.startswith("--") and "=" in t else t for t in texts]
+    if any(_CLOUD_ADMIN.search(v) for v in values):
+        add(out, "priv.escalation", inv, f"{inv.program} makes an account an administrator of the cloud account")

@@ -81,6 +81,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"), prod.detect_terraform)
     on(("aws", "gcloud", "az", "gsutil", "doctl"), prod.detect_cloud)
     on(cloud.CLOUD_PROGRAMS, cloud.detect_cloud_data)
+    on(("aws", "gcloud", "az"), accounts.detect_cloud_admin)
     on(("aws", "gsutil", "rclone"), network.detect_upload)
     on(("docker", "podman"), prod.detect_docker, system.detect_publish, accounts.detect_host_root,
        flows.detect_login_secret)

@@ -68,6 +68,11 @@ def _secret_variables(commands: Sequence[SimpleCommand], env: AnalysisEnv) -> di
     """Variables the line assigns from a secret (``k=$(cat ~/.ssh/id_rsa)``, ``t=`base64 ~/.aws/credentials```)."""
     held: dict[str, str] = {}
     for cmd in commands:
+        if cmd.words and cmd.words[0].text == "read" and cmd.upstream:  # `xxd -p key | while read -r c; do …`
+            source = next((got for i in cmd.upstream if i < len(commands)
+                           and (got := reader_secret(commands[i], env, True))), None)
+            if source is not None:
+                held.update((w.text, source) for w in cmd.words[1:] if w.text.isidentifier())
         for name, value in cmd.assignments:
             if "$(" in value.text or "`" in value.text:
                 got = substituted_secret(value.text, env, whole_files=True)

@@ -226,6 +226,24 @@ _HOME_VALUE: dict[str, re.Pattern[str]] = {  # (js, ruby and perl have their own
 _JOINED: dict[str, re.Pattern[str]] = {
     lang: re.compile(rf"""(["'])((?:(?!\1)[^\\\n])*)\1\s*{op}\s*(["'])((?:(?!\3)[^\\\n])*)\3""")
     for lang, op in _CONCAT.items()}
+_CHAR_CODES: dict[str, re.Pattern[str]] = {
+    "js": re.compile(r"String\.fromCharCode\(\s*((?:\d{1,3}\s*,\s*)*\d{1,3})\s*\)"),
+    "lua": re.compile(r"string\.char\(\s*((?:\d{1,3}\s*,\s*)*\d{1,3})\s*\)"),
+    "perl": re.compile(r"""\bpack\s*\(?\s*["']H\*["']\s*,\s*["']([0-9A-Fa-f]+)["']\s*\)?"""),
+}
+
+
+def _decoded_chars(m: re.Match[str]) -> str:
+    """A char-code or hex call as the string literal it makes (a quote or backslash in it: left as it was)."""
+    body = m.group(1)
+    try:
+        text = bytes.fromhex(body).decode("utf-8") if "," not in body and not body.isdigit() else "".join(
+            chr(int(n)) for n in body.split(","))
+    except (ValueError, UnicodeDecodeError):
+        return m.group(0)
+    return m.group(0) if any(c in text for c in "\"\\\n") else f'"{text}"'
+
+
 _INDEXED_NAME: Final = re.compile(r"""\[\s*["']([A-Za-z_]\w*)["']\s*\]\s*\(""")
 
 
@@ -239,6 +257,9 @@ def join_literals(code: str, lang: str) -> str:
     home = _HOME_VALUE.get(lang)
     if home is not None:
         code = home.sub('"~"', code)
+    codes = _CHAR_CODES.get(lang)
+    if codes is not None:  # `String.fromCharCode(114,109)`, lua's `string.char(…)`, perl's `pack "H*", "726d"`
+        code = codes.sub(_decoded_chars, code)
     for _ in range(8):
         joined = pattern.sub(lambda m: f'"{m.group(2)}{m.group(4)}"', code)
         if joined == code:

@@ -78,8 +78,17 @@ def _fold_constants(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Juxtaposed string literals are one (awk's concatenation), and a variable assigned once, a string
     literal, is that literal where it is used (``cmd="rm -rf ~"; cmd | getline``, ``system(c)``); one
     assigned twice, or read into by getline, stays computed."""
+    named: list[tuple[str, str]] = []
+    for tok in toks:  # `ENVIRON["HOME"]`: the shell's variable, as the shell code awk hands on would spell it
+        if tok == ("o", "]") and len(named) >= 3 and named[-3] == ("w", "ENVIRON") and named[-2] == ("o", "[") \
+                and named[-1][0] == "s" and named[-1][1].isidentifier():
+            name = named[-1][1]
+            del named[-3:]
+            named.append(("s", "${" + name + "}"))
+        else:
+            named.append(tok)
     joined: list[tuple[str, str]] = []
-    for tok in toks:  # `"cu" "rl …"`: awk joins juxtaposed strings into one
+    for tok in named:  # `"cu" "rl …"`: awk joins juxtaposed strings into one
         if tok[0] == "s" and joined and joined[-1][0] == "s":
             joined[-1] = ("s", joined[-1][1] + tok[1])
         else:
