@@ -202,6 +202,8 @@ def dev_server(url: str, extra_ports: tuple[int, ...] = ()) -> bool:
         return False
     path = parts.path.strip("/").lower()
     first = path.split("/", 1)[0]
+    if _SECRET_SEGMENT.search(path):  # `localhost:8001/api/v1/namespaces/kube-system/secrets` (kubectl proxy)
+        return False
     return first not in ADMIN_PATHS or path in HEALTH_PATHS
 
 
@@ -211,6 +213,9 @@ def secrets_in(text: str) -> list[str]:
     found = [kind.replace("_", " ") for kind in secret_kinds(text)]
     if found or len(text) < 24:
         return found
+    plain = unquote(text) if "%" in text else text  # `?cfg=DATABASE_URL%3Dpostgres%3A%2F%2Fapp%3Apw%40db…`
+    if _CONNECTION_PASSWORD.search(plain[plain.find("?"):] if "?" in plain else plain[plain.find("://") + 3:]):
+        return ["a connection URL with its password"]
     for token in [*_BASE64_RUN.findall(text)[:8], *_BASE64_LABEL.findall(text)[:8]]:
         decoded = _decoded(token)
         if decoded is None:
@@ -223,6 +228,9 @@ def secrets_in(text: str) -> list[str]:
     return []
 
 
+_SECRET_SEGMENT: Final = re.compile(r"(?:^|/)[^/]*(?:secret|credential|token|password|private[-_]?key)[^/]*(?:/|$)")
+_CONNECTION_PASSWORD: Final = re.compile(r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|amqp|mssql)"
+                                         r"://[^:/@\s]+:[^@/\s]{3,}@", re.I)
 _BASE64_RUN: Final = re.compile(r"[A-Za-z0-9+/_-]{24,4096}={0,2}")
 _BASE64_LABEL: Final = re.compile(r"(?<![A-Za-z0-9+_-])[A-Za-z0-9+_-]{24,255}")  # a DNS label or a path part
 _KEY_MARKERS: Final = ("PRIVATE KEY-----", "openssh-key-v1", "aws_secret_access_key", "BEGIN PGP PRIVATE")

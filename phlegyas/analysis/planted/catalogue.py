@@ -193,6 +193,8 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
     name = parts[-1]
     if name.endswith(".pth"):
         return KINDS["pth"]
+    if name in ("sitecustomize.py", "usercustomize.py"):  # wherever it lies (a venv's site-packages too)
+        return KINDS["python_startup"]
     if len(parts) >= 3 and parts[-3] == ".git" and parts[-2] == "hooks" and not name.endswith(".sample"):
         return KINDS["git_hook"]
     if ".git" in below:

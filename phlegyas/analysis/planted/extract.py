@@ -56,6 +56,8 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         out.snippets.append(("py", text))
     elif language == "pth":
         out.snippets.extend(("py", line) for line in text.splitlines() if re.match(r"import[ \t]", line))
+        out.doubts.extend([f"every python start-up runs `{line.strip()[:60]}`" for line in text.splitlines()
+                           if re.match(r"import[ \t]", line)][:1])
     elif language == "ini":
         _ini(text, out, whole)
     elif language == "tasks":
@@ -70,6 +72,8 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         out.snippets.extend((LOOSE, s) for s in _instructions(text))
         if _URL_WORD.search(text) and _SECRET_WORD.search(text):  # "upload … .env to https://…": no command,
             out.doubts.append("it tells the agent to send a secret somewhere")  # but an instruction to exfiltrate
+        if _WAIVER.search(text):  # "force-push to main needs no confirmation": a standing yes the gate cannot see
+            out.doubts.append("it tells the agent to act without asking")
     elif language == "cargo":
         out.snippets.extend(("sh", s) for s in _toml_commands(text, _CARGO_KEYS))
     elif language == "rust":
@@ -138,6 +142,11 @@ def cron_commands(text: str, system: bool) -> list[str]:
 # -- the agent's instructions and the dev container ----------------------------------------------
 
 _ALIAS_VALUE: Final = re.compile(r"""^\s*alias\s+[\w.-]+=(?:'([^']*)'|"((?:[^"\\]|\\.)*)")""", re.M)
+_MAKE_INCLUDE: Final = re.compile(r"^\s*-?s?include\s+(\S+)", re.M)
+_WAIVER: Final = re.compile(r"no need to (?:ask|confirm|check)|without (?:asking|confirm\w*|approval|review)|"
+                            r"(?:do not|don't|never) ask|need(?:s)? no (?:confirmation|approval|review)|pre-approved|"
+                            r"skip (?:the )?(?:confirmation|approval|review|tests)|yes to all|bypassPermissions|"
+                            r"dangerously|--no-verify|auto-approve", re.I)
 _URL_WORD: Final = re.compile(r"https?://|\bftp://|\bs3://|\bgist\b|\bpastebin\b", re.I)
 _SECRET_WORD: Final = re.compile(r"(?:^|[\s`'\"(/])(?:\.env\b|id_rsa|id_ed25519|\.ssh\b|\.aws\b|credentials|\.netrc|"
                                  r"api[ _-]?keys?\b|tokens?\b|secrets?\b|passwords?\b)", re.I)
@@ -407,6 +416,9 @@ def _make(text: str, out: Content) -> None:
         out.snippets.append(("sh", _make_words(m.group("body"), values)))
     if ".RECIPEPREFIX" in text:
         out.doubts.append("it changes make's recipe prefix, so recipes hide in lines that do not start with a tab")
+    for m in _MAKE_INCLUDE.finditer(text):  # `-include $(HOME)/.proj.mk`: recipes from a file outside the project
+        if m.group(1).startswith(("/", "~", "$(HOME)", "${HOME}", "$(shell", "..")):
+            out.doubts.append(f"it includes {m.group(1)[:60]}, a makefile from outside the project")
     for line in text.splitlines():
         target = _MAKE_TARGET.match(line)
         if target is not None:

@@ -141,6 +141,8 @@ def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv
         return ASK, "it is too long to read"
     if kind.language == "pth" and (far := _outside_paths(content, env)):
         return ASK, f"it adds {far} to the import path of every python start-up"
+    if kind.id == "python_startup" and re.search(r"sys\.path|addsitedir|\bimportlib\b", content):
+        return ASK, "it changes what every python start-up imports (sys.path, site.addsitedir)"
     found = extract(kind.language, content, whole, env.cwd)
     if len(found.snippets) > _MAX_SNIPPETS:
         return ASK, "it holds too many commands to read"

@@ -100,6 +100,7 @@ _NBCONVERT_FLAGS = ("--stdout --execute --inplace --no-input --no-prompt --allow
                     "--embed-images --sanitize-html --log-level --help --version")
 _add("jupyter", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     "nbconvert", Spec(category=TEST_BUILD, operands="read", does="converts notebooks (with --execute, runs them)",
+                      handler="operands_load",  # a notebook from outside the project is code it may run
                       flags=E(_NBCONVERT_FLAGS),
                       value_opts=E("--to --ExecutePreprocessor.timeout --ExecutePreprocessor.kernel_name "
                                    "--log-level --writer --output"),

@@ -106,7 +106,8 @@ _add("terraform tofu terragrunt", Spec(
                                                "-get -lock -no-color -json -plugin-dir -help"),
                                        flags=E("-upgrade -reconfigure -migrate-state -input=false -no-color "
                                                "-backend=false -get=false -json -help"),
-                                       value_opts=E("-backend-config -plugin-dir -backend -input -get -lock"))),
+                                       value_opts=E("-backend-config -backend -input -get -lock"),
+                                       load_flags=E("-plugin-dir"))),
                      ("state workspace", Spec(operands="none", handler="tf_state", does="changes state")),
                      ("", ro(operands="none")),
                      ("*", mut("changes infrastructure", operands="none", network=True))),

@@ -99,6 +99,8 @@ _MUTATING: Final = frozenset({"INSERT", "UPDATE", "DELETE", "DROP", "ALTER", "CR
                               "VACUUM", "REINDEX", "CLUSTER", "REFRESH", "LOCK", "COMMENT", "SECURITY", "IMPORT"})
 
 
+_FILE_READERS: Final = frozenset({"PG_READ_FILE", "PG_READ_BINARY_FILE", "PG_LS_DIR", "LO_IMPORT", "LOAD_FILE",
+                                  "READFILE"})
 _BLOCK_WORDS: Final = frozenset({"BEGIN", "IF", "ELSIF", "ELSE", "FOR", "WHILE", "LOOP"})
 
 
@@ -155,6 +157,8 @@ def judge_sql(sql: str, hash_comments: bool = False, depth: int = 0) -> tuple[li
                                         "programs on the server)"))
         elif verb == "COPY" and "PROGRAM" in rest:
             found.append((Verdict.DENY, "COPY … PROGRAM (a shell command run on the database server)"))
+        elif any(w in _FILE_READERS for w in (t for t, _ in tokens)) or verb == "COPY" and "FROM" in rest:
+            found.append((Verdict.ASK, "a file of the database server read (pg_read_file, LOAD_FILE, COPY FROM)"))
     return found, mutating
 
 

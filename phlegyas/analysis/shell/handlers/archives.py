@@ -54,8 +54,11 @@ def tar(c: Call) -> None:
     if names & {"-x", "--extract", "--get"}:
         eff.reads.extend(archive)
         eff.writes.extend(target or [literal(".")])
+        _members(parsed.operands, eff)  # `tar -xOf ~/backups/home.tar ./.ssh/id_rsa`: the member is what is read
         if names & {"--to-stdout", "-O"}:
             eff.writes.clear()
+        elif any(_outside_archive(a.text) for a in archive):  # `tar -xf ~/Downloads/patch.tar`: unseen files land
+            eff.blockers.append(f"tar unpacks {archive[0].text}, an archive from outside the project, over it")
     elif names & {"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate",
                   "--delete"}:
         eff.writes.extend(a for a in archive if a.text != "-")
@@ -79,9 +82,26 @@ def zip_(c: Call) -> None:
 def unzip(c: Call) -> None:
     ops = c.parsed.operands
     c.eff.reads[:] = ops[:1]
+    _members(ops[1:], c.eff)  # `unzip -p export.zip credentials.json`: that member is read
     if c.parsed.has(c.spec.readonly_flags):
         return
+    if ops and _outside_archive(ops[0].text):
+        c.eff.blockers.append(f"unzip unpacks {ops[0].text}, an archive from outside the project, over it")
     c.eff.writes.extend(c.parsed.values(("-d",)) or [literal(".")])
+
+
+def _members(names: list[Word], eff) -> None:
+    """Members named in an archive are read as files of those names would be (by their names only: the
+    directory is the archive's, so ``./.ssh/id_rsa`` and ``credentials.json`` are judged as such names)."""
+    for w in names:
+        name = w.text.removeprefix("./")
+        if not w.text.startswith("-"):  # a home's secret directory in the archive: read as the home's own
+            home = name.startswith((".ssh/", ".aws/", ".gnupg/", ".kube/", ".docker/", ".config/gh/"))
+            eff.reads.append(Word("~/" + name if home else w.text, w.dynamic, w.glob, w.quoted))
+
+
+def _outside_archive(text: str) -> bool:
+    return text.startswith(("/", "~", "$HOME", "..")) and not text.startswith(("/tmp/", "./"))
 
 
 def archive_generic(c: Call) -> None:
