@@ -129,6 +129,8 @@ _PACKAGE_KINDS: Final = (  # where packages come from: a registry, an index, a r
     PlantedKind("rust_toolchain", "the Rust toolchain file", "cargo (through rustup)", "pkg:toolchain",
                        ("rust-toolchain.toml", "rust-toolchain")),
     PlantedKind("gitmodules", "the submodules' list", "git submodule update", "pkg:gitmodules", (".gitmodules",)),
+    PlantedKind("cargo_manifest", "the Cargo manifest", "cargo build, test or fetch", "pkg:cargo",
+                       ("Cargo.toml", "crates/core/Cargo.toml")),
     PlantedKind("editor_settings", "the editor's settings", "the editor (its interpreter, terminal, tools)",
                 "pkg:vscode", (".vscode/settings.json",)),
 )
@@ -153,7 +155,8 @@ _BY_NAME: Final = {
     "CMakeLists.txt": "cmake", ".npmrc": "npm_config", ".yarnrc": "yarn_config", ".yarnrc.yml": "yarn_config",
     ".yarnrc.yaml": "yarn_config", "bunfig.toml": "bun_config", "pip.conf": "pip_config", "pip.ini": "pip_config",
     "uv.toml": "uv_config", "Pipfile": "pipfile", "go.mod": "go_mod", "rust-toolchain.toml": "rust_toolchain",
-    "rust-toolchain": "rust_toolchain", ".gitmodules": "gitmodules", "Dockerfile": "dockerfile",
+    "rust-toolchain": "rust_toolchain", ".gitmodules": "gitmodules", "Cargo.toml": "cargo_manifest",
+    "Dockerfile": "dockerfile",
     "Containerfile": "dockerfile",
     "CLAUDE.md": "agent_instructions", "CLAUDE.local.md": "agent_instructions", "AGENTS.md": "agent_instructions",
     "GEMINI.md": "agent_instructions", ".cursorrules": "agent_instructions", ".windsurfrules": "agent_instructions",

@@ -77,6 +77,11 @@ def package_sources(language: str, content: str, whole: bool, path: str, env: An
     if language == "vscode":  # `"python.defaultInterpreterPath": "/tmp/py/bin/python"`: the editor runs it
         return [f"{show(v)} (a program the editor runs: {k})" for k, v in _EDITOR_PROGRAM.findall(content)
                 if v.startswith(("/", "~", "$")) and not v.startswith("${workspaceFolder}") and _outside(v, base, env)]
+    if language == "cargo":  # `[patch.crates-io] serde = { git = "…" }`: a crate's code from somewhere else
+        return [f for table, key, value in _entries(content) if _CARGO_TABLE.search(table or "dependencies")
+                for f in _python_refs("dependencies", key, value, base, env)
+                + ([f"{show(_value(value))} (a registry other than crates.io)"] if key.lower() == "registry" or
+                   "registry" in value and "{" in value else [])]
     if language == "gitmodules":
         return [f"{show(u)} (a submodule's repository: git submodule update checks out its code)"
                 for u in _SUBMODULE_URL.findall(content)]
@@ -88,6 +93,9 @@ def package_sources(language: str, content: str, whole: bool, path: str, env: An
                 "with the repository's secrets)"]
     if language == "ci" and "toJSON(secrets)" in content.replace(" ", ""):
         return ["the log (toJSON(secrets) prints every secret of the repository)"]
+    if language == "ci" and "secrets." in content:  # a token handed to `uses: someone/action@main`
+        return [f"{m.group(1)} (an action of another publisher at a moving ref, given the repository's secrets)"
+                for m in _MOVING_ACTION.finditer(content)]
     return []
 
 
@@ -95,6 +103,8 @@ _PRE_COMMIT_REPO: Final = re.compile(r"""^\s*-?\s*repo\s*:\s*['"]?((?:https?|git
 _ANY_URL: Final = re.compile(r"""(?:https?|git|ssh)://[^\s'"|]+|git@[^\s'"|]+""")
 _EDITOR_PROGRAM: Final = re.compile(r'"([\w.-]*(?:[Pp]ath|[Ee]xecutable|[Ii]nterpreter|[Bb]inary|\.shell\.\w+|'
                                     r'[Cc]ommand))"\s*:\s*"([^"]+)"')
+_MOVING_ACTION: Final = re.compile(r"\buses:\s*['\"]?((?!actions/|github/)[\w.-]+/[\w./-]+@(?:main|master|HEAD|latest|dev))\b")
+_CARGO_TABLE: Final = re.compile(r"depend|patch|replace")
 _SUBMODULE_URL: Final = re.compile(r"""^\s*url\s*=\s*(\S+)""", re.M)
 _TOOLCHAIN_PATH: Final = re.compile(r"""^\s*path\s*=\s*['"]([^'"]+)['"]""", re.M)
 _PWN_TRIGGER: Final = re.compile(r"\bpull_request_target\b|\bworkflow_run\b")

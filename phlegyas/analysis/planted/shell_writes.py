@@ -40,6 +40,9 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
     if run.program in _ARG_WRITERS:
         append = any(w.text in ("-a", "--append") for w in run.args)
         targets.extend((t, not append, False) for t in program_writes(run))
+    if run.program in ("yq", "dasel") and any(w.text in ("-i", "--inplace") for w in run.args):
+        files = [w for w in run.args if not w.text.startswith("-")][1:]  # `yq -i '.jobs… += […]' ci.yml`: unseen
+        targets.extend((w, False, False) for w in files[-1:])
     scripts = _npm_pkg_scripts(run)
     if scripts is not None:  # `npm pkg set scripts.postinstall='curl … | sh'`: an edit of package.json's scripts
         targets.append(("package.json", False, False))

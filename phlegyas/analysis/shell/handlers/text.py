@@ -111,6 +111,9 @@ CREDENTIAL_PATTERN: Final = re.compile(r"AKIA|ASIA|\bgh[pousr]_|github_pat_|sk-a
 """What a search looks for when it hunts credentials: token prefixes, private key headers."""
 
 
+_SECRET_NAME: Final = re.compile(r"(?:API|SECRET|ACCESS|PRIVATE|AUTH)[_-]?KEY|_TOKEN\b|PASSW(?:OR)?D|CREDENTIAL", re.I)
+
+
 def search_globs(c: Call) -> None:
     """``rg -g '.env*' '' .``, ``grep -r --include='*.pem' x .``: a name filter picks the files searched, so
     each directory searched is read as that glob under it (``./.env*``), and a glob spelling a secret's
@@ -118,6 +121,11 @@ def search_globs(c: Call) -> None:
     patterns = c.parsed.values(("-e", "--regexp")) or c.parsed.operands[:1]
     if any(CREDENTIAL_PATTERN.search(p.text) for p in patterns):  # `grep -rn AKIA .`: a hunt for keys
         c.eff.secrets.append(f"credentials the files may hold (it searches for {patterns[0].text[:12]}…)")
+    elif c.name in ("grep", "egrep", "fgrep", "rgrep") and any(_SECRET_NAME.search(p.text) for p in patterns) and (
+            c.parsed.has(("-r", "-R", "--recursive", "--dereference-recursive")) or c.name == "rgrep") and all(
+            w.text.rstrip("/") in (".", "") for w in (c.parsed.operands if c.parsed.has(c.spec.pattern_opts)
+                                                      else c.parsed.operands[1:])):  # `grep -rn API_KEY .` reads .env
+        c.eff.secrets.append(f"the values of {patterns[0].text[:20]} in every file of the project, .env included")
     globs = [w for w in c.parsed.values(("-g", "--glob", "--iglob", "--include")) if not w.text.startswith("!")]
     if not globs:
         return
