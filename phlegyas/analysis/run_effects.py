@@ -5,7 +5,6 @@ network sender ``find -exec`` runs, with ``{}`` read as the files find lists.
 """
 from __future__ import annotations
 
-from copy import copy
 from typing import Final
 
 from phlegyas.analysis import programs as P
@@ -107,14 +106,15 @@ def found_findings(run: Run, env: AnalysisEnv) -> list[Finding]:
     out: list[Finding] = []
     mild = name in _RECURSIVE_TWINS and _filtered(run) and not dangerous_mode(name, [w.text for w in run.args])
     for start in starts:
-        shadow = copy(run)
         if name in _RECURSIVE_TWINS:  # the tree itself, recursively
-            args = [Word(start if w.text == "{}" else w.text, w.dynamic, w.glob, w.quoted) for w in run.args
+            kept = [Word(start if w.text == "{}" else w.text, w.dynamic, w.glob, w.quoted) for w in run.args
                     if not w.text.startswith("$XARGS_ITEM")]
-            shadow.args = [Word("-R"), *args] + ([] if any(w.text == "{}" for w in run.args) else [Word(start)])
+            args = [Word("-R"), *kept] + ([] if any(w.text == "{}" for w in run.args) else [Word(start)])
         else:
             listed = _found(run.args, start)
-            shadow.args = listed if any("{}" in w.text for w in run.args) else [*listed, *_found([Word("{}")], start)]
+            args = listed if any("{}" in w.text for w in run.args) else [*listed, *_found([Word("{}")], start)]
+        # a new Invocation, not a copy of the run: copy.copy of a compiled (mypyc) object fails
+        shadow = Invocation(run.program, args, run.command, run.via, run.upstream, run.stdin_text, run.remote)
         got = tier1.invocation_findings(shadow, env)
         if mild:  # `find / -user lal -exec chown ravi {} \;`: some files, a harmless mode: a person decides
             got = [Finding(f.id, Verdict.ASK, f.subject, f.message) if f.id == "perms.system" else f for f in got]
