@@ -44,7 +44,7 @@ def test_every_catalogue_example_is_its_kind(kind_id, path):
 
 @pytest.mark.parametrize("path", [
     "src/data.json", "README.md", "docs/Makefile.md", "node_modules/x/package.json", "build/lib/conftest.py",
-    ".husky/.gitignore", ".git/hooks/pre-commit.sample", ".github/CODEOWNERS", "tests/fixture.txt", "Cargo.toml",
+    ".husky/.gitignore", ".git/hooks/pre-commit.sample", ".github/CODEOWNERS", "tests/fixture.txt", "Cargo.lock",
 ])
 def test_files_nothing_runs_are_not_planted(path):
     assert planted_kind(f"{ROOT}/{path}") is None
