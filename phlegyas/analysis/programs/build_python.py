@@ -91,13 +91,13 @@ _add("pre-commit", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
                 flags=E("-a --all-files --show-diff-on-failure -v --verbose --help"),
                 value_opts=E("--color --hook-stage --from-ref --to-ref -s -o --source --origin"),
                 read_flags=E("--files"), load_flags=E("-c --config"))),
-    ("--version help", ro(operands="none")),
+    ("--version help", ro(operands="none", flags=E(_HELP))),
     ("*", mut("changes the hooks or their configuration", operands="none"))),
     examples=(("pre-commit run --all-files", "safe"), ("pre-commit run ruff --files src/a.py", "safe"),
               ("pre-commit run --all-files --config /tmp/.pre-commit-config.yaml", "notsafe"),
               ("pre-commit install", "notsafe"), ("pre-commit autoupdate", "notsafe"))))
 _NBCONVERT_FLAGS = ("--stdout --execute --inplace --no-input --no-prompt --allow-errors --clear-output --debug "
-                    "--embed-images --sanitize-html --log-level --help --version")
+                    "--embed-images --sanitize-html --help --version")
 _add("jupyter", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     "nbconvert", Spec(category=TEST_BUILD, operands="read", does="converts notebooks (with --execute, runs them)",
                       handler="operands_load",  # a notebook from outside the project is code it may run
