@@ -42,10 +42,8 @@ def detect_restic(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 def detect_borg(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     texts, words = _words(inv)
-    if not words or words[0] not in ("delete", "prune", "rdelete", "compact") or _DRY & set(texts):
-        return
-    if words[0] == "compact":
-        return  # frees space of what was already deleted
+    if not words or words[0] not in ("delete", "prune", "rdelete") or _DRY & set(texts):
+        return  # (`compact` only frees the space of what was deleted already)
     targets = words[1:]
     whole = words[0] in ("delete", "rdelete") and (not targets or all("::" not in t for t in targets)) \
         and not any(t.startswith(("-a", "--glob-archives", "--match-archives")) for t in texts)

@@ -207,7 +207,7 @@ def piped_text(inv: Invocation) -> tuple[list[str], bool]:
     if inv.stdin_text is not None:
         texts.append(inv.stdin_text)
     for up in inv.upstream:
-        decoded = literal_output(up)[0] if up.program in _DECODING else None
+        decoded = literal_output(up)[0] if up.program in DECODERS else None
         if decoded is not None:  # `echo RFJPUCBU… | base64 -d | mysql`: the statements in the clear
             texts.append(decoded)
         elif up.program in _PRINTERS:
@@ -221,7 +221,6 @@ def piped_text(inv: Invocation) -> tuple[list[str], bool]:
     return texts, unknown
 
 
-_DECODING: Final = DECODERS  # upstream programs whose literal output ``shell.stdin`` works out
 _FILE_TEXT_LIMIT: Final = 1024 * 1024
 
 
