@@ -159,18 +159,22 @@ def findings(home, command: str) -> list[str]:
 
 
 def test_restoring_a_file_without_uncommitted_edits_is_local_work(home):
-    """``git restore a.py`` / ``git checkout -- a.py`` copy the index over the file: nothing is lost when the
-    file already holds the index's content; an edited file, another source or a list of paths still asks."""
+    """``git restore [--source=REV] a.py`` / ``git checkout -- a.py`` copy the index (or REV) over the file:
+    nothing is lost when the file already holds the index's content; an edited file, the index overwritten
+    too (``-SW``, ``git checkout REV --``) or a list of paths still asks."""
     proj = repo(home)
     for command in ("git restore src/old.py", "git checkout -- src/old.py README.md"):
         assert findings(home, command) == [], command
         assert decide(home, command)[0] == "git local", command
     (proj / "src" / "old.py").write_text("x = 2\n")  # an uncommitted edit: restoring it throws it away
-    for command in ("git restore src/old.py", "git checkout -- README.md src/old.py"):
+    for command in ("git restore src/old.py", "git checkout -- README.md src/old.py",
+                    "git restore --source=HEAD~1 src/old.py"):
         assert findings(home, command) == ["git.discard_paths"], command
     git(proj, "add", "src/old.py")  # staged: the work tree is the index again
     assert findings(home, "git restore src/old.py") == []
-    for command in ("git restore --source=HEAD~1 README.md", "git restore -SW README.md",
+    assert findings(home, "git restore --source=HEAD~1 README.md") == []  # the index still holds README.md
+    assert decide(home, "git restore --source=HEAD~1 README.md")[0] == "git local"
+    for command in ("git restore -SW --source=HEAD~1 README.md", "git restore -SW README.md",
                     "git checkout HEAD -- README.md", "git restore --pathspec-from-file=list.txt",
                     "git restore src/*.py", "git restore $F", "git restore src/missing.py"):
         assert "git.discard_paths" in findings(home, command), command

@@ -83,6 +83,10 @@ CASES = [
     ("./scripts/deploy.sh", "ask"), ("bash scripts/keys.sh", "ask"),
     ("./scripts/clean.sh", "deny"), ("sh scripts/pipe.sh", "deny"), ("./scripts/outer_bad.sh", "deny"),
     ("./scripts/loop_a.sh", "ask"),  # runs itself through another: followed a few levels, then a person
+    # after the project's own build or a --fix (which may rewrite a script: project code at work) …
+    ("make build && ./scripts/test.sh && echo OK", "allow"), ("ruff check --fix . && bash scripts/test.sh", "allow"),
+    # … but not after something that brings files from elsewhere, which the script may now be
+    ("git pull && ./scripts/test.sh", "ask"), ("cp /tmp/t.sh scripts/test.sh && ./scripts/test.sh", "ask"),
     # Python, JavaScript and Ruby scripts run as the tests do, unless Tier 1 denies what they hold
     ("python3 tools/gen.py", "allow"), ("python tools/gen.py --out x.json", "allow"), ("./tools/gen_exec", "allow"),
     ("node src/index.js", "allow"), ("ruby app.rb", "allow"),

@@ -34,8 +34,13 @@ HTTP_CLIENTS: Final = frozenset({"curl", "curlie", "wget", "wget2", "http", "htt
 
 
 def secret_variables(text: str) -> list[str]:
-    """The variables of ``text`` whose names say they hold a secret (``$AWS_SECRET_ACCESS_KEY``)."""
-    return [name for name in _VARIABLE.findall(text) if secret_kind(name) is not None]
+    """The variables of ``text`` whose names say they hold a secret (``$AWS_SECRET_ACCESS_KEY``), an
+    access key's id among them: ``$AWS_ACCESS_KEY_ID`` is half of the credential and names the account
+    (redaction leaves such names alone, as ``*_ID`` describes rather than holds a secret)."""
+    return [name for name in _VARIABLE.findall(text) if secret_kind(name) is not None or _KEY_ID.search(name)]
+
+
+_KEY_ID: Final = re.compile(r"ACCESS_?KEY_?ID$", re.I)
 
 
 def shown_secrets(program: str, args: list[Word]) -> list[str]:

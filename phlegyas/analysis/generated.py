@@ -23,10 +23,11 @@ CACHE_NAMES: Final = frozenset({
     ".nox", ".eggs", ".ipynb_checkpoints", ".parcel-cache", ".turbo", ".eslintcache", ".stylelintcache",
     ".sass-cache", ".benchmarks", ".dmypy.json", ".DS_Store", "node_modules", ".next", ".nuxt", ".svelte-kit",
     ".angular", ".docusaurus", ".vite", ".expo", ".dart_tool", ".stack-work", ".coverage", "htmlcov",
-    "coverage.xml", ".nyc_output",
+    "coverage.xml", ".nyc_output", "junit.xml", "lcov.info", "coverage.json", "coverage-final.json",
+    "playwright-report", "test-results", ".pytest-results",
 })
 """Names only tools create: safe to delete wherever they are found in the project."""
-CACHE_PATTERNS: Final = ("*.pyc", "*.pyo", "*.py[co]", "*.egg-info", ".coverage.*")
+CACHE_PATTERNS: Final = ("*.pyc", "*.pyo", "*.py[co]", "*.egg-info", ".coverage.*", "*.tsbuildinfo")
 """Name patterns only tools create (``find -name`` and ``rm`` alike)."""
 BUILD_NAMES: Final = frozenset({"build", "dist", "coverage", "target", "out", "_build", "dist-newstyle",
                                 "cmake-build-debug", "cmake-build-release", "storybook-static", ".cache"})

@@ -173,6 +173,8 @@ def name_reason(path: str, wide: bool = False) -> str | None:
         return f"secrets ({name})"
     if low in _SSH_KEY_NAMES and not testing:
         return "a private key"
+    if low.endswith((".tfstate", ".tfstate.backup")):
+        return "Terraform state (it holds the resources' passwords and keys in plain text)"
     stem, ext = posixpath.splitext(low)
     if ext in _DATA_SUFFIXES and not stem.endswith(_PLACEHOLDER_SUFFIXES) and not testing and (
             stem in ("credentials", "secrets", "secret") or stem.endswith(("-credentials", "_credentials"))
@@ -391,6 +393,9 @@ def _reason(path: str, home: str, wide: bool) -> str | None:
     fixed = "/" + "/".join(parts[:next(i for i, p in enumerate(parts) if _has_glob(p))])
     if fixed != "/" and _plain_reason(fixed, home, wide) is None and holds_secrets(fixed, home) is None:
         return _name_or_probe(path, wide)  # the glob starts where no secret place is: only names can tell
+    named = _name_or_probe(path, wide)  # `~/**/.env`: what its name spells says more than the places it spans
+    if named is not None:
+        return named
     for entry, below, why in _locations(home, wide):
         if entry[-1] == ".ssh":
             continue  # _ssh_dir: its public files are not secret
@@ -398,7 +403,20 @@ def _reason(path: str, home: str, wide: bool) -> str | None:
             return why
     if _ssh_dir(parts, home):
         return "SSH private keys"
-    return _name_or_probe(path, wide)
+    return None
+
+
+def hunt_reason(path: str, home: str) -> str | None:
+    """Why a name search (``find ~ -name 'id_*'`` as ``~/**/id_*``, ``locate .pem``) hunts for secrets: its
+    name spells a secret's (``_NAME_PROBES``), or a directory it names below the start is a secret place
+    (``find ~ -path '*/.aws/*'``). A start alone says nothing: ``locate -i readme`` only lists."""
+    named = _name_or_probe(path, True)
+    if named is not None or "/**/" not in path:
+        return named
+    below = path.split("/**/", 1)[1].split("/")[:-1]
+    if not any(part and not _has_glob(part) for part in below):
+        return None
+    return _reason(path, home, True)
 
 
 _NAME_PROBES: Final = (
@@ -406,6 +424,7 @@ _NAME_PROBES: Final = (
     ("x.pem", ".pem"), ("x.key", ".key"), ("x.p12", ".p12"), ("x.pfx", ".pfx"), ("x.jks", ".jks"),
     ("x.keystore", ".keystore"), (".netrc", "netrc"), (".pgpass", "pgpass"), (".git-credentials", "credentials"),
     ("credentials", "cred"), ("credentials.json", "cred"), ("secrets.yaml", "secret"), ("secrets.json", "secret"),
+    ("terraform.tfstate", ".tfstate"),
 )
 """Names a glob's last component is tried against: ``(name, the part a glob must spell out)``. A glob
 that spells nothing of a secret's name (``src/*``, ``*.json``) is judged by its directory, not here: it

@@ -50,6 +50,7 @@ FS_EDIT_PROGRAMS = frozenset({"mkdir", "touch", "cp", "mv", "rm", "rmdir", "tee"
 """Basic file-system commands that ``acceptEdits`` allows inside the project (as Claude Code does)."""
 _SUBSTITUTION_MARKS: Final = ("$(", "`", "<(", ">(")
 _PROJECT_CODE: Final = frozenset({P.PKG_INSTALL, P.TEST_BUILD, P.LINT_FORMAT})
+_BUILDS: Final = frozenset({P.TEST_BUILD, P.LINT_FORMAT})
 _CHANGES_NAMED: Final = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "mv", "cp", "chmod", "chown", "chgrp",
                                    "truncate", "ln", "install", "trash", "trash-put", "gio"})  # judged by shown names
 _DIR_MAKERS: Final = frozenset({"mkdir"})  # an empty directory plants no code (`mkdir build && cd build && cmake ..`)
@@ -125,7 +126,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
                 category = None
                 edit_ok = False
         readonly = readonly and sub.readonly
-        changed = changed or not (sub.readonly or run.program in _CD)  # a script on disk may differ after this
+        changed = changed or not (sub.readonly or run.program in _CD or category in _BUILDS)  # a script on disk
+        # may differ after this (a build or a `--fix` that rewrites one is the project's code at work)
         if category is None:
             all_safe = False
         else:
@@ -322,6 +324,12 @@ def _judge(run: Run | None, eff: Effects, env: AnalysisEnv, cwd_known: bool,
                 sub.findings.append(Finding("sensitive.read", Verdict.ASK, shown, f"reads {shown}: {why}"))
     for word in eff.lists:
         phrases.append("lists " + _place(word.text, cwd, home, root)[1])
+    for word in eff.hunts if not remote else ():  # a name filter's search (`find ~ -name 'id_*'`): where secrets lie
+        path, shown, _ = _place(word.text, cwd, home, root)
+        why = paths.hunt_reason(path, env.home)
+        if why is not None:
+            sub.findings.append(Finding("sensitive.read", Verdict.ASK, shown,
+                                        f"hunts for secret files: lists {shown}: {why}"))
     for word in eff.writes:
         path, shown, harmless = _place(word.text, cwd, home, root)
         if harmless and not word.dynamic:

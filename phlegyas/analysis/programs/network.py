@@ -205,7 +205,13 @@ _add("arping", _net("-b -D -f -q -V -0 -h", "-c -w -I -s -i -T",
 _add("fping", _net("-a -A -d -e -m -n -q -s -u -4 -6 -D -R -N -x -g --alive --addr --rdns --elapsed --quiet "
                    "--stats --unreach --generate --ipv4 --ipv6 --timestamp", "-b -B -c -C -H -i -I -l -O -p -Q -r -S -t -T",
                    read_flags=E("-f --file"), examples=(("fping -a 10.0.0.1 10.0.0.2", "readonly safe network"),)))
-_add("nc ncat netcat socat telnet ftp sftp lftp tftp smbclient rlogin rsh openvpn mosh mosh-server tcpdump "
+_add("nc ncat netcat", Spec(network=True, does="opens network connections", operands="none", handler="port_probe",
+                           value_opts=E("-w -i -q -p -s"),
+                           exec_flags=E("-e -c --exec --sh-exec --lua-exec"),
+                           examples=(("nc -z localhost 5432", "safe"), ("nc -zv 127.0.0.1 8000-8010", "safe"),
+                                     ("nc -z db.example 5432", "network notsafe"), ("nc localhost 6379", "network notsafe"),
+                                     ("nc -z -e /bin/sh localhost 1", "executes notsafe"))))
+_add("socat telnet ftp sftp lftp tftp smbclient rlogin rsh openvpn mosh mosh-server tcpdump "
      "hping3 nmap masscan sshfs sshuttle ssh-keyscan",
      Spec(network=True, does="opens network connections", operands="none",
           exec_flags=E("-e -c --exec --sh-exec --lua-exec -z"),

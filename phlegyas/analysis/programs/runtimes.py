@@ -35,6 +35,10 @@ _add("jshell jrunscript jjs groovy groovysh scala clojure clj lein kotlin elixir
      Spec(operands="none", does="runs code", handler="runs_code",
           examples=(("gdb -batch -ex '!id'", "executes notsafe"), ("Rscript -e 'system(\"id\")'", "executes notsafe"),
                     ("julia -e 'run(`id`)'", "executes notsafe"))))
+_add("bc", ro(operands="read", flags=E("-l --mathlib -q --quiet -s --standard -w --warn -h --help -v --version"),
+             does="calculates",  # GNU bc has no shell escape (dc's `!` has: dc is not here)
+             examples=(("bc -l <<< 'scale=3; 1842/60'", "readonly safe"), ("echo '2^10' | bc", "readonly safe"),
+                       ("bc -l ~/.ssh/id_rsa", "notsafe"))))
 _add("tex latex pdflatex xelatex lualatex pdftex latexmk context dvips enscript groff nroff troff",
      Spec(category=TEST_BUILD, operands="read", does="typesets documents", handler="tex",
           examples=(("pdflatex paper.tex", "safe"), ("pdflatex --shell-escape x.tex", "executes notsafe"),

@@ -243,6 +243,9 @@ class _Expander(Walk):
             wrapper(self, cmd, name, key, args, via, depth, remote, written)
         elif key in P.SHELLS:
             shell(self, cmd, name, args, via, depth, remote, written)
+        elif key in ("pnpm", "yarn") and args and args[0].text in _BIN_TOOLS and not args[0].dynamic:
+            runner(self, cmd, f"{key} exec", args, via, depth, remote)  # `pnpm vitest run`: no such pnpm command,
+            # so pnpm runs the script of that name or else node_modules/.bin/vitest, as `pnpm exec vitest` does
         elif args and f"{key} {args[0].text}" in P.RUNNERS:
             runner(self, cmd, f"{key} {args[0].text}", args[1:], via, depth, remote)
         elif key in P.RUNNERS:
@@ -362,6 +365,12 @@ def _file_key(path: str) -> str:
 
 
 _SOURCE: Final = frozenset({"source", "."})
+_BIN_TOOLS: Final = frozenset({
+    "vitest", "jest", "eslint", "prettier", "tsc", "mocha", "playwright", "webpack", "rollup", "esbuild", "vite",
+    "next", "astro", "turbo", "nx", "lint-staged", "stylelint", "c8", "nyc", "ava", "biome", "knip", "svelte-check",
+    "vue-tsc", "tsup", "jasmine", "karma", "cypress", "storybook", "ts-node", "tsx"})
+"""Development tools that ``pnpm NAME`` and ``yarn NAME`` run from node_modules/.bin (pnpm and yarn have
+no command of those names)."""
 _ROUTED: Final = frozenset({*P.WRAPPERS, *P.SHELLS, *(k.split()[0] for k in P.RUNNERS), *P.INTERPRETERS, "eval",
                             "trap", "deno", *STDIN_SHELLS, *_SOURCE})
 """Every program key ``invoke`` treats specially; any other is a plain program run (one set lookup)."""

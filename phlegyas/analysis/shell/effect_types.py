@@ -17,6 +17,7 @@ class Effects:
 
     reads: list[Word] = field(default_factory=list)
     lists: list[Word] = field(default_factory=list)  # looked at (names, sizes), not read
+    hunts: list[Word] = field(default_factory=list)  # name filters' searches (`find ~ -name 'id_*'` → ~/**/id_*)
     writes: list[Word] = field(default_factory=list)
     deletes: list[tuple[Word, bool]] = field(default_factory=list)  # (path, recursive)
     uploads: list[Word] = field(default_factory=list)
@@ -35,10 +36,11 @@ class Effects:
                  uploads: list[Word] | None = None, loads: list[Word] | None = None, runs: list[str] | None = None,
                  mutates: list[str] | None = None, changes: list[str] | None = None,
                  blockers: list[str] | None = None, secrets: list[str] | None = None, network: bool = False,
-                 unknown: str | None = None, category: str | None = None) -> None:
+                 unknown: str | None = None, category: str | None = None, hunts: list[Word] | None = None) -> None:
         # a hand-written __init__ (see shell.syntax): mypyc compiles it
         self.reads = [] if reads is None else reads
         self.lists = [] if lists is None else lists
+        self.hunts = [] if hunts is None else hunts
         self.writes = [] if writes is None else writes
         self.deletes = [] if deletes is None else deletes
         self.uploads = [] if uploads is None else uploads

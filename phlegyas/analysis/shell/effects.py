@@ -67,8 +67,9 @@ def unknown_option(spec: P.Spec, parsed: Parsed) -> str | None:
 def option_risky(spec: P.Spec) -> bool:
     """Whether an option that a file name could spell would make ``spec``'s program run, write, delete, load,
     rewrite, send or change something (the programs a wildcard injection works on)."""
-    if spec.handler in ("words_only", "search_globs"):
-        return False  # echo and test: an option only changes what they print; grep's name filters only read
+    if spec.handler in ("words_only", "search_globs") or spec.handler == "jq" and not spec.inplace_flags:
+        return False  # echo and test: an option only changes what they print; grep's name filters and jq's
+        # files (--rawfile, -f, -L modules of jq code, which cannot run or write anything) only read
     return bool(spec.handler or spec.exec_flags or spec.write_flags or spec.load_flags or spec.delete_flags
                 or spec.source_flags or spec.inplace_flags or spec.mutate_flags or spec.upload_flags
                 or spec.data_flags or spec.target_opts)

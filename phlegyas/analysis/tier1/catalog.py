@@ -143,7 +143,7 @@ _CLASSES = (
         "checkout --force, checkout/restore of the whole tree, switch --discard-changes and stash drop/clear "
         "throw away work that was never committed and cannot be recovered. Commit or `git stash` first.",
         (("git checkout -f main", "deny"), ("git checkout -- .", "deny"), ("git restore .", "deny"),
-         ("git stash drop", "deny"), ("git stash clear", "deny"), ("git restore --staged a.py", "none"),
+         ("git stash drop", "ask"), ("git stash clear", "deny"), ("git restore --staged a.py", "none"),
          ("git checkout -b feature/x", "none"))),
     FindingClass(
         "git.discard_paths", ASK, "Discarding local changes to some files",

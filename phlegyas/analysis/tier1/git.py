@@ -176,9 +176,17 @@ def _discards(inv: Invocation, sub: str, args: list[Word], env: AnalysisEnv, out
         return
     if any(_whole_tree(p.text) for p in paths):
         add(out, "git.discard_changes", inv, f"git {sub} of the whole tree throws away every uncommitted change")
-    elif paths and not (from_index and all(_unchanged(p, env) for p in paths)):
+    elif paths and not ((from_index or sub == "restore" and not _staged(args))
+                        and all(_unchanged(p, env) for p in paths)):
         names = ", ".join(p.text for p in paths[:3])
         add(out, "git.discard_paths", inv, f"git {sub} overwrites uncommitted changes in {names}")
+
+
+def _staged(args: list[Word]) -> bool:
+    """``git restore --staged``: the index is overwritten too (without it, a file whose content the index
+    holds loses nothing to ``--source=HEAD~2``: ``git restore FILE`` brings it back)."""
+    return any(w.text in ("-S", "--staged") or w.text.startswith("-") and not w.text.startswith("--")
+               and "S" in w.text[1:] for w in args)
 
 
 def _unchanged(word: Word, env: AnalysisEnv) -> bool:
@@ -224,9 +232,11 @@ def _switch(inv: Invocation, args: list[Word], out: Out) -> None:
 
 
 def _stash(inv: Invocation, args: list[Word], out: Out) -> None:
-    if args and args[0].text in ("drop", "clear"):
-        what = "every stash" if args[0].text == "clear" else "a stash"
-        add(out, "git.discard_changes", inv, f"git stash {args[0].text} deletes {what}")
+    if args and args[0].text == "clear":
+        add(out, "git.discard_changes", inv, "git stash clear deletes every stash")
+    elif args and args[0].text == "drop":  # one stash: git prints its commit, which `git stash apply` takes back
+        add(out, "git.discard_changes", inv, "git stash drop deletes a stash (git prints its commit, which stays "
+                                             "recoverable until git gc)", Verdict.ASK)
 
 
 def _branch_cmd(inv: Invocation, args: list[Word], out: Out) -> None:

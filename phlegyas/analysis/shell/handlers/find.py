@@ -1,6 +1,8 @@
-"""``find``: the start points, and the expression after them (``-delete``, ``-fprint``, ``-exec`` …)."""
+"""``find``: the start points, and the expression after them (``-delete``, ``-fprint``, ``-exec`` …); and
+the name searches of ``fd`` and ``locate``, which hunt as ``find -name`` does."""
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from phlegyas.analysis.shell.effect_types import literal
@@ -27,6 +29,31 @@ _FIND_FLAGS: Final = frozenset({
 })
 """The primaries and operators without a value; with ``_FIND_VALUES``, ``_FIND_WRITES`` and ``FIND_EXEC``
 they are find's option spec: any other ``-word`` in the expression is not understood."""
+
+
+_FIND_NAMES: Final = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
+_FIND_PATHS: Final = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
+
+
+def hunted(starts: list[Word], pattern: Word, whole: bool = False) -> list[Word]:
+    """What a name filter lists under each start, as a glob (``find ~ -name 'id_*'`` → ``~/**/id_*``): the
+    report checks it like a Glob of that pattern, so a hunt for keys or credentials outside the project
+    (or ``*.pem`` anywhere) is a secret read, while ``-name '*.py'`` spells nothing secret. ``whole``: the
+    pattern matches the whole path (``-path '*/.aws/*'``)."""
+    text = pattern.text
+    if pattern.dynamic or not text:
+        return []
+    out = []
+    for start in starts:
+        where = start.text.rstrip("/") or "/" if not start.dynamic else ""
+        if not where:
+            continue
+        if whole and text.startswith(where.rstrip("/") + "/"):
+            out.append(Word(text, False, True, True))
+        else:
+            rest = text.lstrip("*/") if whole else text
+            out.append(Word(f"{where.rstrip('/')}/**/{rest or '*'}", False, True, True))
+    return out
 
 
 def find_exec_end(args: list[Word], i: int) -> int:
@@ -86,7 +113,48 @@ def find(c: Call) -> None:
                 eff.reads.append(args[i + 1])
             i += 1
         elif t in _FIND_VALUES or t.startswith("-newer"):
+            if t in _FIND_NAMES and i + 1 < n:
+                eff.hunts.extend(hunted(starts, args[i + 1], t in _FIND_PATHS))
             i += 1
         elif t.startswith("-") and t not in _FIND_FLAGS and not args[i].dynamic:
             eff.blockers.append(f"find {t} is a primary phlegyas does not know for find")
         i += 1
+
+
+_PLAIN_REGEX: Final = re.compile(r"\^?(?:[\w-]|\\\.)+\$?")
+
+
+def _as_glob(pattern: str, glob: bool) -> str | None:
+    """A name pattern of fd or locate as a glob: ``id_rsa`` (a regex, or locate's substring) → ``*id_rsa*``,
+    ``^\\.env$`` → ``.env``; None when the regex says more than a plain name can."""
+    if glob:
+        return pattern
+    if not _PLAIN_REGEX.fullmatch(pattern):
+        return None
+    core = pattern.strip("^$").replace("\\.", ".")
+    return ("" if pattern.startswith("^") else "*") + core + ("" if pattern.endswith("$") else "*")
+
+
+def name_hunt(c: Call) -> None:
+    """``fd PATTERN [DIR…]``, ``fd -e pem . ~``, ``locate id_rsa``: what they list, as ``find -name`` globs
+    (``hunted``). locate searches the whole file system's index."""
+    p = c.parsed
+    ops = p.operands
+    if c.name in ("locate", "mlocate", "plocate"):
+        literal_glob = not p.has(("-r", "--regex", "--regexp"))
+        for op in [*ops, *p.values(("--regexp",))]:
+            glob = _as_glob(op.text, literal_glob and any(ch in op.text for ch in "*?["))
+            if glob is not None and not op.dynamic:
+                name = glob if any(ch in op.text for ch in "*?[") or not literal_glob else f"*{op.text}*"
+                c.eff.hunts.extend(hunted([Word("/")], Word(name, False, True, True), p.has(("-w", "--wholename"))
+                                          or "/" in name))
+        return
+    where = [*ops[1:], *p.values(("--search-path", "--base-directory"))] or [Word(".")]
+    names = []
+    if ops and not ops[0].dynamic and ops[0].text not in ("", "."):
+        glob = _as_glob(ops[0].text, p.has(("-g", "--glob")))
+        if glob is not None:
+            names.append(glob)
+    names.extend(f"*.{e.text.lstrip('.')}" for e in p.values(("-e", "--extension")) if not e.dynamic)
+    for name in names:
+        c.eff.hunts.extend(hunted(where, Word(name, False, True, True), p.has(("-p", "--full-path"))))

@@ -349,14 +349,15 @@ def git_worktree(c: Call) -> None:
         c.eff.blockers.append("creates a main/master branch")
 
 
-_FROM_ELSEWHERE: Final = ("-s", "--source", "-W", "--worktree", "-p", "--patch", "--ours", "--theirs", "-m", "--merge",
+_FROM_ELSEWHERE: Final = ("-p", "--patch", "--ours", "--theirs", "-m", "--merge",
                            "--conflict", "--pathspec-from-file", "--overlay", "--no-overlay")
 
 
 def git_restore(c: Call) -> None:
-    """``git restore --staged a.py`` only unstages. ``git restore a.py`` copies the index over a.py: Tier 1
-    (``git.discard_paths``) asks unless a.py holds no uncommitted edit, so here it is local work. Any other
-    source, several of them, or paths read from a file discard what Tier 1 cannot see."""
+    """``git restore --staged a.py`` only unstages. ``git restore [--source=REV] a.py`` copies the index (or
+    REV) over a.py: Tier 1 (``git.discard_paths``) asks unless a.py holds no uncommitted edit, so here it is
+    local work. ``--staged --worktree`` together, a merge's sides, a patch, or paths read from a file discard
+    what Tier 1 cannot see."""
     staged = c.parsed.has(("-S", "--staged"))
     if staged and not c.parsed.has(("-W", "--worktree")):
         return

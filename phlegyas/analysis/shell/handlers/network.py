@@ -3,10 +3,14 @@ remote side of ``scp``/``rsync``."""
 from __future__ import annotations
 
 import posixpath
+import re
+from typing import Final
+
 
 from phlegyas.analysis.shell.effect_types import literal
-from phlegyas.analysis.shell.handlers.base import Call, is_remote, urls
+from phlegyas.analysis.shell.handlers.base import Call, is_remote, read_only, urls
 from phlegyas.analysis.shell.parse import Word
+from phlegyas.analysis.urls import DEV_HOSTS as LOCAL_PROBE_HOSTS
 from phlegyas.analysis.urls import dev_server
 
 
@@ -30,6 +34,26 @@ def curl(c: Call) -> None:
         c.eff.mutates[:] = [m for m in c.eff.mutates if m != "sends data over the network"
                             and not m.startswith("sends an HTTP ")]
         c.eff.changes.append("sends a request to the project's dev server on this machine")
+
+
+_PROBE_OPTS: Final = frozenset({"-z", "-v", "-vv", "-zv", "-vz", "-n", "-4", "-6", "-w", "-u", "-zu", "-uz", "-zvw"})
+_PORTS: Final = re.compile(r"\d{1,5}(?:-\d{1,5})?")
+
+
+def port_probe(c: Call) -> None:
+    """``nc -z localhost 5432``: zero-I/O mode connects and closes, sending nothing; to a port of this
+    machine it only says whether the database or dev server is up. Any other host, or data, stays
+    network."""
+    p = c.parsed
+    ops = p.operands
+    if not p.has(("-z", "-zv", "-vz", "-zu", "-uz")) or any(opt not in _PROBE_OPTS for opt, _ in p.opts) or \
+            len(ops) < 2 or any(w.dynamic for w in ops) or not all(_PORTS.fullmatch(w.text) for w in ops[1:]):
+        return
+    if ops[0].text.lower() not in LOCAL_PROBE_HOSTS:
+        return
+    read_only(c)  # not the spec's "opens network connections"
+    c.eff.network = False
+    c.eff.changes.append("checks whether a port on this machine is open")
 
 
 def wget(c: Call) -> None:

@@ -24,7 +24,7 @@ from phlegyas.analysis.shell.handlers.build import (
     unittest_discover,
 )
 from phlegyas.analysis.shell.handlers.files import dd, mktemp, split
-from phlegyas.analysis.shell.handlers.find import find
+from phlegyas.analysis.shell.handlers.find import find, name_hunt
 from phlegyas.analysis.shell.handlers.gh import gh, gh_api, gh_auth, gh_noun
 from phlegyas.analysis.shell.handlers.git import (
     git,
@@ -54,7 +54,7 @@ from phlegyas.analysis.shell.handlers.infra import (
     tf_output,
     tf_state,
 )
-from phlegyas.analysis.shell.handlers.network import curl, httpie, remote_copy, wget
+from phlegyas.analysis.shell.handlers.network import curl, httpie, port_probe, remote_copy, wget
 from phlegyas.analysis.shell.handlers.packages import (
     build_goals,
     go_mod,
@@ -89,7 +89,7 @@ HANDLERS: dict[str, Handler] = {
     # files
     "mktemp": mktemp, "dd": dd, "split": split,
     # find
-    "find": find,
+    "find": find, "name_hunt": name_hunt,
     # gh
     "gh": gh, "gh_noun": gh_noun, "gh_api": gh_api, "gh_auth": gh_auth,
     # git
@@ -102,7 +102,7 @@ HANDLERS: dict[str, Handler] = {
     "kubectl_read": kubectl_read, "kubectl_config": kubectl_config, "tf_state": tf_state, "tf_output": tf_output, "cloud": cloud,
     "database": database,
     # network
-    "curl": curl, "wget": wget, "httpie": httpie, "remote_copy": remote_copy,
+    "curl": curl, "wget": wget, "port_probe": port_probe, "httpie": httpie, "remote_copy": remote_copy,
     # packages
     "npm_run": npm_run, "npm_audit": npm_audit, "build_goals": build_goals, "system_pkg": system_pkg,
     "pip_config": pip_config, "npm_cache": npm_cache, "npm_init": npm_init, "go_mod": go_mod, "uv_python": uv_python,

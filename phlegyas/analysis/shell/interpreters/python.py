@@ -11,7 +11,7 @@ import shlex
 
 from phlegyas.analysis.shell.interpreters import python_flow as F
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
-from phlegyas.analysis.shell.interpreters.python_values import EVALS, NET_READS, is_path, kill_argv, literal
+from phlegyas.analysis.shell.interpreters.python_values import EVALS, NET_READS, PURE_CALLS, is_path, kill_argv, literal
 from phlegyas.core.redact import secret_kind
 
 _SHELL_SINKS = frozenset({"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
@@ -37,9 +37,10 @@ _PATH_READS = frozenset({"read_text", "read_bytes", "open", "exists", "is_file",
                          "rglob", "resolve", "absolute", "expanduser", "samefile", "lstat", "owner", "group",
                          "is_symlink", "readlink", "walk", "with_suffix", "with_name", "relative_to", "joinpath",
                          "match", "as_posix", "is_absolute"})
-_EXEC_CODE = frozenset({"exec", "eval", "compile", "execfile", "__import__", "importlib.import_module",
+_EXEC_CODE = frozenset({"timeit.timeit", "timeit.repeat", "timeit.Timer", "exec", "eval", "compile", "execfile", "__import__", "importlib.import_module",
                         "runpy.run_path", "runpy.run_module", "builtins.exec", "builtins.eval", "code.interact",
                         "pdb.run", "marshal.loads", "pickle.loads", "pickle.load", "imp.load_source"})
+_TIMED = frozenset({"timeit.timeit", "timeit.repeat", "timeit.Timer"})
 _NETWORK_MODULES = frozenset({"socket", "urllib", "urllib2", "urllib3", "requests", "http", "httpx", "aiohttp",
                               "ftplib", "smtplib", "telnetlib", "paramiko", "websocket", "websockets", "xmlrpc",
                               "poplib", "imaplib", "nntplib", "ssl", "asyncssh", "pycurl", "grpc", "boto3", "botocore",
@@ -55,23 +56,7 @@ PURE_MODULES = frozenset({
     "operator", "copy", "dataclasses", "enum", "typing", "platform", "sysconfig", "locale", "calendar", "zlib",
     "io", "tomllib", "ast", "keyword", "unicodedata", "difflib", "heapq", "bisect", "array", "numbers", "secrets",
     "importlib.metadata", "email.utils", "ipaddress", "colorsys", "reprlib", "types", "abc", "contextlib", "warnings",
-    "traceback", "inspect", "dis", "tokenize", "token", "sre_constants", "this", "zoneinfo", "graphlib", "string",
-})
-_PURE_CALLS = frozenset({
-    "print", "len", "str", "int", "float", "bool", "list", "dict", "set", "tuple", "sorted", "reversed", "sum", "min",
-    "max", "abs", "round", "range", "enumerate", "zip", "map", "filter", "any", "all", "isinstance", "issubclass",
-    "repr", "format", "hex", "oct", "bin", "chr", "ord", "divmod", "pow", "hash", "type", "iter", "next", "slice",
-    "frozenset", "bytes", "bytearray", "input", "callable", "ascii", "complex", "object", "super", "property",
-    "staticmethod", "classmethod", "hasattr", "id", "memoryview", "Exception", "ValueError", "KeyError",
-    "TypeError", "RuntimeError", "SystemExit", "StopIteration", "AssertionError", "IndexError", "OSError",
-    "NotImplementedError", "AttributeError", "ZeroDivisionError", "UnicodeDecodeError",
-    "os.getcwd", "os.listdir", "os.getenv", "os.environ.get", "os.cpu_count", "os.getpid", "os.getuid",
-    "os.uname", "os.scandir", "os.walk", "os.stat", "os.lstat", "os.access", "os.get_terminal_size",
-    "os.fspath", "os.fsencode", "os.fsdecode", "os.getlogin", "os.getppid", "os.getgid", "os.path.exists",
-    "pathlib.Path", "pathlib.PurePath", "pathlib.PurePosixPath", "Path", "sys.exit", "sys.getsizeof",
-    "sys.getrecursionlimit", "sys.getdefaultencoding", "sys.getfilesystemencoding", "sys.stdin.read",
-    "sys.stdin.readline", "sys.stdin.readlines", "sys.stdout.write", "sys.stderr.write", "sys.stdout.flush",
-    "sys.stdin.buffer.read", "sys.stdout.buffer.write", "sys.intern",
+    "traceback", "inspect", "dis", "tokenize", "token", "sre_constants", "this", "zoneinfo", "graphlib", "timeit",
 })
 _PURE_METHODS = frozenset({
     "get", "keys", "values", "items", "append", "extend", "insert", "pop", "index", "count", "copy", "update",
@@ -277,7 +262,7 @@ class _PyScan(ast.NodeVisitor):
         name = self.qualname(node)
         if name is not None and name.split(".", 1)[0] in ("os", "subprocess", "shutil", "pty", "ctypes", "sys",
                                                            "builtins", "importlib"):
-            if not (name in _PURE_CALLS or name.startswith(("os.path.", "sys.version", "sys.platform", "sys.argv",
+            if not (name in PURE_CALLS or name.startswith(("os.path.", "sys.version", "sys.platform", "sys.argv",
                                                              "sys.stdin", "sys.stdout", "sys.stderr", "sys.path",
                                                              "sys.executable", "sys.maxsize", "os.environ",
                                                              "os.sep", "os.linesep", "os.name", "os.pathsep",
@@ -316,7 +301,7 @@ class _PyScan(ast.NodeVisitor):
                 and func.value.id in self.opaque and not node.args and not node.keywords):
             return  # ``django.get_version()``
         if name is not None:
-            if name in _PURE_CALLS or name in self.defined:
+            if name in PURE_CALLS or name in self.defined:
                 return
             top = name.rsplit(".", 1)[0] if "." in name else ""
             if top and (top in PURE_MODULES or top.split(".", 1)[0] in PURE_MODULES) and top.split(".", 1)[0] not in (
@@ -325,7 +310,7 @@ class _PyScan(ast.NodeVisitor):
         if isinstance(node.func, ast.Attribute):
             method = node.func.attr
             if method in _PURE_METHODS and method not in _DANGER_METHODS:
-                if name is None or name.split(".", 1)[0] not in self.modules or name in _PURE_CALLS:
+                if name is None or name.split(".", 1)[0] not in self.modules or name in PURE_CALLS:
                     return
         self.pure = False
 
@@ -405,14 +390,21 @@ class _PyScan(ast.NodeVisitor):
         if name in ("open", "io.open", "codecs.open", "builtins.open", "os.open"):
             self._open(node)
             return True
+        if name in _TIMED and self.depth < 4:  # `timeit.timeit('sorted(x)', setup='x=[3,1]')`: literal code, timed
+            texts = [self._literal(c) if c is not None else "" for c in
+                     (self._kw(node, "setup") or (args[1] if len(args) > 1 else None),
+                      self._kw(node, "stmt") or (args[0] if args else None))]
+            inner = analyze_python("\n".join(t for t in texts if t), self.depth + 1) if None not in texts else None
+            if inner is not None and inner.pure and not inner.problems:
+                return True
         if name in _EXEC_CODE:
             self.pure = False
             code = args[0] if args else None
             while isinstance(code, ast.Call) and self.qualname(code.func) in ("compile", "builtins.compile") and code.args:
                 code = code.args[0]  # `eval(compile(src, 'x', 'exec'))` runs src
             text = self._literal(code) if code is not None else None
-            if text is not None and name in ("exec", "eval", "compile", "builtins.exec", "builtins.eval") \
-                    and self.depth < 4:
+            if text is not None and (name in ("exec", "eval", "compile", "builtins.exec", "builtins.eval")
+                                     or name in _TIMED) and self.depth < 4:
                 inner = analyze_python(text, self.depth + 1)  # `exec(compile(s))` meets s twice: once is enough
                 r.shell.extend(s for s in inner.shell if s not in r.shell)
                 r.argvs.extend(a for a in inner.argvs if a not in r.argvs)

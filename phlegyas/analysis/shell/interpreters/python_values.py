@@ -254,3 +254,22 @@ def kill_argv(name: str, args: list[ast.expr]) -> list[str] | None:
         return None
     return ["kill", "-" + signal_name(args[1] if len(args) > 1 else None),
             str(-abs(pid)) if name == "os.killpg" else str(pid)]
+
+
+PURE_CALLS = frozenset({
+    "print", "len", "str", "int", "float", "bool", "list", "dict", "set", "tuple", "sorted", "reversed", "sum", "min",
+    "max", "abs", "round", "range", "enumerate", "zip", "map", "filter", "any", "all", "isinstance", "issubclass",
+    "repr", "format", "hex", "oct", "bin", "chr", "ord", "divmod", "pow", "hash", "type", "iter", "next", "slice",
+    "frozenset", "bytes", "bytearray", "input", "callable", "ascii", "complex", "object", "super", "property",
+    "staticmethod", "classmethod", "hasattr", "id", "memoryview", "Exception", "ValueError", "KeyError",
+    "TypeError", "RuntimeError", "SystemExit", "StopIteration", "AssertionError", "IndexError", "OSError",
+    "NotImplementedError", "AttributeError", "ZeroDivisionError", "UnicodeDecodeError",
+    "os.getcwd", "os.listdir", "os.getenv", "os.environ.get", "os.cpu_count", "os.getpid", "os.getuid",
+    "os.uname", "os.scandir", "os.walk", "os.stat", "os.lstat", "os.access", "os.get_terminal_size",
+    "os.fspath", "os.fsencode", "os.fsdecode", "os.getlogin", "os.getppid", "os.getgid", "os.path.exists",
+    "pathlib.Path", "pathlib.PurePath", "pathlib.PurePosixPath", "Path", "sys.exit", "sys.getsizeof",
+    "sys.getrecursionlimit", "sys.getdefaultencoding", "sys.getfilesystemencoding", "sys.stdin.read",
+    "sys.stdin.readline", "sys.stdin.readlines", "sys.stdout.write", "sys.stderr.write", "sys.stdout.flush",
+    "sys.stdin.buffer.read", "sys.stdout.buffer.write", "sys.intern",
+})
+"""Calls that only compute, print or look (``python -c`` code made of them is pure)."""
