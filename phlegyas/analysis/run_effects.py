@@ -188,6 +188,8 @@ def redirect_effects(cmd: SimpleCommand, eff: Effects) -> None:
         text = target.text
         if r.op in (">&", "<&") and (text.isdigit() or text == "-" or text.endswith("-") and text[:-1].isdigit()):
             continue
+        if r.op in _WRITE_OPS and target.dynamic and text.startswith(">(") and text.endswith(")"):
+            continue  # `> >(tee log)`: a pipe into the commands inside, which read it (parse wires them up)
         if text.startswith(("/dev/tcp/", "/dev/udp/")):
             eff.network = True
             eff.mutates.append(f"opens a network connection ({text})")

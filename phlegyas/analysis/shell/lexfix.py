@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Final
 
-from phlegyas.analysis.shell.syntax import SimpleCommand, Word
+from phlegyas.analysis.shell.syntax import Script, SimpleCommand, Word
 
 _COMMENT_AFTER: Final = frozenset(" \t\n;&|()")
 
@@ -208,3 +208,23 @@ def join_last(words: list[Word], assignments: list[tuple[str, Word]] | None) -> 
         name, a = assignments.pop()
         assignments.append((name, Word(a.text + b.text, a.dynamic or b.dynamic, a.glob or b.glob,
                                        a.quoted and b.quoted)))
+
+
+def unmark(word: Word, mark: str) -> Word:
+    """A word of ``parse._brace_words`` with its marked ``{`` back, as a brace expansion (``glob``)."""
+    if mark not in word.text:
+        return word
+    return Word(word.text.replace(mark, "{"), word.dynamic, not word.quoted, word.quoted)
+
+
+def wire_feeds(script: Script, feeds: list[tuple[SimpleCommand, int, int]]) -> None:
+    """``curl … > >(bash)``: what a command writes into an output process substitution is the stdin of the
+    commands inside it, as ``curl … | bash`` would be; the first command of each stage there reads it."""
+    for writer, start, end in feeds:
+        at = next((i for i, c in enumerate(script.commands) if c is writer), None)
+        if at is None:
+            continue
+        for idx in range(start, min(end, len(script.commands))):
+            reader = script.commands[idx]
+            if not reader.upstream and idx != at:
+                reader.upstream.append(at)

@@ -74,6 +74,7 @@ class _Walker:
         self.script = script
         self.errors = errors  # the tree has error or missing nodes somewhere
         self.read_write = read_write  # byte offsets of `<>` the parser was given as `< ` (shell.lexfix)
+        self.feeds: list[tuple[SimpleCommand, int, int]] = []  # `cmd > >(sh)`: cmd, the reader's command indices
 
     # -- helpers -------------------------------------------------------------------------------
     def text(self, node) -> str:
@@ -372,7 +373,10 @@ class _Walker:
                 if op == "<" and child.start_byte in self.read_write:
                     op = "<>"
             elif target is None:
+                before = len(self.script.commands)
                 target = self.word(child, depth, origin)
+                if child.type == "process_substitution" and op in (">", ">>", ">|", "&>"):
+                    self.feeds.append((cmd, before, len(self.script.commands)))
             else:
                 extra.append(self.word(child, depth, origin))  # `cmd >f arg`: arg belongs to cmd
         cmd.redirects.append(Redirect(op, target, fd))
@@ -559,6 +563,7 @@ def parse(source: str) -> Script:
         walker.collect(root, 0, "top")
     except RecursionError:
         script.problems.append("nesting too deep to analyse")
+    _lexfix.wire_feeds(script, walker.feeds)
     return script
 
 
@@ -585,16 +590,10 @@ def _brace_words(source: str) -> Script | None:
     except RecursionError:
         return None
     for cmd in script.commands:
-        cmd.words = [_unmark(w) for w in cmd.words]
-        cmd.assignments = [(k, _unmark(v)) for k, v in cmd.assignments]
+        cmd.words = [_lexfix.unmark(w, _BRACE_MARK) for w in cmd.words]
+        cmd.assignments = [(k, _lexfix.unmark(v, _BRACE_MARK)) for k, v in cmd.assignments]
         cmd.text = cmd.text.replace(_BRACE_MARK, "{")
     return script
-
-
-def _unmark(word: Word) -> Word:
-    if _BRACE_MARK not in word.text:
-        return word
-    return Word(word.text.replace(_BRACE_MARK, "{"), word.dynamic, not word.quoted, word.quoted)
 
 
 __all__ = ["MAX_DEPTH", "Redirect", "Script", "SimpleCommand", "Word", "decode_ansi_c", "parse"]

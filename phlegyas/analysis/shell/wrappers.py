@@ -381,6 +381,11 @@ def runner(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tuple[
     if r.as_python:
         ex.invoke(cmd, [literal("python"), *args], inner_via, depth, remote)
         return
+    if rest and "://" in rest[0].text:  # `uv run https://…/setup.py`: a script fetched and run (Tier 1 denies)
+        run = ex.add(ex.new_run(cmd, key.split()[0], args, via, depth, remote, kind="builtin"))
+        if run is not None:
+            run.notes.append(("executes", f"runs code fetched from {rest[0].text[:60]}"))
+        return
     if not rest:
         run = ex.add(ex.new_run(cmd, key.split()[0], args, via, depth, remote, kind="builtin"))
         if run is not None:

@@ -165,7 +165,7 @@ INTERPRETERS: Final = frozenset({
 NET_SOURCES: Final = frozenset({
     "curl", "wget", "fetch", "nc", "ncat", "netcat", "http", "https", "httpie", "xh", "aria2c",
     "lwp-request", "lwp-download", "GET", "POST", "ftp", "tftp", "telnet", "socat", "openssl", "ssh",
-    "wget2", "curlie", "axel",
+    "wget2", "curlie", "axel", "dig", "kdig", "host", "nslookup", "drill", "delv", "doggo",  # DNS answers (TXT …)
 })
 
 

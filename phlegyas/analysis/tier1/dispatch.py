@@ -105,7 +105,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("sed", "gsed"), network.detect_sed)
     on(network.COVERT_CHANNELS, network.detect_covert_channel)
     on(("gh",) + tuple(network.MAILERS), network.detect_upload)
-    on(("npx", "pnpx", "bunx", "uvx", "npm", "pnpm", "yarn", "bun", "pipx", "uv"), network.detect_remote_package)
+    on(("npx", "pnpx", "bunx", "uvx", "npm", "pnpm", "yarn", "bun", "pipx", "uv", "deno"), network.detect_remote_package)
     # writes and persistence
     on(("tee", "sed", "perl", "ruby", "cp", "install", "ln", "truncate"), writes.detect_program_writes)
     on("crontab", writes.detect_crontab)

@@ -237,10 +237,13 @@ def detect_sed(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 
 _RUNNER_SUBCOMMANDS: Final = {"npm": ("exec", "x"), "pnpm": ("dlx", "exec"), "yarn": ("dlx",), "bun": ("x",),
-                              "pipx": ("run",), "uv": ("tool",)}
+                              "pipx": ("run",), "uv": ("tool", "run"), "deno": ("run",)}
 _PACKAGE_OPTS: Final = frozenset({"-p", "--package", "--from", "--spec", "--with"})
 _RUNNER_FLAGS = frozenset({"-y", "--yes", "-q", "--quiet", "-s", "--silent", "--no-install", "--prefer-offline",
-                           "--offline", "--ignore-existing", "-n", "--no-cache", "--isolated", "-v", "--verbose"})
+                           "--offline", "--ignore-existing", "-n", "--no-cache", "--isolated", "-v", "--verbose",
+                           "-A", "--allow-all", "--allow-net", "--allow-read", "--allow-write", "--allow-env",
+                           "--allow-run", "--allow-sys", "--allow-ffi", "-r", "--reload", "--no-check", "--unstable",
+                           "--no-prompt", "--watch"})  # npx's, uvx's and deno's flags, before the package or URL
 _REMOTE_SPEC: Final = ("git+", "github:", "gitlab:", "bitbucket:", "gist:", "git@")
 
 

@@ -98,21 +98,48 @@ _CREDENTIAL_COMMANDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
             (("sts", "assume-role"), "AWS credentials"), (("sts", "get-federation-token"), "AWS credentials"),
             (("ecr", "get-login-password"), "an AWS registry password"),
             (("secretsmanager", "get-secret-value"), "an AWS secret"),
-            (("ssm", "get-parameter"), "an AWS parameter"), (("ssm", "get-parameters"), "AWS parameters")),
+            (("ssm", "get-parameter"), "an AWS parameter"), (("ssm", "get-parameters"), "AWS parameters"),
+            (("ssm", "get-parameters-by-path"), "AWS parameters"), (("iam", "create-access-key"), "new AWS access keys"),
+            (("secretsmanager", "batch-get-secret-value"), "AWS secrets"), (("kms", "decrypt"), "decrypted data"),
+            (("lightsail", "get-instance-access-details"), "a server's SSH key"),
+            (("ec2", "get-password-data"), "a server's administrator password"),
+            (("iam", "create-login-profile"), "a new AWS console password")),
+    "terraform": ((("state", "pull"), "Terraform state (every resource's secrets)"),),
+    "tofu": ((("state", "pull"), "Terraform state (every resource's secrets)"),),
+    "pulumi": ((("stack", "export", "--show-secrets"), "a Pulumi stack's secrets"),
+               (("config", "--show-secrets"), "a Pulumi stack's secrets"),
+               (("stack", "output", "--show-secrets"), "a Pulumi stack's secrets")),
+    "bw": ((("export",), "a Bitwarden vault"), (("get",), "a Bitwarden secret"), (("list", "items"), "Bitwarden items")),
+    "doppler": ((("secrets", "download"), "Doppler secrets"), (("secrets", "get"), "a Doppler secret"),
+                (("secrets",), "Doppler secrets")),
+    "chamber": ((("read",), "a secret"), (("export",), "secrets"), (("env",), "secrets")),
+    "aws-vault": ((("export",), "AWS credentials"),),
+    "etcdctl": ((("get",), "etcd's keys (Kubernetes secrets among them)"),),
+    "secret-tool": ((("lookup",), "a stored password"),),
+    "infisical": ((("export",), "Infisical secrets"), (("secrets",), "Infisical secrets")),
     "gcloud": ((("auth", "print-access-token"), "a Google Cloud access token"),
                (("auth", "print-identity-token"), "a Google Cloud identity token"),
                (("auth", "application-default", "print-access-token"), "a Google Cloud access token"),
                (("secrets", "versions", "access"), "a Google Cloud secret")),
-    "az": ((("account", "get-access-token"), "an Azure access token"), (("keyvault", "secret", "show"), "an Azure secret")),
+    "az": ((("account", "get-access-token"), "an Azure access token"), (("keyvault", "secret", "show"), "an Azure secret"),
+           (("keyvault", "secret", "download"), "an Azure secret"),
+           (("ad", "sp", "create-for-rbac"), "a new Azure service principal's password"),
+           (("ad", "sp", "credential", "reset"), "a new Azure service principal's password"),
+           (("storage", "account", "keys", "list"), "Azure storage keys"),
+           (("acr", "login", "--expose-token"), "an Azure registry token")),
     "doctl": ((("auth", "token"), "a DigitalOcean token"),),
-    "heroku": ((("auth:token",), "a Heroku token"), (("authorizations:create",), "a Heroku token")),
+    "heroku": ((("auth:token",), "a Heroku token"), (("authorizations:create",), "a Heroku token"),
+               (("config",), "an app's configuration (its secrets)"), (("config:get",), "an app's secret")),
     "op": ((("read",), "a 1Password secret"), (("item", "get"), "a 1Password item")),
     "pass": ((("show",), "a password"),),
     "gopass": ((("show",), "a password"),),
-    "vault": ((("read",), "a Vault secret"), (("kv", "get"), "a Vault secret"), (("print", "token"), "a Vault token")),
-    "security": ((("find-generic-password",), "a keychain password"), (("find-internet-password",), "a keychain password")),
+    "vault": ((("read",), "a Vault secret"), (("kv", "get"), "a Vault secret"), (("print", "token"), "a Vault token"),
+              (("token", "create"), "a new Vault token"), (("write", "auth/token/create"), "a new Vault token")),
+    "security": ((("find-generic-password",), "a keychain password"), (("find-internet-password",), "a keychain password"),
+                 (("dump-keychain",), "the keychain")),
     "kubectl": ((("config", "view", "--raw"), "kubeconfig credentials"), (("create", "token"), "a Kubernetes token")),
-    "docker-credential-desktop": ((("get",), "a registry credential"),),
+    **{f"docker-credential-{helper}": ((("get",), "a registry credential"),) for helper in (
+        "desktop", "pass", "secretservice", "osxkeychain", "wincred", "ecr-login", "gcloud", "acr-env")},
     "git": ((("credential", "fill"), "a git credential"), (("credential-manager", "get"), "a git credential")),
     "npm": ((("token", "create"), "an npm token"),),
 }
@@ -123,6 +150,8 @@ def credential_output(prog: str, texts: list[str]) -> str | None:
     """What credential ``prog TEXTS`` prints, or None: a table of such commands, ``aws configure get`` of a
     secret key, ``kubectl get secret -o …``."""
     ops = [t for t in texts if not t.startswith("-")]
+    if prog == "sops" and (any(t in ("-d", "--decrypt") for t in texts) or ops[:1] == ["decrypt"]):
+        return "decrypted secrets"
     for start, what in _CREDENTIAL_COMMANDS.get(prog, ()):
         words = [s for s in start if not s.startswith("--")]
         if ops[:len(words)] == words and all(s in texts for s in start if s.startswith("--")):

@@ -6,7 +6,6 @@ import posixpath
 import re
 from typing import Final
 
-
 from phlegyas.analysis.shell.effect_types import literal
 from phlegyas.analysis.shell.handlers.base import Call, is_remote, read_only, urls
 from phlegyas.analysis.shell.parse import Word

@@ -155,13 +155,21 @@ _EVALS = {
     "ruby": re.compile(r"\b(?:eval|instance_eval|class_eval|binding\.eval)\b"),
     "perl": re.compile(r"\beval\b|\bdo\s*\(?\s*\$"),
     "php": re.compile(r"\b(?:eval|assert|create_function)\s*\(|\b(?:include|require)(?:_once)?\s*\(?\s*['\"]https?:"),
+    "r": re.compile(r"\bsource\s*\(|\beval\s*\(\s*parse\b|\bsource_url\b|\bsource_gist\b"),
+    "lua": re.compile(r"\bload(?:string)?\s*\(|\bdofile\b|\bloadfile\b"),
 }
+_REMOTE_LOAD = re.compile(r"""\b(?:import|include|require|include_once|require_once|source)\s*\(?\s*['"]https?:|"""
+                          r"""\bsource_(?:url|gist)\b""")
+"""Loading code straight from a URL: JavaScript's ``import('https://…')``, PHP's ``include "https://…"``, R's
+``source("https://…")``: the download and the evaluation in one."""
 _DOWNLOADS = {
     "js": re.compile(r"\bfetch\s*\(|\bhttps?\.(?:get|request)\b|\brequire\(\s*['\"](?:node:)?https?['\"]\s*\)\s*\.\s*(?:get|request)\b|\baxios\b|\brequire\(\s*['\"](?:node-fetch|request|got)['\"]|"
                      r"\b(?:curl|wget)\s"),
     "ruby": re.compile(r"\bURI\.open\b|open-uri|\bNet::HTTP\b|\bopen\(\s*['\"]https?:|\b(?:curl|wget)\s|HTTParty|Faraday"),
     "perl": re.compile(r"\bLWP\b|\bHTTP::Tiny\b|\bget(?:store)?\s*\(?\s*['\"]https?:|\b(?:curl|wget)\s"),
     "php": re.compile(r"\b(?:file_get_contents|fopen|curl_exec)\s*\(\s*['\"]?https?:|\bcurl_exec\b|\b(?:curl|wget)\s"),
+    "r": re.compile(r"\b(?:url|download\.file|readLines|GET|curl_fetch_memory)\s*\(\s*['\"]https?:|\b(?:curl|wget)\s"),
+    "lua": re.compile(r"\bhttp\.request\b|\b(?:curl|wget)\s"),
 }
 _URL = re.compile(r"""https?://[^\s'"`)]+""")
 
@@ -171,10 +179,11 @@ def remote_eval(code: str, lang: str) -> str | None:
     ``eval(URI.open(u).read)``): ``curl -s URL | LANG``, which Tier 1 judges as remote code; None when the
     code does not both evaluate code and download something."""
     evals, downloads = _EVALS.get(lang), _DOWNLOADS.get(lang)
-    if evals is None or downloads is None or not evals.search(code) or not downloads.search(code):
+    if evals is None or downloads is None or not evals.search(code) or not (
+            downloads.search(code) or _REMOTE_LOAD.search(code)):
         return None
     url = _URL.search(code)
-    runner = {"js": "node", "ruby": "ruby", "perl": "perl", "php": "php"}[lang]
+    runner = {"js": "node", "ruby": "ruby", "perl": "perl", "php": "php", "r": "Rscript", "lua": "lua"}[lang]
     return f"curl -s {url.group(0) if url else 'https://unknown.invalid/'} | {runner}"
 
 
