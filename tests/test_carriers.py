@@ -6,6 +6,8 @@ argv positions and languages), so a carrier added to the table is tested without
 """
 from __future__ import annotations
 
+import json
+
 import shlex
 
 import pytest
@@ -99,6 +101,13 @@ def _wrappings(program: str, c: Carrier) -> list:
         out.append(lambda cmd: f"{head} {shlex.quote('+!' + cmd)}")
     if c.language == "gdb":
         out.append(lambda cmd: f"{head} -batch -ex {shlex.quote('shell ' + cmd)}")
+        out.append(lambda cmd: f"{head} -batch -ex {shlex.quote('call (int)system(' + json.dumps(cmd) + ')')}")
+    if c.language == "dc":
+        out.append(lambda cmd: f"{head} -e {shlex.quote('!' + cmd)}")
+    if c.language == "m4":
+        out.append(lambda cmd: f"printf '%s\\n' {shlex.quote('syscmd(' + cmd + ')')} | {head}")
+    if c.language == "ssm":
+        out.append(lambda cmd: f"{head} --instance-ids i-1 --parameters {shlex.quote('commands=' + json.dumps([cmd]))}")
     if c.language == "emacs":
         quoted = lambda cmd: '"' + cmd.replace("\\", "\\\\").replace('"', '\\"') + '"'  # noqa: E731
         out.append(lambda cmd: f"{head} --batch --eval {shlex.quote('(shell-command ' + quoted(cmd) + ')')}")

@@ -118,6 +118,8 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
     sends = _sends(server, words)
     for key, value in _strings(tool_input):
         low = key.lower()
+        if low.endswith(("_command", "_cmd", "commandline")):  # `cli_command`, `shell_cmd`: a command all the same
+            low = "command"
         if low in SQL_KEYS or low in COMMAND_KEYS:
             for sev, stmt in _store_statements(value):
                 findings.append(Finding("sql.destructive", sev, name, f"the {server} tool {tool} runs {stmt}"))

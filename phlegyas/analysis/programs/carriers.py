@@ -221,6 +221,34 @@ _carry("zip", Carrier(values=E("-b -n -t -tt -x -i -P --password -Z -s --split-s
                                 ("zip x.zip a -T --unzip-command 'rm -rf ~ #'", "deny"),
                                 ("zip x.zip a -T -TT 'unzip -tqq'", "ask"))))
 
+# commands run on many hosts at once, or on a cloud instance through its agent or its ssh
+_carry("pssh parallel-ssh", Carrier(values=E("-h --hosts -H --host -l --user -p --par -o --outdir -e --errdir -t "
+                                             "--timeout -O --option -x --extra-args -X --extra-arg"),
+                                    shell_from=0, remote=True,
+                                    examples=(("pssh -h hosts.txt -i 'sudo rm -rf /srv/*'", "deny"),
+                                              ("pssh -h hosts.txt -i uptime", "ask"))))
+_carry("pdsh clush", Carrier(values=E("-w -x -l -R -t -u -f -g -X -F -o"), shell_from=0, remote=True,
+                             examples=(("pdsh -w web[1-4] 'rm -rf /var/lib/postgresql'", "deny"),
+                                       ("clush -w node[1-8] uptime", "ask"))))
+_carry("gcloud", Carrier(("compute", "ssh"), values=E("--zone --project --ssh-key-file --ssh-flag --tunnel-through-iap "
+                                                      "--internal-ip --strict-host-key-checking --container"),
+                         remote_opts=E("--command"), remote=True,
+                         examples=(("gcloud compute ssh db-1 --zone z --command 'sudo rm -rf /var/lib/postgresql'", "deny"),
+                                   ("gcloud compute ssh db-1 --command uptime", "ask"))))
+_carry("aws", Carrier(("ssm", "send-command"), values=E("--instance-ids --targets --document-name --comment "
+                                                        "--timeout-seconds --region --profile --output-s3-bucket-name"),
+                      language="ssm", remote=True,
+                      examples=(("aws ssm send-command --instance-ids i-1 --document-name AWS-RunShellScript "
+                                 "--parameters 'commands=[\"rm -rf /var/lib/mysql\"]'", "deny"),
+                                ("aws ssm send-command --instance-ids i-1 --document-name AWS-RunShellScript "
+                                 "--parameters 'commands=[\"uptime\"]'", "ask"))))
+
+_carry("dc", Carrier(values=E("-e --expression -f --file"), language="dc",
+                     examples=(("dc -e '!rm -rf ~/proj'", "deny"), ("dc -e '2 3 + p'", "ask"))))
+_carry("m4", Carrier(values=E("-D --define -U --undefine -I --include -d --debug -o --error-output"), language="m4",
+                     examples=(("printf 'syscmd(rm -rf /home/u/.ssh)\n' | m4", "deny"),
+                               ("printf 'define(X, 1)X\n' | m4", "ask"))))
+
 # fd runs `-x CMD ARG…` for each result and `-X CMD ARG…` once with all of them ({} is the path)
 _carry("fd fdfind", Carrier(values=E("-d --max-depth --min-depth --exact-depth -t --type -e --extension -E --exclude "
                                      "-S --size --changed-within --changed-before -o --owner -j --threads "

@@ -28,6 +28,9 @@ _MAKE_RULE: Final = re.compile(r"^([^=:#;\t][^=:#;]*)::?(?!=)([^=;#]*);(.*)$")
 _MAKE_SHELL_VARS: Final = frozenset({"SHELL", "MAKESHELL"})
 _MAKE_ENV: Final = re.compile(r"(?<!\$)\$[({](HOME|USER|PWD|TMPDIR)[)}]")  # make's `$(HOME)`: the shell's $HOME
 _STDIN_FILES: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_SSM_COMMAND: Final = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_DC_BANG: Final = re.compile(r"!([^\n]+)")
+_M4_SYSCMD: Final = re.compile(r"\besyscmd\(([^)]*)\)|\bsyscmd\(([^)]*)\)")
 _ED_BANG: Final = re.compile(r"^[^A-Za-z!]*(?:[erwWE]\s*)?!(.*)$")
 
 
@@ -72,6 +75,19 @@ def language(ex: Walk, cmd: SimpleCommand, name: str, opts: list[tuple[str, Word
                 text, _ = stdin_text(cmd, ex.ups_of)
                 if text is not None:
                     codes.extend((f"{opt} {value.text}", Word(c)) for c in make_commands(text))
+    elif name == "ssm":  # `--parameters 'commands=["…","…"]'` or `'{"commands":["…"]}'`: each is shell code
+        for w in [*operands, *(v for o, v in opts if v is not None)]:
+            if "commands" in w.text:
+                codes.extend(("commands", Word(c.encode().decode("unicode_escape", "replace"), w.dynamic))
+                             for c in _SSM_COMMAND.findall(w.text.split("commands", 1)[1]))
+    elif name in ("dc", "m4"):  # dc's `!cmd`, m4's `syscmd(cmd)`/`esyscmd(cmd)`: in its expressions or input
+        texts = [v for o, v in opts if o in ("-e", "--expression") and v is not None] if name == "dc" else []
+        text, _ = stdin_text(cmd, ex.ups_of)
+        texts += [Word(text)] if text is not None else []
+        pattern = _DC_BANG if name == "dc" else _M4_SYSCMD
+        for w in texts:
+            found_codes = [c if isinstance(c, str) else (c[0] or c[1]) for c in pattern.findall(w.text)]
+            codes.extend((name, Word(c.strip().strip("`'"), w.dynamic)) for c in found_codes)
     elif name == "ed":
         text, _ = stdin_text(cmd, ex.ups_of)
         lines = text.splitlines() if text is not None else []

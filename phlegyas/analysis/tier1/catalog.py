@@ -380,6 +380,13 @@ _CLASSES = (
         (("echo 'curl x' > .git/hooks/pre-commit", "ask"), ("git config core.hooksPath /tmp/hooks", "ask"),
          ("git -c core.hooksPath=/tmp/h commit -m x", "ask"), ("git config --get core.hooksPath", "none"))),
     FindingClass(
+        "git.url_rewrite", DENY, "Git URLs rewritten to another host",
+        "url.<base>.insteadOf sends every clone, fetch and submodule of a forge (github.com, gitlab.com …) to "
+        "another host from then on: code and credentials go wherever the rewrite points.",
+        (("git config --global url.https://git.x.example/.insteadOf https://github.com/", "deny"),
+         ("git config --global url.git@github.com:.insteadOf https://github.com/", "none"),
+         ("git config --get-regexp url", "none"))),
+    FindingClass(
         "system.kill", DENY, "Killing system daemons or every process",
         "kill -9 -1, killing init, sshd, dockerd or systemd, or stopping them, cuts off access or takes "
         "services down; so does a pkill/killall pattern that matches every process, or -u USER alone.",

@@ -14,6 +14,8 @@ Decisions (documented in the class catalog):
 """
 from __future__ import annotations
 
+import re
+
 from typing import Final
 
 from phlegyas.analysis import git_index
@@ -53,8 +55,30 @@ def split_git(args: list[Word]) -> tuple[list[tuple[str, str]], str | None, list
     return configs, args[i].text, args[i + 1:]
 
 
+def _env_configs(inv: Invocation) -> list[tuple[str, str]]:
+    """Settings given through the environment: ``GIT_CONFIG_PARAMETERS="'k'='v' …"`` (what ``git -c`` passes
+    down) and ``GIT_CONFIG_KEY_n``/``GIT_CONFIG_VALUE_n``."""
+    given = {name: value.text for name, value in inv.command.assignments}
+    out = [(k.lower(), v) for k, v in _PARAMETER.findall(given.get("GIT_CONFIG_PARAMETERS", ""))]
+    out += [(given[k].lower(), given.get("GIT_CONFIG_VALUE_" + k[15:], "")) for k in given
+            if k.startswith("GIT_CONFIG_KEY_")]
+    return out
+
+
+_PARAMETER: Final = re.compile(r"'([^']*)'='([^']*)'")
+
+
 def detect_git(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     configs, sub, rest = split_git(inv.args)
+    if inv.command.assignments:
+        configs += _env_configs(inv)
+    if sub == "push":
+        for key, value in configs:
+            if key.startswith("remote.") and (key.endswith(".push") and value.startswith("+") or key.endswith(
+                    ".mirror") and value.lower() in ("true", "yes", "on", "1")):
+                add(out, "git.force_push", inv, f"git push with {key}={value} force-updates the remote's branches, "
+                                                "replacing their history")
+                return
     for key, _ in configs:
         if key in _HOOK_KEYS:
             add(out, "persistence.git_hooks", inv, f"git -c {key} runs programs from a chosen location")
@@ -67,9 +91,33 @@ def detect_git(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "git.force_push", inv, f"git config {words[0]} {words[1]} makes every push to that remote a force "
                                         "push, replacing its history")
         return
+    if sub == "config" and len(words) >= 2:
+        _config_redirects(inv, words[0], words[1], out)
     handler = _SUBCOMMANDS.get(sub or "")
     if handler is not None:
         handler(inv, rest, out)
+
+
+_FORGES: Final = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "git.sr.ht", "dev.azure.com")
+
+
+def _host(url: str) -> str:
+    rest = url.split("://", 1)[1] if "://" in url else url.split("@", 1)[-1]
+    return rest.split("/", 1)[0].split(":", 1)[0].lower()
+
+
+def _config_redirects(inv: Invocation, key: str, value: str, out: Out) -> None:
+    """``git config url.NEW.insteadOf OLD`` where OLD is a forge and NEW another host, and ``remote.X.mirror
+    true`` (every push force-updates and deletes the remote's branches)."""
+    low = key.lower()
+    if low.startswith("url.") and low.endswith((".insteadof", ".pushinsteadof")):
+        new = key[4:key.lower().rindex(".")]
+        if _host(value) in _FORGES and _host(new) not in (_host(value), ""):
+            add(out, "git.url_rewrite", inv, f"git config {key} {value} sends every fetch from {_host(value)} to "
+                                             f"{_host(new)}")
+    elif low.startswith("remote.") and low.endswith(".mirror") and value.lower() in ("true", "yes", "on", "1"):
+        add(out, "git.force_push", inv, f"git config {key} true makes every push to that remote a mirror push: its "
+                                        "branches are force-updated and those missing here deleted")
 
 
 # -- push --------------------------------------------------------------------------------------------
