@@ -7,7 +7,6 @@ argv positions and languages), so a carrier added to the table is tested without
 from __future__ import annotations
 
 import json
-
 import shlex
 
 import pytest

@@ -15,7 +15,6 @@ Decisions (documented in the class catalog):
 from __future__ import annotations
 
 import re
-
 from typing import Final
 
 from phlegyas.analysis import git_index
