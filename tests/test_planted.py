@@ -142,6 +142,16 @@ TEMPLATES = {
                    "Host *\n  LocalCommand /tmp/tool --now\n"),
     "git_config": ("[core]\n\tautocrlf = input\n", "[core]\n\tfsmonitor = \"{bad}\"\n",
                    "[core]\n\tsshCommand = /tmp/tool\n"),
+    "editor_startup": ("set number\n", "autocmd VimEnter * silent! !{bad}\n", "autocmd VimEnter * !mystery-tool --now\n"),
+    "system_startup": ("export LANG=C.UTF-8\n", "{bad}\n", "mystery-tool --now\n"),
+    "apt_hooks": ('APT::Get::Assume-Yes "true";\n', 'APT::Update::Pre-Invoke { "{bad}"; };\n',
+                  'APT::Update::Pre-Invoke { "mystery-tool --now"; };\n'),
+    # a PAM module or a polkit rule runs no command the gate could read: what it hands away is the deny
+    "pam": ("session required pam_unix.so\n", "session optional pam_exec.so expose_authtok /tmp/x\n", None),
+    "sshd_config": ("PasswordAuthentication no\n", "ForceCommand {bad}\n", "AuthorizedKeysCommand /opt/keys %u\n"),
+    "polkit": ('polkit.addRule(function(a, s) { return polkit.Result.AUTH_ADMIN; });\n',
+               'polkit.addRule(function(a, s) { return polkit.Result.YES; });\n', None),
+    "fetchrc": ("silent\nretry = 3\n", "upload-file = ~/.ssh/id_rsa\n", 'proxy = "http://10.0.0.1:3128"\n'),
     "devcontainer": ('{"image": "x", "postCreateCommand": "npm ci"}', '{"image": "x", "initializeCommand": "{bad}"}',
                      '{"image": "x", "postCreateCommand": "/tmp/tool --init"}'),
 }

@@ -78,6 +78,17 @@ _KINDS: Final = (
                        (".ssh/config",)),
     PlantedKind("git_config", "a git configuration", "the next git command", "gitconfig",
                        (".git/config", ".gitconfig", ".config/git/config")),
+    PlantedKind("editor_startup", "the editor's start-up file", "vim or nvim, when it starts", "vim",
+                       (".vimrc", ".config/nvim/init.lua", ".config/nvim/init.vim", ".exrc", ".nvim.lua")),
+    PlantedKind("system_startup", "a system-wide start-up script", "every login (root's too)", "sh",
+                       ("etc/profile.d/x.sh", "etc/update-motd.d/99-stats", "etc/bash.bashrc", "etc/rc.local")),
+    PlantedKind("apt_hooks", "apt's configuration", "every apt update or install, as root", "apt",
+                       ("etc/apt/apt.conf.d/99-refresh",)),
+    PlantedKind("pam", "a PAM configuration", "every login and sudo", "pam", ("etc/pam.d/common-session",)),
+    PlantedKind("sshd_config", "the ssh server's configuration", "every ssh login to this machine", "sshd",
+                       ("etc/ssh/sshd_config", "etc/ssh/sshd_config.d/50-x.conf")),
+    PlantedKind("polkit", "a polkit rule", "every privileged action", "polkit", ("etc/polkit-1/rules.d/00-x.rules",)),
+    PlantedKind("fetchrc", "the curl or wget configuration", "every curl or wget", "fetchrc", (".curlrc", ".wgetrc")),
     PlantedKind("devcontainer", "the dev container's configuration",
                 "the editor opening the container (initializeCommand runs on this machine)", "devcontainer",
                        (".devcontainer/devcontainer.json", ".devcontainer.json")),
@@ -219,6 +230,9 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
             if name.endswith(suffix) and len(name) > len(suffix) and source in _INSTALLED_SOURCES:
                 return _ALL[source]
         return None
+    system = _system_kind(parts)
+    if system is not None:
+        return KINDS[system]
     if parts[-2:-1] == ["cron.d"] or name == "crontab" and parts[-2:-1] == ["etc"] or "crontabs" in parts[:-1] \
             or len(parts) >= 3 and parts[-3:-1] == ["spool", "cron"]:
         return KINDS["cron"]
@@ -248,6 +262,41 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
     for suffix, source in _BY_SUFFIX:
         if name.endswith(suffix) and len(name) > len(suffix):
             return _ALL[source]
+    return None
+
+
+_GIT_HOOK_NAMES: Final = frozenset({
+    "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit", "prepare-commit-msg",
+    "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge", "pre-push", "pre-receive", "update",
+    "post-receive", "post-update", "reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite",
+    "sendemail-validate", "fsmonitor-watchman"})
+_EDITOR_FILES: Final = frozenset({".vimrc", "_vimrc", ".gvimrc", ".exrc", ".nvimrc", ".nvim.lua"})
+
+
+def _system_kind(parts: list[str]) -> str | None:
+    """The kinds found by their place: the editor's and the download tools' start-up files, system start-up
+    scripts, apt/PAM/sshd/polkit configuration, and hooks in any ``hooks`` directory (a ``core.hooksPath``
+    or ``init.templateDir`` one)."""
+    name, parent = parts[-1], parts[-2] if len(parts) >= 2 else ""
+    if name in _EDITOR_FILES or name in ("init.vim", "init.lua") and parent == "nvim":
+        return "editor_startup"
+    if name in (".curlrc", ".wgetrc", "curlrc", "wgetrc") and (name.startswith(".") or parent in ("etc", "curl")):
+        return "fetchrc"
+    if "etc" in parts[:-1]:
+        below = parts[parts.index("etc") + 1:]
+        if below[:1] in (["profile.d"], ["update-motd.d"]) or below in (["bash.bashrc"], ["zsh", "zshrc"],
+                                                                        ["rc.local"], ["profile"], ["environment"]):
+            return "system_startup"
+        if below[:2] == ["apt", "apt.conf.d"] or below == ["apt", "apt.conf"]:
+            return "apt_hooks"
+        if below[:1] == ["pam.d"]:
+            return "pam"
+        if below[:1] == ["ssh"] and (name == "sshd_config" or parent == "sshd_config.d"):
+            return "sshd_config"
+        if below[:1] == ["polkit-1"] and name.endswith(".rules"):
+            return "polkit"
+    if parent == "hooks" and name in _GIT_HOOK_NAMES:
+        return "git_hook"
     return None
 
 

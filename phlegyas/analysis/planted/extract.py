@@ -1,11 +1,11 @@
 """The code inside a planted file's content: which text will run, and in which language.
 
-Each reader turns new content (a whole file, or an Edit's fragment of one) into snippets, ``("sh",
-command text)`` or ``("py", source)``, and doubts: what it cannot read and must show a person (a recipe
-in another language, a ``SHELL`` override, network use in a build script). The readers are line-based
-on purpose: an Edit's fragment is rarely a whole JSON, YAML or TOML document, and the same reader must
-serve both. Make and just variables the content itself defines are substituted; the rest become plain
-placeholder words, so a computed program name still shows up as one.
+Each reader turns new content (a whole file, or an Edit's fragment of one) into snippets, ``("sh", command text)``
+or ``("py", source)``, and doubts: what it cannot read and must show a person (a recipe in another language, a
+``SHELL`` override, network use in a build script). The readers are line-based on purpose: an Edit's fragment is
+rarely a whole JSON, YAML or TOML document, and the same reader must serve both. Make and just variables the
+content itself defines are substituted; the rest become plain placeholder words, so a computed program name
+still shows up as one. System and tool configurations are ``planted.system_configs``'.
 """
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 from typing import Final
+
+from phlegyas.analysis.planted.system_configs import read as read_system_config
 
 LOOSE: Final = "sh?"
 """A snippet that may or may not be a command (a line of an Edit's fragment read out of its context: a
@@ -24,6 +26,7 @@ line of a ``run: |`` block, or a branch name of a list): only a deny in it count
 class Content:
     snippets: list[tuple[str, str]] = field(default_factory=list)  # ("sh" | "py", text)
     doubts: list[str] = field(default_factory=list)  # why a person must read it
+    denies: list[str] = field(default_factory=list)  # what it does that is a deny without running a command
     names: set[str] = field(default_factory=set)  # "project script test", "build target gen": defined here
 
 
@@ -80,42 +83,7 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         _rust(text, out)
     elif language == "ruby":
         _ruby(text, out)
-    elif language == "sshconf":  # `ProxyCommand sh -c "curl …"`: run by every ssh to a matching host
-        out.snippets.extend(("sh", m.group(1).replace("%%", "%")) for m in _SSH_COMMAND.finditer(text))
-    elif language == "gitconfig":  # `[core] fsmonitor = "curl … | sh"`: run by the next git status
-        out.snippets.extend(("sh", v[1:] if v.startswith("!") else v) for v in _git_commands(text))
-    return out
-
-
-_SSH_COMMAND: Final = re.compile(r"^\s*(?:ProxyCommand|LocalCommand|KnownHostsCommand|Match\s+exec)\s*=?\s*(.+?)\s*$",
-                                 re.M | re.I)
-_GIT_SECTION: Final = re.compile(r"^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+\"([^\"]*)\")?\s*\]")
-_GIT_ENTRY: Final = re.compile(r"^\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*?)\s*$")
-_GIT_COMMAND_KEYS: Final = frozenset({"core.fsmonitor", "core.sshcommand", "core.pager", "core.editor",
-                                      "core.askpass", "core.hookspath", "sequence.editor", "diff.external",
-                                      "credential.helper", "gpg.program", "pager.log", "pager.diff", "pager.show"})
-
-
-def _git_commands(text: str) -> list[str]:
-    """The values of a git config that git runs as commands: aliases with ``!``, ``core.fsmonitor``,
-    ``core.sshCommand``, pagers and editors, filters' ``clean``/``smudge``, diff drivers' ``textconv``."""
-    out: list[str] = []
-    section = ""
-    for line in text.splitlines():
-        m = _GIT_SECTION.match(line)
-        if m:
-            section = m.group(1).lower() + (".*" if m.group(2) else "")
-            continue
-        e = _GIT_ENTRY.match(line)
-        if not e:
-            continue
-        key, value = f"{section}.{e.group(1).lower()}", _unquote(e.group(2))
-        if not value:
-            continue
-        if key in _GIT_COMMAND_KEYS or key.startswith("alias.") and value.startswith("!") or key in (
-                "filter.*.clean", "filter.*.smudge", "filter.*.process", "diff.*.textconv", "diff.*.command",
-                "merge.*.driver"):
-            out.append(value)
+    read_system_config(language, text, out)  # ssh's, git's, editors', apt's, PAM's, sshd's, polkit's, curl's …
     return out
 
 

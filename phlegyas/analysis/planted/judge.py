@@ -144,6 +144,8 @@ def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv
     if kind.id == "python_startup" and re.search(r"sys\.path|addsitedir|\bimportlib\b", content):
         return ASK, "it changes what every python start-up imports (sys.path, site.addsitedir)"
     found = extract(kind.language, content, whole, env.cwd)
+    if found.denies:
+        return DENY, found.denies[0]
     if len(found.snippets) > _MAX_SNIPPETS:
         return ASK, "it holds too many commands to read"
     worst: Judgement | None = None
