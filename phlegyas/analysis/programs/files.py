@@ -224,7 +224,7 @@ _add("ar", Spec(operands="read", handler="archive_generic", category=PROJECT_EDI
 # find: an expression language of its own.
 _add("find gfind bfs", Spec(readonly=True, category=READ_ONLY, handler="find",
                             # the options before the paths (the rest is find's expression, its handler's)
-                            flags=_flags("-H -L -P -O0 -O1 -O2 -O3"), value_opts=E("-D"),
+                            flags=_flags("-H -L -P -O0 -O1 -O2 -O3 -E -X -s -x -d"), value_opts=E("-D"),
                             examples=(("find . -name '*.py'", "readonly safe"),
                                       ("find -L src -name '*.py'", "readonly safe"),
                                       ("find -D exec . -name '*.py'", "readonly safe"),

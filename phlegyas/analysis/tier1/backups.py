@@ -8,6 +8,7 @@ other mistake.
 - ``vault secrets disable PATH`` (the engine and every secret in it), ``vault kv destroy`` and
   ``vault kv metadata delete`` (every version, for good): deny; ``vault kv delete`` (a soft delete, undone
   by ``undelete``) asks.
+- ``velero backup delete --all`` (every cluster backup) denies; one backup asks.
 - ``gpg --delete-secret-keys`` / ``--delete-secret-and-public-key``: private keys are gone like
   ``rm ~/.ssh/id_rsa`` (``delete.catastrophic``, deny); ``--delete-keys`` of public keys asks.
 """
@@ -88,5 +89,15 @@ def detect_gpg(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "data.cloud_delete", inv, "gpg deletes public keys from the keyring", Verdict.ASK)
 
 
-PROGRAMS: Final = {"restic": detect_restic, "borg": detect_borg, "borg2": detect_borg, "tarsnap": detect_tarsnap,
+def detect_velero(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``velero backup delete --all``: every cluster backup; one backup, a restore or a schedule asks."""
+    texts, words = _words(inv)
+    if words[:1] in (["backup"], ["backups"], ["schedule"], ["restore"]) and words[1:2] == ["delete"]:
+        every = "--all" in texts or "--selector" not in texts and len(words) < 3 and words[0] != "restore"
+        add(out, "data.cloud_delete", inv, f"velero {words[0]} delete deletes "
+                                           f"{'every cluster backup' if every else 'cluster backups'}",
+            None if every and words[0] != "schedule" else Verdict.ASK)
+
+
+PROGRAMS: Final = {"velero": detect_velero, "restic": detect_restic, "borg": detect_borg, "borg2": detect_borg, "tarsnap": detect_tarsnap,
                    "kopia": detect_kopia, "vault": detect_vault, "gpg": detect_gpg, "gpg2": detect_gpg}

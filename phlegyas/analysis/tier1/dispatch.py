@@ -15,6 +15,7 @@ from phlegyas.analysis.tier1 import (
     frameworks,
     gate,
     git,
+    grants,
     network,
     options,
     prod,
@@ -82,6 +83,11 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("aws", "gcloud", "az", "gsutil", "doctl"), prod.detect_cloud)
     on(cloud.CLOUD_PROGRAMS, cloud.detect_cloud_data)
     on(("aws", "gcloud", "az"), accounts.detect_cloud_admin)
+    on("aws", grants.detect_cloud_trust)
+    on("kubectl", grants.detect_kube_grants)
+    on("gh", grants.detect_gh_grants)
+    on("ssh-import-id", grants.detect_ssh_import)
+    on(("xterm", "urxvt", "rxvt", "xfce4-terminal", "gnome-terminal", "konsole"), grants.detect_remote_display)
     on(("aws", "gsutil", "rclone"), network.detect_upload)
     on(("docker", "podman"), prod.detect_docker, system.detect_publish, accounts.detect_host_root,
        flows.detect_login_secret)
@@ -107,7 +113,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("gh",) + tuple(network.MAILERS), network.detect_upload)
     on(("npx", "pnpx", "bunx", "uvx", "npm", "pnpm", "yarn", "bun", "pipx", "uv", "deno"), network.detect_remote_package)
     # writes and persistence
-    on(("tee", "sed", "perl", "ruby", "cp", "install", "ln", "truncate"), writes.detect_program_writes)
+    on(("tee", "sed", "perl", "ruby", "cp", "install", "ln", "truncate", "fallocate"), writes.detect_program_writes)
     on("crontab", writes.detect_crontab)
     on(("at", "batch"), writes.detect_at)
     on("systemctl", writes.detect_systemctl_persist, system.detect_systemctl)

@@ -170,6 +170,10 @@ def detect_http_delete(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     else:
         first = next((w.text for w in inv.args if not w.text.startswith("-")), None)
         method = first
+    bulk = next((w.text for w in inv.args if "/_delete_by_query" in w.text), None)
+    if bulk is not None and not dev_server(bulk, env.local_ports):  # Elasticsearch/OpenSearch: every match deleted
+        add(out, "net.http_delete", inv, f"{prog} deletes every document the query matches ({bulk[:80]})")
+        return
     if method and method.upper() == "DELETE":
         url = next((w.text for w in inv.args if "://" in w.text or w.text.startswith(("localhost", "www."))), "a URL")
         if url != "a URL" and dev_server(url, env.local_ports):

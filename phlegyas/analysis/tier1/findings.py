@@ -22,7 +22,7 @@ from phlegyas.analysis.tier1.environment import detect_environment
 from phlegyas.analysis.tier1.expansion import detect_unknown_words
 from phlegyas.analysis.tier1.flows import FLOW_PROGRAMS, SENDERS, secret_flows
 from phlegyas.analysis.tier1.gate import in_gate_state, shown
-from phlegyas.analysis.tier1.mass import MASS_TOOLS, mass_deletes
+from phlegyas.analysis.tier1.mass import MASS_TOOLS, mass_deletes, saved_destroy_plans
 from phlegyas.analysis.tier1.network import redirect_to_socket
 from phlegyas.analysis.tier1.resources import background_loops
 from phlegyas.analysis.tier1.secrets import detect_piped_reads, find_secret, tracked_file
@@ -73,6 +73,8 @@ def script_findings(script: Script, invocations: Sequence[Invocation], env: Anal
             break
     if len(invocations) > 1 and any(inv.program == "ln" for inv in invocations):
         _script.deleted_through_links(invocations, env, out, invocation_findings)  # `ln -s ~ x && rm -rf x/`
+    if len(invocations) > 1 and any(inv.program in ("terraform", "tofu") for inv in invocations):
+        saved_destroy_plans(invocations, out)  # `terraform plan -destroy -out=p && terraform apply p`
     if len(invocations) > 1 and any(inv.program in MASS_TOOLS for inv in invocations):
         mass_deletes(invocations, out)  # `docker rm -f $(docker ps -aq)`: everything the listing prints
     if len(invocations) > 1 and any(inv.program in FLOW_PROGRAMS or inv.program in SENDERS for inv in invocations):

@@ -29,7 +29,9 @@ _TOOLS: Final[dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]]] 
     "helm": (frozenset({"uninstall", "delete", "del", "un"}), frozenset({"list", "ls"}),
              frozenset({"-f", "--filter", "-l", "--selector"})),
     "kill": (frozenset({""}), frozenset(), frozenset()),
-    "gh": (frozenset({"repo delete"}), frozenset({"repo list"}), frozenset({"--topic", "--language"})),
+    "gh": (frozenset({"repo delete", "release delete"}), frozenset({"repo list", "release list"}),
+           frozenset({"--topic", "--language"})),
+    "kopia": (frozenset({"snapshot delete", "snapshot rm"}), frozenset({"snapshot list", "snapshot ls"}), frozenset()),
     "aws": (frozenset({"ec2 terminate-instances", "ec2 delete-volume", "ec2 delete-snapshot", "lambda delete-function",
                        "ecr batch-delete-image", "rds delete-db-instance", "dynamodb delete-table",
                        "cloudformation delete-stack", "sqs delete-queue", "sns delete-topic", "s3 rb"}),
@@ -51,8 +53,7 @@ _TOOLS: Final[dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]]] 
                frozenset({"--filter"})),
     "git": (frozenset({"push"}),  # remote branches; local ones (`git branch -D`) the reflog still has
             frozenset({"branch", "for-each-ref", "ls-remote", "tag"}),
-            frozenset({"--list", "-l", "--contains", "--merged", "--no-merged", "--points-at", "--show-current",
-                       "--count"})),
+            frozenset({"--contains", "--merged", "--no-merged", "--points-at", "--show-current", "--count"})),
 }
 _TOOLS["podman"] = _TOOLS["docker"]
 MASS_TOOLS: Final = frozenset(_TOOLS)
@@ -152,6 +153,9 @@ def _keeps(program: str, texts: list[str]) -> bool:
     if program == "awk":
         code = next((t for t in texts if not t.startswith("-")), "")
         return code.lstrip().startswith("{") and "if" not in code
+    if program in ("jq", "gojq", "jaq"):  # `jq -r '.[].id'`: every item's field; select() or a test picks some
+        code = next((t for t in texts if not t.startswith("-")), "")
+        return not any(word in code for word in ("select", "test(", "==", "!=", "<", ">", "limit", "first", "[0]"))
     return program in _KEEPING_FILTERS
 
 
@@ -177,4 +181,23 @@ def _lists_all(lister: str, texts: list[str], program: str,
     return True
 
 
-__all__ = ["MASS_TOOLS", "mass_deletes"]
+def saved_destroy_plans(invocations: Sequence[Invocation], out: Out) -> None:
+    """``terraform plan -destroy -out=p && terraform apply p``: a saved plan is applied without a question,
+    and this one tears everything down (the line's other form of ``terraform destroy -auto-approve``)."""
+    plans: set[str] = set()
+    for inv in invocations:
+        if inv.program not in ("terraform", "tofu"):
+            continue
+        texts = [w.text for w in inv.args]
+        words = [t for t in texts if not t.startswith("-")]
+        if words[:1] == ["plan"] and any(t in ("-destroy", "--destroy") for t in texts):
+            plans.update(t.split("=", 1)[1] for t in texts if t.startswith(("-out=", "--out=")))
+            plans.update(texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-out", "--out"))
+        elif words[:1] == ["apply"] and any(w in plans for w in words[1:]):
+            add(out, "infra.destroy", inv, f"{inv.program} apply runs a saved destroy plan: the managed "
+                                           "infrastructure, its databases and buckets included, goes without a "
+                                           "question", Verdict.DENY)
+            return
+
+
+__all__ = ["MASS_TOOLS", "mass_deletes", "saved_destroy_plans"]

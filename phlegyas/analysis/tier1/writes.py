@@ -81,6 +81,9 @@ def program_writes(inv: Invocation) -> list[str]:
         return [n for n in named if n] + remote_names(inv)
     if prog == "truncate":
         return [w.text for w in parse_opts(args, short_values="sr").operands]
+    if prog == "fallocate":
+        return [w.text for w in parse_opts(args, short_values="lo", long_values=frozenset({"--length", "--offset"})
+                                           ).operands]
     return []
 
 
@@ -249,6 +252,9 @@ def _empties(inv: Invocation, target: str) -> bool:
             t in ("-s", "--size") and i + 1 < len(texts) and texts[i + 1] == "0" for i, t in enumerate(texts))
     if prog in ("cp", "install", "dd"):
         return "/dev/null" in texts or "if=/dev/null" in texts
+    if prog == "fallocate":  # a hole punched, a range collapsed or zeroed: that much of the data is gone
+        return any(t in ("--punch-hole", "--collapse-range", "--zero-range") or t[:1] == "-" and t[1:2] != "-"
+                   and any(c in t[1:] for c in "pcz") for t in texts)
     whole = any(r.op in (">", ">|", "&>") and r.target is not None and r.target.text == target
                 for r in inv.command.redirects)
     if not whole:

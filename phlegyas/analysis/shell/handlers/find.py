@@ -70,7 +70,7 @@ def find_start_dirs(args: list[Word]) -> tuple[list[Word], int]:
     i = 0
     while i < len(args):  # the options before the start points, in any order: -H -L -P, -D DEBUGOPTS, -O3
         t = args[i].text
-        if t in ("-H", "-L", "-P") or (t[:2] == "-O" and t[2:].isdigit()):
+        if t in ("-H", "-L", "-P", "-E", "-X", "-s", "-x", "-d") or (t[:2] == "-O" and t[2:].isdigit()):  # (BSD's too)
             i += 1
         elif t == "-D":
             i += 2

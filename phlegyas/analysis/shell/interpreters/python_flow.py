@@ -296,6 +296,17 @@ def store_argv(node: ast.Call, literal: Literal) -> list[str] | None:
         service, op = _BOTO_DELETES[func.attr]
         bucket = next((literal(k.value) for k in node.keywords if k.arg in ("Bucket", "TableName")), None)
         return ["aws", service, op, *(["--bucket", bucket] if bucket else [])]
+    if func.attr in ("drop_database", "drop_collection"):  # pymongo: the database or collection, for good
+        name = literal(node.args[0]) if node.args else None
+        return ["mongosh", "--eval", f"db.{'dropDatabase' if func.attr == 'drop_database' else 'dropCollection'}"
+                                     f"({name or ''!r})"]
+    if func.attr == "drop_all" and ast.unparse(func.value).endswith("metadata"):  # SQLAlchemy: every table
+        return ["psql", "-c", "DROP TABLE every_table_the_models_define"]
+    if func.attr in ("flushall", "flushdb"):  # redis-py
+        return ["redis-cli", func.attr.upper()]
+    if func.attr == "delete" and not node.args and re.search(r"\bget_repo\(", ast.unparse(func.value)):
+        repo = re.search(r"get_repo\(\s*['\"]([^'\"]+)", ast.unparse(func.value))  # PyGithub
+        return ["gh", "repo", "delete", repo.group(1) if repo else "a-repository", "--yes"]
     if func.attr == "delete" and not node.args:
         chain = ast.unparse(func.value)
         m = re.search(r"Bucket\(\s*['\"]([^'\"]+)['\"]", chain)
