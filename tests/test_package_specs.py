@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from phlegyas.analysis.programs import popular_packages
+from phlegyas.analysis.programs.popular_packages import lookalike
 from phlegyas.analysis.shell.handlers.package_specs import npm_spec, package_name, pip_spec
 
 PIP = [
@@ -48,3 +50,28 @@ def test_package_name_drops_versions_and_extras():
     assert package_name("Ruff==0.5") == "ruff"
     assert package_name("zope_interface[x]>=1") == "zope-interface"
     assert package_name("evil-pkg") != package_name("tsc")
+
+
+@pytest.mark.parametrize("text, registry, imitated", [
+    ("reqeusts", "pypi", "requests"), ("jeIlyfish", "pypi", "jellyfish"), ("numpyy", "pypi", "numpy"),
+    ("python-dateutils", "pypi", "python-dateutil"), ("crossenv", "npm", "cross-env"), ("lodahs", "npm", "lodash"),
+    ("expresss", "npm", "express"), ("c0lors", "npm", "colors"),
+])
+def test_a_name_one_typo_from_a_popular_package_is_not_a_plain_name(text, registry, imitated):
+    got = pip_spec(text) if registry == "pypi" else npm_spec(text)
+    assert got.kind == "other" and imitated in got.why, got
+    assert lookalike(text, registry) == imitated
+
+
+@pytest.mark.parametrize("text, registry", [
+    ("requests", "pypi"), ("requests==2.31.0", "pypi"), ("python-dateutil", "pypi"), ("types-requests", "pypi"),
+    ("pytest-django", "pypi"), ("rich", "pypi"), ("httpx", "pypi"), ("django-environ", "pypi"), ("six", "pypi"),
+    ("lodash", "npm"), ("react-dom", "npm"), ("@types/node", "npm"), ("vitest@1.6.0", "npm"), ("cross-env", "npm"),
+])
+def test_popular_and_unrelated_names_stay_plain(text, registry):
+    assert (pip_spec(text) if registry == "pypi" else npm_spec(text)).kind == "name"
+
+
+def test_every_popular_name_is_itself_no_lookalike():
+    assert [n for n in popular_packages.PYPI if lookalike(n, "pypi")] == []
+    assert [n for n in popular_packages.NPM if lookalike(n, "npm")] == []

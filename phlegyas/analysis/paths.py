@@ -88,6 +88,7 @@ def is_system_path(path: str, home: str) -> bool:
 
 _CLOUD, _BROWSER, _HISTORY = "cloud credentials", "a browser profile (saved passwords, cookies)", \
     "shell or client history (passwords and tokens typed on command lines)"
+_APP_SESSION: Final = "a chat app's session (its cookies and tokens)"
 HOME_SECRETS: Final[tuple[tuple[str, str], ...]] = (
     # (path under a home directory, a trailing '/' for everything below it; why it is secret)
     (".ssh/", "SSH private keys"),  # known_hosts, config, authorized_keys and *.pub excepted (_ssh_public)
@@ -115,6 +116,15 @@ HOME_SECRETS: Final[tuple[tuple[str, str], ...]] = (
     (".kaggle/kaggle.json", "an API key"), (".huggingface/token", "an API token"),
     (".cache/huggingface/token", "an API token"),
     (".claude/.credentials.json", "Claude Code's login"),
+    (".config/composer/auth.json", "a package registry token"), (".composer/auth.json", "a package registry token"),
+    (".config/sops/age/", "age private keys (sops)"), (".config/age/", "age private keys"),
+    (".config/Bitwarden CLI/", "a password store"),
+    (".config/Slack/", _APP_SESSION), (".config/discord/", _APP_SESSION), (".config/Signal/", _APP_SESSION),
+    (".config/Microsoft/Microsoft Teams/", _APP_SESSION), ("Library/Application Support/Slack/", _APP_SESSION),
+    (".config/heroku/", "a Heroku token"), (".config/netlify/", "a Netlify token"),
+    (".config/vercel/", "a Vercel token"), (".wrangler/", "a Cloudflare token"), (".config/helm/", _CLOUD),
+    (".bundle/config", "a package registry password"), (".nuget/NuGet/NuGet.Config", "package feed passwords"),
+    (".ivy2/.credentials", "package repository passwords"), (".sbt/.credentials", "package repository passwords"),
 )
 """Keys and credentials agents' machines hold under a home directory. The same list applies under every
 home (yours, ``~bob``, ``/home/*``): another user's keys are no less secret. Destroying one is as bad as

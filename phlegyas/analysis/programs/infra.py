@@ -19,7 +19,7 @@ _add("docker podman nerdctl", Spec(
     flags=E("-D --debug --tls --tlsverify -v --version --help"),
     subcommands=subs({}, (
         "ps images version info inspect logs history top port diff stats search events", ro(
-            operands="none", network=False,
+            operands="none", network=False, handler="docker_read",
             value_opts=E("-f --filter --format -n --last --since --until --tail --type --limit"),
             flags=E("-a --all -q --quiet --no-trunc -s --size --digests -l --latest --timestamps -t -f --follow "
                     "--details -H --human --no-stream --no-color --help --tree"))),

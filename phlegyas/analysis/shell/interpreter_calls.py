@@ -196,8 +196,9 @@ _DJANGO_DEV: Final = frozenset({"test", "runserver", "check", "showmigrations", 
 ``flush``, ``dbshell``: they change or open the database the settings name, which may not be a dev one)."""
 
 
-_ARTISAN_DEV: Final = frozenset({"test", "serve", "route:list", "about", "config:show", "model:show"})
-"""Laravel's ``php artisan`` commands of the same kind (not ``migrate``, ``db:wipe``, ``tinker``)."""
+_ARTISAN_DEV: Final = frozenset({"test", "serve", "route:list", "about", "model:show"})
+"""Laravel's ``php artisan`` commands of the same kind (not ``migrate``, ``db:wipe``, ``tinker``, nor
+``config:show``, which prints the configuration's passwords and keys)."""
 
 
 def _project_dev(script: Word, rest: list[Word], name: str, commands: frozenset[str]) -> bool:

@@ -342,6 +342,10 @@ def flask_app(c: Call) -> None:
                 c.eff.loads.append(_part(value, value.text.partition(":")[0]))
             elif opt in ("-e", "--env-file") and value is not None:
                 c.eff.loads.append(value)
+    debug = any(p is not None and p.has(("--debug", "--debugger")) for p in (c.top, c.parsed))
+    host = next((v.text for o, v in c.parsed.opts if o in ("-h", "--host") and v is not None), "127.0.0.1")
+    if debug and host not in ("127.0.0.1", "localhost", "::1"):  # Werkzeug's debugger runs Python for the network
+        c.eff.blockers.append(f"flask run --debug on {host}: its debugger runs code for anyone who can reach it")
 
 
 def dotnet_opts(c: Call) -> None:
@@ -351,7 +355,7 @@ def dotnet_opts(c: Call) -> None:
         if opt in ("-p", "--property") and value is not None:
             text = value.text.lstrip(":")
             for part in re.split(r"[;,]", text.partition("=")[2]):
-                if _pathlike(part) or value.dynamic:
+                if _pathlike(part) or value.dynamic or "://" in part:  # a feed (`RestoreAdditionalProjectSources=`)
                     c.eff.loads.append(_part(value, part))
 
 

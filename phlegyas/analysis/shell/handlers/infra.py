@@ -2,6 +2,7 @@
 Terraform state, cloud CLIs (``aws``, ``gcloud`` …), and database clients."""
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from phlegyas.analysis import programs as P
@@ -26,6 +27,24 @@ def docker_group(c: Call) -> None:
         read_only(c)
     elif verb == "" and group in ("compose",):
         read_only(c)
+    if group == "compose" and verb == "config" and not any(w.text in _CONFIG_LISTS for w in c.args):
+        c.eff.secrets.append("the compose configuration with the .env file's values filled in")
+    elif group in ("container", "image") and verb == "inspect":
+        docker_read(c)
+
+
+_CONFIG_LISTS: Final = frozenset({"--services", "--volumes", "--images", "--profiles", "--networks", "-q", "--quiet",
+                                  "--hash", "--variables"})
+_ENV_FORMAT: Final = re.compile(r"\.Env\b|\.Config\b|json \.\s*}}|^\s*{{\s*json\s*\.\s*}}")
+
+
+def docker_read(c: Call) -> None:
+    """``docker inspect C`` prints the container's environment, its passwords and tokens among them, unless a
+    ``--format`` picks something else (``{{.State.Status}}``)."""
+    if c.path[-1:] == ["inspect"] or c.path[-1:] in (["container"], ["image"]):
+        formats = [w.text for o, w in c.parsed.opts if o in ("-f", "--format") and w is not None]
+        if not formats or any(_ENV_FORMAT.search(f) for f in formats):
+            c.eff.secrets.append("a container's environment (its passwords and tokens)")
 
 
 def docker_compose_top(c: Call) -> None:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from phlegyas.analysis.programs.popular_packages import lookalike
+
 ARCHIVE_SUFFIXES: Final = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar", ".zip", ".egg",
                            ".gem", ".crate", ".nupkg", ".jar", ".phar")
 _VCS_PREFIXES: Final = ("git+", "hg+", "svn+", "bzr+", "git://", "git@", "ssh://", "file:")
@@ -69,8 +71,18 @@ def pip_spec(text: str, *, at_versions: bool = False) -> Verdict:
     if _looks_like_path(base) or _archive(base):
         return _local(base)  # ``.[dev,test]``: the project with its extras
     if _PY_REQ.fullmatch(text.strip()):
-        return NAME
+        return _unless_lookalike(text, "pypi")
     return _odd(text)
+
+
+def _unless_lookalike(text: str, registry: str) -> Verdict:
+    """``NAME``, unless the name is one typo or homoglyph away from a popular package (``popular_packages``)."""
+    scoped = text.startswith("@")
+    raw = (("@" if scoped else "") + _NAME_END.split(text[1:] if scoped else text, 1)[0]).strip()
+    imitated = lookalike(raw, registry)
+    if imitated is None:
+        return NAME
+    return Verdict("other", why=f"installs {raw}, a name one typo away from the popular {imitated} (a typosquat?)")
 
 
 def _odd(text: str) -> Verdict:
@@ -102,7 +114,7 @@ def npm_spec(text: str) -> Verdict:
             return Verdict("other", why=f"installs {text}, a GitHub repository, not a registry package")
         return Verdict("other", why=f"{text!r} is not a plain package name with a version")
     if not at:
-        return NAME
+        return _unless_lookalike(name, "npm")
     if version.startswith("npm:"):
         return Verdict("other", why=f"installs {text}: an alias that installs another package under this name")
     if version.startswith(_JS_PROJECT_PROTOCOLS):
@@ -110,7 +122,7 @@ def npm_spec(text: str) -> Verdict:
     if version.startswith(_JS_LOCAL_PROTOCOLS):
         return _local(version.split(":", 1)[1])
     if _JS_RANGE.fullmatch(version):
-        return NAME
+        return _unless_lookalike(name, "npm")
     return Verdict("other", why=f"installs {text} from a source other than the registry")
 
 

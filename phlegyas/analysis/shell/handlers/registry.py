@@ -49,6 +49,7 @@ from phlegyas.analysis.shell.handlers.infra import (
     docker,
     docker_compose_top,
     docker_group,
+    docker_read,
     kubectl_config,
     kubectl_read,
     tf_output,
@@ -98,7 +99,7 @@ HANDLERS: dict[str, Handler] = {
     "git_config": git_config, "git_worktree": git_worktree, "git_restore": git_restore, "git_reset": git_reset,
     "git_rm": git_rm, "git_clean": git_clean,
     # infra
-    "docker_group": docker_group, "docker_compose_top": docker_compose_top, "docker": docker,
+    "docker_group": docker_group, "docker_read": docker_read, "docker_compose_top": docker_compose_top, "docker": docker,
     "kubectl_read": kubectl_read, "kubectl_config": kubectl_config, "tf_state": tf_state, "tf_output": tf_output, "cloud": cloud,
     "database": database,
     # network
