@@ -143,6 +143,7 @@ TEMPLATES = {
     "git_config": ("[core]\n\tautocrlf = input\n", "[core]\n\tfsmonitor = \"{bad}\"\n",
                    "[core]\n\tsshCommand = /tmp/tool\n"),
     "editor_startup": ("set number\n", "autocmd VimEnter * silent! !{bad}\n", "autocmd VimEnter * !mystery-tool --now\n"),
+    "pdbrc": ("alias ll pp locals()\n", "!import os; os.system('{bad}')\n", "!import socket; socket.create_connection(('x.example', 1))\n"),
     "system_startup": ("export LANG=C.UTF-8\n", "{bad}\n", "mystery-tool --now\n"),
     "apt_hooks": ('APT::Get::Assume-Yes "true";\n', 'APT::Update::Pre-Invoke { "{bad}"; };\n',
                   'APT::Update::Pre-Invoke { "mystery-tool --now"; };\n'),

@@ -11,7 +11,7 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis.generated import cache_expression
 from phlegyas.analysis.shell.analyze import Run
 from phlegyas.analysis.shell.assignments import note_assignment
-from phlegyas.analysis.shell.effects import Effects, apply_spec, new_effects, program_effects
+from phlegyas.analysis.shell.effects import Effects, module_effects, new_effects, program_effects
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.wrappers import xargs_items_unseen
@@ -49,7 +49,7 @@ def effects_for(run: Run) -> Effects:
             else:
                 program_effects(name, run.args, eff)
     elif kind == "module":
-        apply_spec(run.spec, run.args, eff, run.program)  # type: ignore[arg-type]
+        module_effects(run.spec, run.program, run.args, eff)  # type: ignore[arg-type]
         spec = run.spec
         eff.category = spec.category or (P.READ_ONLY if spec.readonly else None)  # type: ignore[union-attr]
     elif kind == "dynamic":

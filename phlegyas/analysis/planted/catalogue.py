@@ -80,6 +80,7 @@ _KINDS: Final = (
                        (".git/config", ".gitconfig", ".config/git/config")),
     PlantedKind("editor_startup", "the editor's start-up file", "vim or nvim, when it starts", "vim",
                        (".vimrc", ".config/nvim/init.lua", ".config/nvim/init.vim", ".exrc", ".nvim.lua")),
+    PlantedKind("pdbrc", "pdb's start-up file", "every breakpoint or python -m pdb here", "pdb", (".pdbrc",)),
     PlantedKind("system_startup", "a system-wide start-up script", "every login (root's too)", "sh",
                        ("etc/profile.d/x.sh", "etc/update-motd.d/99-stats", "etc/bash.bashrc", "etc/rc.local")),
     PlantedKind("apt_hooks", "apt's configuration", "every apt update or install, as root", "apt",
@@ -144,6 +145,10 @@ _PACKAGE_KINDS: Final = (  # where packages come from: a registry, an index, a r
                        ("Cargo.toml", "crates/core/Cargo.toml")),
     PlantedKind("editor_settings", "the editor's settings", "the editor (its interpreter, terminal, tools)",
                 "pkg:vscode", (".vscode/settings.json",)),
+    PlantedKind("compose", "a Compose file", "docker compose up", "pkg:compose",
+                ("docker-compose.yml", "docker-compose.override.yml", "compose.yaml")),
+    PlantedKind("build_wrapper", "the build wrapper's properties", "./gradlew or ./mvnw (it downloads the build tool)",
+                "pkg:wrapper", ("gradle/wrapper/gradle-wrapper.properties", ".mvn/wrapper/maven-wrapper.properties")),
 )
 PACKAGE_KINDS: Final[dict[str, PlantedKind]] = {k.id: k for k in _PACKAGE_KINDS}
 _ALL: Final[dict[str, PlantedKind]] = {**KINDS, **SOURCE_KINDS, **PACKAGE_KINDS}
@@ -167,7 +172,10 @@ _BY_NAME: Final = {
     ".yarnrc.yaml": "yarn_config", "bunfig.toml": "bun_config", "pip.conf": "pip_config", "pip.ini": "pip_config",
     "uv.toml": "uv_config", "Pipfile": "pipfile", "go.mod": "go_mod", "rust-toolchain.toml": "rust_toolchain",
     "rust-toolchain": "rust_toolchain", ".gitmodules": "gitmodules", "Cargo.toml": "cargo_manifest",
-    "Dockerfile": "dockerfile",
+    "docker-compose.yml": "compose", "docker-compose.yaml": "compose", "docker-compose.override.yml": "compose",
+    "docker-compose.override.yaml": "compose", "compose.yml": "compose", "compose.yaml": "compose",
+    "compose.override.yml": "compose", "compose.override.yaml": "compose",
+    "Dockerfile": "dockerfile", "gradle-wrapper.properties": "build_wrapper", "maven-wrapper.properties": "build_wrapper",
     "Containerfile": "dockerfile",
     "CLAUDE.md": "agent_instructions", "CLAUDE.local.md": "agent_instructions", "AGENTS.md": "agent_instructions",
     "GEMINI.md": "agent_instructions", ".cursorrules": "agent_instructions", ".windsurfrules": "agent_instructions",
@@ -280,6 +288,8 @@ def _system_kind(parts: list[str]) -> str | None:
     name, parent = parts[-1], parts[-2] if len(parts) >= 2 else ""
     if name in _EDITOR_FILES or name in ("init.vim", "init.lua") and parent == "nvim":
         return "editor_startup"
+    if name == ".pdbrc":
+        return "pdbrc"
     if name in (".curlrc", ".wgetrc", "curlrc", "wgetrc") and (name.startswith(".") or parent in ("etc", "curl")):
         return "fetchrc"
     if "etc" in parts[:-1]:

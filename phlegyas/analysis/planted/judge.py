@@ -70,6 +70,9 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
             return _sources_finding(language[4:], path, kind.what, kind.runs_it, content, whole, env, actor, shown)
         root = replace(env, cwd=env.project_root if env.project_root != "/" else env.cwd)
         why = source_deny(_by_shebang(content) if language == "src:auto" else language[4:], content, root, tools)
+        if why is None and _WEB_SHELL.search(content):  # a route that runs what the request says: a backdoor
+            return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} puts code in {where} that runs a command or code "
+                                                          "taken from a web request")]
         if why is not None and kind.id == "dockerfile":  # `RUN curl … | sh` is how images install tools: a person
             return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} puts code in {where} that {why}")]  # decides
         return [] if why is None else [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}")]
@@ -101,6 +104,13 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
                     f"{actor} puts code in {where} that phlegyas cannot vouch for: {why}"), *out]
 
 
+_WEB_SHELL: Final = re.compile(
+    r"\b(?:subprocess\.\w+|os\.system|os\.popen|getoutput|check_output|eval|exec|execSync|exec|spawn|spawnSync|"
+    r"shell_exec|passthru|system|popen|proc_open)\s*\([^;\n]{0,120}?(?:\brequest\.(?:args|form|values|json|data|GET|"
+    r"POST|get_json|headers|cookies|query_params)|\breq\.(?:query|body|params|headers)|\$_(?:GET|POST|REQUEST|COOKIE)|"
+    r"\bparams\[)")
+"""A shell or eval call fed straight from a web request (Flask/Django ``request.args``, Express ``req.query``,
+PHP's ``$_GET``, Rails ``params[…]``): an endpoint that runs whatever a caller sends."""
 _CI_SECRETS: Final = re.compile(r"\$\{\{\s*toJSON\(\s*secrets\s*\)")  # every secret at once (one token is everyday)
 _CI_SENDERS: Final = re.compile(r"\b(?:curl|wget|nc|ncat|Invoke-WebRequest|iwr|http|xh)\b[^\n]*(?:https?://|\s\S+\s+\d+\b)")
 
@@ -131,7 +141,8 @@ def _sources_finding(language: str, path: str, what: str, read_by: str, content:
 
 _SOURCE_VERBS: Final = {"ci": "exposes the repository's secrets to", "precommit": "fetches hook code from",
                         "gitmodules": "fetches code from", "toolchain": "runs the compiler from",
-                        "vscode": "points the editor at"}
+                        "vscode": "points the editor at", "compose": "gives its containers",
+                        "wrapper": "downloads the build tool from"}
 
 
 def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv,

@@ -55,6 +55,25 @@ def _official(url: str) -> bool:
             and m.group("host").lower() in _OFFICIAL_HOSTS)
 
 
+_WRAPPER_URL: Final = re.compile(r"^\s*(?:distributionUrl|wrapperUrl)\s*[=:]\s*(\S+)", re.M)
+_OFFICIAL_WRAPPER: Final = re.compile(r"https://(?:services\.gradle\.org|repo(?:1)?\.maven\.apache\.org|"
+                                      r"repo\.maven\.apache\.org|downloads\.gradle(?:-dn)?\.org)/")
+
+
+_COMPOSE_POWER: Final = re.compile(r"privileged:\s*true|docker\.sock|network_mode:\s*[\"']?host|pid:\s*[\"']?host|"
+                                   r"SYS_ADMIN|cap_add:\s*\[?\s*[\"']?ALL|^\s*-\s*[\"']?(?:/|~|\$HOME|/home/[^/:]+|"
+                                   r"/root)/?:[^\n]*$", re.M)
+_COMPOSE_POWERS: Final = {"privileged": "root's powers on this machine", "docker.sock": "control of Docker (root)",
+                          "network_mode": "this machine's network", "pid": "every process of this machine",
+                          "SYS_ADMIN": "root's powers on this machine", "ALL": "root's powers on this machine",
+                          "/": "this machine's files (a host directory mounted)", "~": "the home directory",
+                          "$HOME": "the home directory"}
+
+
+def _power(text: str) -> str:
+    return next((what for key, what in _COMPOSE_POWERS.items() if key in text), "this machine's files")
+
+
 def package_sources(language: str, content: str, whole: bool, path: str, env: AnalysisEnv) -> list[str]:
     """Each place ``content`` (of ``path``, read as ``language``) points package installs at, as
     ``"<source> (<what it is>)"``."""
@@ -82,6 +101,11 @@ def package_sources(language: str, content: str, whole: bool, path: str, env: An
                 for f in _python_refs("dependencies", key, value, base, env)
                 + ([f"{show(_value(value))} (a registry other than crates.io)"] if key.lower() == "registry" or
                    "registry" in value and "{" in value else [])]
+    if language == "wrapper":  # gradle-wrapper.properties, maven-wrapper.properties: ./gradlew and ./mvnw run it
+        return [f"{show(url)} (the build tool ./gradlew or ./mvnw downloads and runs)" for url in _WRAPPER_URL.findall(
+            content) if not _OFFICIAL_WRAPPER.match(url.replace("\\:", ":"))]
+    if language == "compose":  # what `docker compose up` (asked for anyway) would give the containers
+        return [f"{m.group(0).strip()} (the container gets {_power(m.group(0))})" for m in _COMPOSE_POWER.finditer(content)]
     if language == "gitmodules":
         return [f"{show(u)} (a submodule's repository: git submodule update checks out its code)"
                 for u in _SUBMODULE_URL.findall(content)]

@@ -125,6 +125,11 @@ def read(language: str, text: str, out: _Content) -> None:
         out.denies.extend(_url_rewrites(text))
     elif language == "vim":
         out.snippets.extend(("sh", c) for c in vim_commands(text))
+    elif language == "pdb":  # `.pdbrc`: `!stmt` (and an alias's `!stmt`) is Python run at every breakpoint
+        for line in text.splitlines():
+            body = re.sub(r"^\s*alias\s+\S+\s+", "", line).strip()
+            if body.startswith("!") or line.strip() and not re.match(r"\s*(?:#|alias\b|[a-z]+\b\s*\S*$)", line):
+                out.snippets.append(("py", body.lstrip("!").strip()))
     elif language == "apt":  # `APT::Update::Pre-Invoke { "curl … | sh"; };`
         for line in text.splitlines():
             if _APT_HOOK.search(line):
@@ -147,4 +152,4 @@ def read(language: str, text: str, out: _Content) -> None:
             out.doubts.append("every download goes through a proxy or without checking certificates")
 
 
-LANGUAGES: Final = frozenset({"sshconf", "gitconfig", "vim", "apt", "pam", "sshd", "polkit", "fetchrc"})
+LANGUAGES: Final = frozenset({"sshconf", "gitconfig", "vim", "pdb", "apt", "pam", "sshd", "polkit", "fetchrc"})

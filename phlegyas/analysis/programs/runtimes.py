@@ -134,7 +134,8 @@ PYTHON_MODULES: dict[str, PythonModule] = {
     "platform": PythonModule(spec=ro(operands="none")),
     "sysconfig": PythonModule(spec=ro(operands="none")),
     "site": PythonModule(spec=ro(operands="none")),
-    "pydoc": PythonModule(spec=ro(operands="none", value_opts=E("-w -p -n -k"), mutate_flags=E("-p -b -w"))),
+    "pydoc": PythonModule(spec=ro(operands="read", value_opts=E("-p -n -k"), mutate_flags=E("-p -b -w"),
+                                  handler="operands_load")),  # a file named is imported: its code runs
     "ensurepip": PythonModule(spec=Spec(category=PKG_INSTALL, operands="none")),
     "tabnanny": PythonModule(spec=ro()),
     "pyclbr": PythonModule(spec=ro()),

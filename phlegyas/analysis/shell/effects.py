@@ -277,6 +277,14 @@ def _level_option(spec: P.Spec, parsed: Parsed) -> str | None:
 _SCRIPT_SPEC: Final = P.Spec(category=P.TEST_BUILD, operands="none", handler="npm_run", does="runs a project script")
 
 
+def module_effects(spec: P.Spec, name: str, args: list[Word], eff: Effects) -> None:
+    """A ``python -m MODULE`` run of a module the table knows: its spec's rules, then its handler."""
+    parsed = apply_spec(spec, args, eff, name)
+    fn = HANDLERS.get(spec.handler) if spec.handler is not None else None
+    if fn is not None:
+        fn(Call(name, args, parsed, eff, [], None, spec))
+
+
 # -- the entry point -------------------------------------------------------------------------------
 
 def program_effects(name: str, args: list[Word], eff: Effects) -> None:

@@ -193,6 +193,8 @@ def go_mod(c: Call) -> None:
         read_only(c)
         c.eff.category = P.READ_ONLY
         c.eff.network = False  # module downloads from the default proxy, as `go build` makes them
+    if c.path[-1:] == ["work"] and ops[:1] in (["init"], ["use"]):  # `go work use /tmp/fork`: its code replaces the
+        c.eff.loads.extend(w for w in c.parsed.operands[1:])  # module's in every build (only the project's own)
     for value in c.parsed.values(("-replace",)):  # `go mod edit -replace A=B`: A's code now comes from B
         _, _, new = value.text.partition("=")
         new = new.split("@", 1)[0]

@@ -26,6 +26,7 @@ def source(c: Call) -> None:
     if ops and not ops[0].dynamic and ops[0].text.endswith(("bin/activate", "bin/activate.fish", "bin/activate.csh")):
         read_only(c)
         c.eff.category = P.NAVIGATION
+        c.eff.loads.append(ops[0])  # a virtualenv of the project: one in /tmp puts its python first on PATH
         return
     c.eff.mutates.clear()
     c.eff.runs.append(f"runs a file: {ops[0].text}" if ops else "runs a file")
