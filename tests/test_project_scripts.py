@@ -126,3 +126,12 @@ def test_changed_content_is_judged_again(home):
     assert decide(home, "./scripts/test.sh")[0] == "deny"
     script.write_text("#!/bin/sh\ngit push origin HEAD\n")
     assert decide(home, "./scripts/test.sh")[0] == "ask"
+
+
+def test_a_hook_that_runs_a_script_not_yet_in_the_project_asks(home):
+    """A hook or task that runs a project file is the project's own tooling only when that file is there to
+    be judged: whatever lands at ``scripts/sync-env.js`` later would run with no one asked."""
+    assert decide(home, "echo './scripts/test.sh' > .husky/pre-push")[0] == "allow"
+    verdict, _, said = decide(home, "echo 'node scripts/sync-env.js' > .husky/pre-push")
+    assert verdict == "ask" and any("not in the project yet" in s for s in said), said
+    assert decide(home, "printf 'import os\\nos.system(\"sh tools/.post &\")\\n' > setup.py")[0] == "ask"

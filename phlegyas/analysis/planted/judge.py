@@ -22,6 +22,7 @@ judges redirections with this module, so this module cannot import it back.
 """
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import shlex
@@ -63,9 +64,11 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
     where = f"{shown} ({kind.what}, run by {kind.runs_it})"
     language = kind.language
     if language.startswith(("src:", "pkg:")):
+        if content is None and (downloaded or kind.id in _UNSEEN_ASKS):
+            what = "downloads code into" if downloaded else "writes"
+            return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} {what} {where} with content phlegyas cannot see")]
         if content is None:
-            return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} downloads code into {where} that phlegyas "
-                                                          "cannot see")] if downloaded else []
+            return []
         if language.startswith("pkg:"):
             return _sources_finding(language[4:], path, kind.what, kind.runs_it, content, whole, env, actor, shown)
         root = replace(env, cwd=env.project_root if env.project_root != "/" else env.cwd)
@@ -111,6 +114,8 @@ _WEB_SHELL: Final = re.compile(
     r"\bparams\[)")
 """A shell or eval call fed straight from a web request (Flask/Django ``request.args``, Express ``req.query``,
 PHP's ``$_GET``, Rails ``params[…]``): an endpoint that runs whatever a caller sends."""
+_UNSEEN_ASKS: Final = frozenset({"editor_settings", "build_wrapper"})
+"""Package kinds no generator writes in everyday work: content copied or moved in from elsewhere asks."""
 _CI_SECRETS: Final = re.compile(r"\$\{\{\s*toJSON\(\s*secrets\s*\)")  # every secret at once (one token is everyday)
 _CI_SENDERS: Final = re.compile(r"\b(?:curl|wget|nc|ncat|Invoke-WebRequest|iwr|http|xh)\b[^\n]*(?:https?://|\s\S+\s+\d+\b)")
 
@@ -250,8 +255,12 @@ def _run_doubt(run: Run, eff: Effects, env: AnalysisEnv, npm: bool, names: set[s
             continue
         if note.startswith("runs a file: "):
             target = note[len("runs a file: "):]
-            if _inside(target, env):
+            path = paths.normalize(target, env.cwd, env.home)
+            if _inside(target, env) and (os.path.isfile(path) or path.endswith("/_/husky.sh")
+                                         or not os.path.isdir(env.project_root)):  # (husky's own; a project unseen)
                 continue
+            if _inside(target, env):  # `node scripts/sync-env.js` in a hook: whatever lands there later runs
+                return f"it runs {target}, which is not in the project yet (what it will hold is unseen)"
             return f"it runs {target}, which is not a file of the project"
         return note
     for word in [*eff.loads, *eff.writes, *(w for w, _ in eff.deletes)]:

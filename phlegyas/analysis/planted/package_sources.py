@@ -30,6 +30,7 @@ import re
 from typing import Final
 
 from phlegyas.analysis import paths
+from phlegyas.analysis.programs.popular_packages import lookalike
 from phlegyas.analysis.shell.handlers.package_specs import npm_spec, pip_spec
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.redact import redact
@@ -306,6 +307,30 @@ def _toml_like(language: str, content: str, whole: bool, base: str, env: Analysi
             out.extend(_python_refs(table, key, value, base, env))
         if language == "pyproject" and low == "backend-path":  # an in-tree build backend: pip runs its module
             out.append(f"{show(value)} (an in-tree build backend, backend-path: pip install runs that module)")
+    if language in ("pyproject", "pipfile"):  # requirement strings, a fragment's bare `"x>=1"` too
+        out.extend(_python_strings(content, bool(out), base, env))
+    return out
+
+
+_SEMVER_RANGE: Final = re.compile(r"[\^~<>=]*\s*v?\d[\w.*+-]*(?:\s*(?:\|\||-|\s)\s*[\^~<>=]*\s*v?\d[\w.*+-]*)*|\*|latest")
+_REQUIREMENT: Final = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?:(?:[<>=!~]=?|===)\s*[\w.*+!-]+|@\s*\S+)")
+
+
+def _python_strings(content: str, seen: bool, base: str, env: AnalysisEnv) -> list[str]:
+    """Quoted requirements (``"reqeusts>=2.31"``, ``"requests @ git+https://…"``) wherever they stand: the
+    name one typo from a popular package, or the direct reference (when no entry has reported it)."""
+    out: list[str] = []
+    for pair in _STRING.findall(content):
+        text = pair[0] or pair[1]
+        m = _REQUIREMENT.match(text)
+        if m is None:
+            continue
+        imitated = lookalike(m.group(1), "pypi")
+        if imitated is not None:
+            out.append(f"{m.group(1)} (one typo from the popular {imitated}: a typosquat?)")
+        ref = _DIRECT_REF.match(text)
+        if ref is not None and not seen:
+            out.append(f"{show(ref.group('ref'))} (a requirement from a direct reference, not the index)")
     return out
 
 
@@ -436,6 +461,9 @@ def _dep(name: str, spec: str, base: str, env: AnalysisEnv, strict: bool) -> lis
     spec = spec.strip()
     if spec.startswith(_PROJECT_PROTOCOLS) and "://" not in spec or not spec:
         return []
+    imitated = lookalike(name, "npm") if _SEMVER_RANGE.fullmatch(spec) else None
+    if imitated is not None:  # `"crossenv": "^7.0.3"`: a version of a name one typo from a popular package
+        return [f"{name} (one typo from the popular {imitated}: a typosquat?)"]
     if not strict and not _PROTOCOL.match(spec) or spec.startswith("$"):
         return []  # `"$lodash"` in overrides: the version of the project's own dependency
     local = re.match(r"(?:file:|link:|portal:)?(?=\.\.?/|/|~/|\.\.?$)", spec)
