@@ -164,8 +164,9 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
                 findings.append(Finding("net.internal_address", Verdict.ASK, name,
                                         f"the {server} tool {tool} fetches {value.split('?', 1)[0][:120]}: {reason}"))
         kind = find_secret(value, sent=sends)
-        if kind:
-            findings.append(Finding("net.exfiltration", Verdict.DENY if sends else Verdict.ASK, name,
+        if kind:  # a URL argument goes to whatever host it names, as a WebFetch of it would
+            fetched = (low in URL_KEYS or low.endswith("_url")) and "://" in value
+            findings.append(Finding("net.exfiltration", Verdict.DENY if sends or fetched else Verdict.ASK, name,
                                     f"sends {kind} to the MCP server {server} in its argument {key}"
                                     + (f" ({tool} posts it to a remote service)" if sends else "")))
     if "push" in words and any(k.lower() in FORCE_KEYS and v is True for k, v in tool_input.items()):

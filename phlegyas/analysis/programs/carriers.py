@@ -243,6 +243,10 @@ _carry("aws", Carrier(("ssm", "send-command"), values=E("--instance-ids --target
                                 ("aws ssm send-command --instance-ids i-1 --document-name AWS-RunShellScript "
                                  "--parameters 'commands=[\"uptime\"]'", "ask"))))
 
+_carry("tex latex pdflatex xelatex lualatex pdftex", Carrier(
+    values=E("-output-directory -jobname -interaction -output-format"), language="tex",
+    examples=(("pdflatex -shell-escape '\\immediate\\write18{rm -rf ~}\\end'", "deny"),
+              ("pdflatex -shell-escape '\\write18{ls}\\end'", "ask"))))
 _carry("dc", Carrier(values=E("-e --expression -f --file"), language="dc",
                      examples=(("dc -e '!rm -rf ~/proj'", "deny"), ("dc -e '2 3 + p'", "ask"))))
 _carry("m4", Carrier(values=E("-D --define -U --undefine -I --include -d --debug -o --error-output"), language="m4",

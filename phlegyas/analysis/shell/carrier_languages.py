@@ -29,6 +29,7 @@ _MAKE_SHELL_VARS: Final = frozenset({"SHELL", "MAKESHELL"})
 _MAKE_ENV: Final = re.compile(r"(?<!\$)\$[({](HOME|USER|PWD|TMPDIR)[)}]")  # make's `$(HOME)`: the shell's $HOME
 _STDIN_FILES: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _SSM_COMMAND: Final = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_TEX_SHELL: Final = re.compile(r"\\write18\s*\{([^{}]*)\}|\\input\s*\|\s*\"([^\"]*)\"")
 _DC_BANG: Final = re.compile(r"!([^\n]+)")
 _M4_SYSCMD: Final = re.compile(r"\besyscmd\(([^)]*)\)|\bsyscmd\(([^)]*)\)")
 _ED_BANG: Final = re.compile(r"^[^A-Za-z!]*(?:[erwWE]\s*)?!(.*)$")
@@ -80,6 +81,9 @@ def language(ex: Walk, cmd: SimpleCommand, name: str, opts: list[tuple[str, Word
             if "commands" in w.text:
                 codes.extend(("commands", Word(c.encode().decode("unicode_escape", "replace"), w.dynamic))
                              for c in _SSM_COMMAND.findall(w.text.split("commands", 1)[1]))
+    elif name == "tex":  # `\write18{cmd}` (with -shell-escape it runs), `\input|"cmd"` (piped input)
+        for w in operands:
+            codes.extend(("\\write18", Word(a or b, w.dynamic)) for a, b in _TEX_SHELL.findall(w.text))
     elif name in ("dc", "m4"):  # dc's `!cmd`, m4's `syscmd(cmd)`/`esyscmd(cmd)`: in its expressions or input
         texts = [v for o, v in opts if o in ("-e", "--expression") and v is not None] if name == "dc" else []
         text, _ = stdin_text(cmd, ex.ups_of)

@@ -81,6 +81,8 @@ def _c_source(ex: Walk, cmd: SimpleCommand, key: str, via: tuple[str, ...], dept
 
 _SQL_SHELLS: Final = {"mysql": "-e --execute", "mariadb": "-e --execute", "psql": "-c --command",
                       "sqlite3": "-cmd", "duckdb": "-c -cmd"}
+_SQL_PIPE: Final = re.compile(r"\\[og]\s*\|\s*([^\n;]+)|\b(?:TO|FROM)\s+PROGRAM\s+'((?:[^']|'')*)'", re.I)
+"""psql's ``\o |cmd`` and ``\g |cmd`` send the query's output into cmd; ``COPY … TO PROGRAM`` does on the server."""
 _SQL_ESCAPE: Final = re.compile(r"^\s*(?:\\!|system\s|\.shell\s|\.system\s|\.sh\s)\s*(.+)$", re.M)
 
 
@@ -99,6 +101,11 @@ def _sql_shell(ex: Walk, cmd: SimpleCommand, key: str, args: list[Word], via: tu
     for text in [*given, *([stdin] if stdin else [])]:
         for m in _SQL_ESCAPE.finditer(text.replace(";", "\n") if key != "sqlite3" else text):
             ex.nested(m.group(1), via + (f"{key} shell escape",), depth, remote)
+        for m in _SQL_PIPE.finditer(text):  # `\o | curl …`, `COPY t TO PROGRAM 'curl …'`: the data goes into cmd
+            code = (m.group(1) or m.group(2) or "").strip()
+            if code:
+                ex.nested(f"pg_dump | {code}" if not (m.group(0).upper().find("FROM") >= 0) else code,
+                          via + (f"{key} query output piped",), depth, remote)
 
 
 def _find(ex: Walk, cmd: SimpleCommand, run: Run, args: list[Word], via: tuple[str, ...], depth: int,

@@ -25,6 +25,12 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
     run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, "shell"))
     if run is None:
         return
+    for var, value in [*ex.given, *cmd.assignments]:  # `PS4='$(rm -rf ~)' bash -x …`: the child expands it
+        if var in _PROMPTS and ("$(" in value.text or "`" in value.text) or var == "PROMPT_COMMAND":
+            run.notes.append(("executes", f"the shell runs what ${var} holds"))
+            text = value.text
+            code = text if var == "PROMPT_COMMAND" else f': "{text}"' if '"' not in text else f": {text}"
+            ex.nested(code, via + (f"{name} ${var}",), depth, remote)
     has_c = False
     reads_stdin = False
     noexec = False
@@ -102,6 +108,8 @@ def child_environment(ex: Walk, cmd: SimpleCommand) -> dict[str, str]:
     return {name: value.text for name, value in [*ex.given, *cmd.assignments] if not value.dynamic}
 
 
+_PROMPTS: Final = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
+"""Prompt strings the shell expands (``$(…)`` included) each time it prints them (PS4: every traced line)."""
 STDIN_FILES: Final = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 """Paths that name the shell's own stdin: a script read from one is the piped text."""
 

@@ -296,6 +296,12 @@ def store_argv(node: ast.Call, literal: Literal) -> list[str] | None:
         service, op = _BOTO_DELETES[func.attr]
         bucket = next((literal(k.value) for k in node.keywords if k.arg in ("Bucket", "TableName")), None)
         return ["aws", service, op, *(["--bucket", bucket] if bucket else [])]
+    if func.attr in ("system", "popen", "execl", "execlp") and re.search(
+            r"\b(?:ctypes|cdll|CDLL|LoadLibrary|libc)\b", ast.unparse(func.value)) and node.args:  # libc's system()
+        arg = node.args[0]
+        code = arg.value.decode("utf-8", "replace") if isinstance(arg, ast.Constant) and isinstance(
+            arg.value, bytes) else literal(arg)
+        return ["sh", "-c", code] if code else ["sh", "-c", "computed-command"]
     if func.attr in ("drop_database", "drop_collection"):  # pymongo: the database or collection, for good
         name = literal(node.args[0]) if node.args else None
         return ["mongosh", "--eval", f"db.{'dropDatabase' if func.attr == 'drop_database' else 'dropCollection'}"

@@ -171,6 +171,16 @@ _DOWNLOADS = {
     "r": re.compile(r"\b(?:url|download\.file|readLines|GET|curl_fetch_memory)\s*\(\s*['\"]https?:|\b(?:curl|wget)\s"),
     "lua": re.compile(r"\bhttp\.request\b|\b(?:curl|wget)\s"),
 }
+_NETWORK = {
+    "js": re.compile(r"\b(?:fetch|https?\.(?:request|get)|net\.(?:connect|createConnection)|dgram|axios|WebSocket|"
+                     r"XMLHttpRequest|createSocket)\b"),
+    "perl": re.compile(r"HTTP::Tiny|\bLWP\b|IO::Socket|\bNet::|\bsocket\s*\("),
+    "ruby": re.compile(r"Net::HTTP|TCPSocket|UDPSocket|HTTParty|Faraday|URI\.open|\bSocket\b"),
+    "php": re.compile(r"\bcurl_exec\b|\bfsockopen\b|stream_socket_client|file_get_contents\s*\(\s*['\"]https?:|"
+                      r"\bmail\s*\("),
+}
+"""Code that talks to the network: with one, every file it names may be what it sends, so each is judged as
+an upload (a secret's is exfiltration)."""
 _URL = re.compile(r"""https?://[^\s'"`)]+""")
 
 
@@ -236,6 +246,11 @@ def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
             _evaluated(lits, report, lang, depth)
             continue
         _literal_sink(what, lits, report, lang)
+    network = _NETWORK.get(lang)
+    if network is not None and network.search(code):  # a file of the code's, and the network: what it may send
+        for kind, text in toks:
+            if kind == "s" and text.startswith(("~/", "/")) and " " not in text and len(text) < 200:
+                report.shell.append(f"curl -s -T {shlex.quote(text)} https://the-code-s-peer.invalid/")
     if _KILL_ALL.search(code):  # perl `kill 9, -1`, ruby `Process.kill(:KILL, -1)`, node `process.kill(-1)`
         report.argvs.append(["kill", "-KILL", "-1"])
     if unseen_delete or S.callable_delete(code, lang):
