@@ -76,7 +76,7 @@ def script_findings(script: Script, invocations: Sequence[Invocation], env: Anal
     if len(invocations) > 1 and any(inv.program in ("terraform", "tofu") for inv in invocations):
         saved_destroy_plans(invocations, out)  # `terraform plan -destroy -out=p && terraform apply p`
     if len(invocations) > 1 and any(inv.program in MASS_TOOLS for inv in invocations):
-        mass_deletes(invocations, out)  # `docker rm -f $(docker ps -aq)`: everything the listing prints
+        mass_deletes(invocations, out, script.commands)  # `docker rm -f $(docker ps -aq)`: all the listing prints
     if len(invocations) > 1 and any(inv.program in FLOW_PROGRAMS or inv.program in SENDERS for inv in invocations):
         secret_flows(invocations, env, out, script.commands)  # a secret written or committed, then uploaded or pushed
     return out

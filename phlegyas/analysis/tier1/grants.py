@@ -1,4 +1,5 @@
-"""Access handed to someone else, through the tools that manage it rather than through a file: login keys
+"""Access handed to someone else, through the tools that manage it rather than through a file (and a branch
+force-updated through GitHub's API, which is the force push it looks like): login keys
 imported from a forge account, a key added to the user's GitHub account, a stranger made a collaborator, a
 private repository made public, a cloud role whose trust policy lets another account assume it, a subject
 added to Kubernetes' cluster-admin, the cluster's API served to the network, and a terminal opened on a
@@ -35,6 +36,10 @@ def detect_gh_grants(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     elif words[:1] == ["api"] and any(re.search(r"/collaborators/[^/\s]+$|/(?:teams|memberships)/", w) for w in words) \
             and _method(texts) in ("PUT", "POST", "PATCH"):
         add(out, "priv.escalation", inv, "gh api gives another account access to the repository")
+    elif words[:1] == ["api"] and any(re.search(r"/git/refs/(?:heads|tags)/", w) for w in words) and any(
+            re.match(r"force=(?:true|1)$", t) for t in texts) and _method(texts) in ("PATCH", "POST", "PUT"):
+        ref = next(w for w in words if "/git/refs/" in w).split("/git/refs/", 1)[1]
+        add(out, "git.force_push", inv, f"gh api force-updates {ref} on GitHub, replacing its history")
     elif words[:2] == ["repo", "edit"] and any(t in ("--visibility=public",) or t == "--visibility" and i + 1 < len(
             texts) and texts[i + 1] == "public" for i, t in enumerate(texts)):
         add(out, "net.exfiltration", inv, "gh repo edit makes the repository public: its code and history, to everyone")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Final, Sequence
 
 from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.parse import SimpleCommand
 from phlegyas.analysis.tier1.base import Out, add
 from phlegyas.analysis.tier1.words import inner_commands
 from phlegyas.core.model import Verdict
@@ -65,8 +66,9 @@ _KEEPING_FILTERS: Final = frozenset({"sed", "cut", "tr", "tail", "sort", "uniq",
 drops a header; ``awk '{print $1}'`` picks a column)."""
 
 
-def mass_deletes(invocations: Sequence[Invocation], out: Out) -> None:
+def mass_deletes(invocations: Sequence[Invocation], out: Out, commands: Sequence[SimpleCommand] = ()) -> None:
     """``infra.destroy`` (or ``system.kill``) findings for the destroyers fed the whole of a listing."""
+    read_from = _read_listings(commands)
     for inv in invocations:
         tool = _TOOLS.get(inv.program)
         if tool is None:
@@ -75,6 +77,10 @@ def mass_deletes(invocations: Sequence[Invocation], out: Out) -> None:
         if verb is None:
             continue
         lister = _fed_listing(inv, tool)
+        if lister is None and read_from:  # `gcloud … list | while read n z; do gcloud … delete "$n"; done`
+            lister = next((" ".join(words) for var, words in read_from.items() if words[:1] == [inv.program]
+                           and any(f"${var}" in w.text or "${" + var + "}" in w.text for w in inv.args)
+                           and _lists_all(words[0], words[1:], inv.program, tool)), None)
         if lister is None:
             continue
         what = f"{inv.program} {verb}".strip()
@@ -83,6 +89,25 @@ def mass_deletes(invocations: Sequence[Invocation], out: Out) -> None:
         else:
             add(out, "infra.destroy", inv, f"{what} deletes everything `{lister}` lists", Verdict.DENY)
         return
+
+
+def _read_listings(commands: Sequence[SimpleCommand]) -> dict[str, list[str]]:
+    """``… | while read n z``: each variable ``read`` fills, and the words of the command whose output it reads
+    (through filters that keep every line)."""
+    out: dict[str, list[str]] = {}
+    for cmd in commands:
+        if not cmd.words or cmd.words[0].text != "read" or not cmd.upstream:
+            continue
+        source = commands[cmd.upstream[0]] if cmd.upstream[0] < len(commands) else None
+        for _ in range(6):
+            words = [w.text for w in source.words] if source is not None else []
+            if source is None or not words or not _keeps(words[0], words[1:]) or not source.upstream:
+                break
+            source = commands[source.upstream[0]] if source.upstream[0] < len(commands) else None
+        if source is not None and source.words and not source.words[0].dynamic:
+            names = [w.text for w in cmd.words[1:] if w.text.isidentifier()]
+            out.update((n, [w.text for w in source.words]) for n in names[:1])
+    return out
 
 
 def _verb(program: str, texts: list[str], verbs: frozenset[str]) -> str | None:

@@ -99,6 +99,8 @@ _MUTATING: Final = frozenset({"INSERT", "UPDATE", "DELETE", "DROP", "ALTER", "CR
                               "VACUUM", "REINDEX", "CLUSTER", "REFRESH", "LOCK", "COMMENT", "SECURITY", "IMPORT"})
 
 
+_FILE_WRITE: Final = re.compile(r"\b(?:writefile|lo_export|pg_file_write)\s*\(\s*(?:\d+\s*,\s*)?'([^']+)'|"
+                                r"\bINTO\s+(?:OUTFILE|DUMPFILE)\s+'([^']+)'", re.I)
 _FILE_READERS: Final = frozenset({"PG_READ_FILE", "PG_READ_BINARY_FILE", "PG_LS_DIR", "LO_IMPORT", "LOAD_FILE",
                                   "READFILE"})
 _BLOCK_WORDS: Final = frozenset({"BEGIN", "IF", "ELSIF", "ELSE", "FOR", "WHILE", "LOOP"})
@@ -134,6 +136,12 @@ def judge_sql(sql: str, hash_comments: bool = False, depth: int = 0) -> tuple[li
             f, m = judge_sql(";\n".join([body, *_executed(body)]), hash_comments, depth + 1)
             found.extend(f)
             mutating |= m
+    for m in _FILE_WRITE.finditer(sql):  # `SELECT writefile('~/.ssh/authorized_keys', …)`, `INTO OUTFILE '…'`
+        path = next(g for g in m.groups() if g)
+        planted = _PLANTED_DIR.search(path.rsplit("/", 1)[0]) or _PLANTED_NAME.search(path.rsplit("/", 1)[-1])
+        found.append((Verdict.DENY if planted else Verdict.ASK,
+                      f"a write of {path}{' (a file that grants logins or runs later)' if planted else ''}"))
+        mutating = True
     for tokens in statements(sql, hash_comments):
         verb, rest = _verb(tokens)
         mutating |= verb in _MUTATING
@@ -215,6 +223,9 @@ def judge_mongo(code: str) -> tuple[list[tuple[Verdict, str]], bool]:
     return [], not _MONGO_READ.match(code)
 
 
+_PLANTED_DIR: Final = re.compile(r"/\.ssh/?$|/cron(?:\.d|tabs)?/?$|/etc/?$|/profile\.d/?$|/\.config/autostart/?$|"
+                                 r"/systemd/(?:system|user)/?$|/www|/html/?$|^/root/?$")
+_PLANTED_NAME: Final = re.compile(r"^(?:authorized_keys2?|\.bashrc|\.profile|\.zshrc|crontab|root|[\w.-]+\.(?:php|jsp|sh))$")
 _REDIS_READ = frozenset({"GET", "MGET", "KEYS", "SCAN", "INFO", "TTL", "PTTL", "TYPE", "EXISTS", "HGET", "HGETALL",
                          "HKEYS", "HLEN", "LRANGE", "LLEN", "SMEMBERS", "SCARD", "ZRANGE", "ZCARD", "PING", "DBSIZE",
                          "MONITOR", "STRLEN", "SISMEMBER", "HMGET", "XRANGE", "XLEN", "MEMORY", "SLOWLOG",
@@ -228,6 +239,10 @@ def judge_redis(words: list[str]) -> tuple[list[tuple[Verdict, str]], bool]:
     if cmd in ("FLUSHALL", "FLUSHDB"):
         return [(Verdict.DENY, cmd)], True
     if cmd == "CONFIG" and len(words) > 1 and words[1].upper() == "SET":
+        if len(words) > 3 and words[2].lower() == "dir" and _PLANTED_DIR.search(words[3]) or len(words) > 3 and \
+                words[2].lower() == "dbfilename" and _PLANTED_NAME.search(words[3]):
+            return [(Verdict.DENY, f"CONFIG SET {words[2]} {words[3]} (redis writes its database where a login, a "
+                                   "shell or the scheduler reads it)")], True
         return [(Verdict.ASK, "CONFIG SET")], True
     return [], cmd not in _REDIS_READ
 

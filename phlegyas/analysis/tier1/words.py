@@ -2,6 +2,7 @@
 stand for (``~``, ``$HOME``, ``..``, braces, globs; unknown variables read in their worst case)."""
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 from dataclasses import dataclass
 from typing import Final
@@ -170,7 +171,20 @@ def _always_set(piece: str, env: AnalysisEnv, depth: int = 0) -> str | None:
             return rest[2:] if rest.startswith(":+") else rest[1:]
         if rest in ("%/", "%%/"):
             return value.rstrip("/") or "/"
+        if rest[:1] in ("%", "#") and "$" not in rest and "`" not in rest:  # `${PWD%/*}`: the parent
+            return _trimmed(value, rest)
     return None
+
+
+def _trimmed(value: str, op: str) -> str:
+    """``${X%pat}``, ``${X%%pat}``, ``${X#pat}``, ``${X##pat}`` of a known value (``pat`` a glob)."""
+    longest = op[:2] in ("%%", "##")
+    pattern = op[2:] if longest else op[1:]
+    if op[0] == "%":
+        cut = [i for i in range(len(value) + 1) if fnmatch.fnmatchcase(value[i:], pattern)]
+        return value[:(min(cut) if longest else max(cut))] if cut else value
+    cut = [j for j in range(len(value) + 1) if fnmatch.fnmatchcase(value[:j], pattern)]
+    return value[(max(cut) if longest else min(cut)):] if cut else value
 
 
 _RESOLVERS: Final = frozenset({"realpath", "readlink", "grealpath", "greadlink"})
