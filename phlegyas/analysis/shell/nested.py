@@ -28,9 +28,9 @@ def shell(ex: Walk, cmd: SimpleCommand, name: str, args: list[Word], via: tuple[
     for var, value in [*ex.given, *cmd.assignments]:  # `PS4='$(rm -rf ~)' bash -x …`: the child expands it
         if var in _PROMPTS and ("$(" in value.text or "`" in value.text) or var == "PROMPT_COMMAND":
             run.notes.append(("executes", f"the shell runs what ${var} holds"))
-            text = value.text
-            code = text if var == "PROMPT_COMMAND" else f': "{text}"' if '"' not in text else f": {text}"
-            ex.nested(code, via + (f"{name} ${var}",), depth, remote)
+            held = value.text
+            prompt = held if var == "PROMPT_COMMAND" else f': "{held}"' if '"' not in held else f": {held}"
+            ex.nested(prompt, via + (f"{name} ${var}",), depth, remote)
     has_c = False
     reads_stdin = False
     noexec = False

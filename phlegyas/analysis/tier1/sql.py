@@ -136,8 +136,8 @@ def judge_sql(sql: str, hash_comments: bool = False, depth: int = 0) -> tuple[li
             f, m = judge_sql(";\n".join([body, *_executed(body)]), hash_comments, depth + 1)
             found.extend(f)
             mutating |= m
-    for m in _FILE_WRITE.finditer(sql):  # `SELECT writefile('~/.ssh/authorized_keys', …)`, `INTO OUTFILE '…'`
-        path = next(g for g in m.groups() if g)
+    for write in _FILE_WRITE.finditer(sql):  # `SELECT writefile('~/.ssh/authorized_keys', …)`, `INTO OUTFILE '…'`
+        path = next(g for g in write.groups() if g)
         planted = _PLANTED_DIR.search(path.rsplit("/", 1)[0]) or _PLANTED_NAME.search(path.rsplit("/", 1)[-1])
         found.append((Verdict.DENY if planted else Verdict.ASK,
                       f"a write of {path}{' (a file that grants logins or runs later)' if planted else ''}"))
