@@ -137,6 +137,9 @@ class _Expander(Walk):
                 learn_builtin(cmd, values, conflicting)  # read x <<< rm, printf -v c …
             if cmd.words and cmd.words[0].text == "alias" and not cmd.words[0].quoted:
                 self._learn_aliases(cmd.words[1:])
+            elif cmd.words and cmd.words[0].text == "hash" and len(cmd.words) == 4 and cmd.words[1].text == "-p" \
+                    and not any(w.dynamic for w in cmd.words):  # `hash -p /bin/rm ll`: `ll` now runs /bin/rm
+                self.aliases[cmd.words[3].text] = quote(cmd.words[2].text)
         self.values = outer
         if values and any(mark in script.source for mark in _EVALUATING):
             self._evaluated_code(script.source, values, via, depth, remote)

@@ -3,7 +3,8 @@
 ``read x <<< rm`` sets ``x`` to ``rm``; ``printf -v c '%s' 'rm -rf ~'`` sets ``c`` to ``rm -rf ~``. When the
 input (a here-string or heredoc) or the format and its arguments are literal, the value is learnt like a
 literal assignment; otherwise the names become unknown (a value assigned earlier no longer holds:
-``line=x; read line < f``). ``mapfile``/``readarray`` always make their array unknown. A ``read`` in a
+``line=x; read line < f``). ``mapfile -t``/``readarray -t`` of literal input fills the array with its lines;
+any other makes the array unknown. A ``read`` in a
 pipeline runs in a subshell and sets nothing in this one; its names are made unknown too (zsh does set them).
 """
 from __future__ import annotations
@@ -31,10 +32,27 @@ def learn_builtin(cmd: SimpleCommand, values: dict[str, str], conflicting: set[s
         _read(cmd, values, conflicting)
     elif program == "printf":
         _printf(cmd, values, conflicting)
-    else:  # mapfile / readarray: the array is unknown
+    else:  # mapfile / readarray: the lines of a literal input (`-t`), else the array is unknown
         names = [w.text for w in words[1:] if _NAME.fullmatch(w.text)]
-        for name in names[-1:] or ["MAPFILE"]:
+        name = (names[-1:] or ["MAPFILE"])[0]
+        text = _mapped_input(cmd) if [w.text for w in words[1:] if w.text.startswith("-")] == ["-t"] else None
+        if text is None:
             _unknown(name, values, conflicting)
+        else:
+            _set(name, ARRAY_SEPARATOR.join(text.rstrip("\n").split("\n")), values, conflicting)
+
+
+def _mapped_input(cmd: SimpleCommand) -> str | None:
+    """What ``mapfile`` reads when it is literal: a here-string or heredoc, or ``< <(printf …)`` of literals."""
+    if cmd.upstream:
+        return None
+    if cmd.stdin_text is not None:
+        return None if cmd.stdin_dynamic else cmd.stdin_text
+    from phlegyas.analysis.shell.stdin import substitution_output  # (stdin reads variables: imported late)
+    for r in cmd.redirects:
+        if r.op == "<" and r.target is not None and r.target.text.startswith("<(") and r.target.text.endswith(")"):
+            return substitution_output("$(" + r.target.text[2:])
+    return None
 
 
 def _unknown(name: str, values: dict[str, str], conflicting: set[str]) -> None:

@@ -68,8 +68,8 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
     return None, ""
 
 
-_DECODERS: Final = frozenset({"base64", "base32", "xxd", "rev", "basenc", "tr", "openssl", "gunzip", "zcat", "gzip",
-                              "gzcat", "bunzip2", "bzcat", "bzip2", "unxz", "xzcat", "xz", "unlzma", "lzcat"})
+_DECODERS: Final = frozenset({"base64", "base32", "xxd", "rev", "basenc", "tr", "sed", "openssl", "gunzip", "zcat",
+                              "gzip", "gzcat", "bunzip2", "bzcat", "bzip2", "unxz", "xzcat", "xz", "unlzma", "lzcat"})
 _PRODUCERS: Final = frozenset({"echo", "printf", "cat", *_DECODERS})
 DECODERS: Final = _DECODERS
 """The programs ``literal_output`` knows the output of: a substitution starting with any other is not parsed."""
@@ -95,6 +95,8 @@ def decode(program: str, args: list[str], text: str) -> str | None:
             return "\n".join(line[::-1] for line in text.split("\n"))
         elif program == "tr":
             return _translate(args, text)
+        elif program == "sed":
+            return _substitute(args, text)
         elif program == "openssl" and args[:1] in (["base64"], ["enc"]) and "-d" in flags and (
                 args[0] == "base64" or flags & {"-base64", "-a"}):
             raw = base64.b64decode("".join(text.split()) + "==", validate=False)
@@ -126,6 +128,27 @@ def _decompress(kind: str, data: bytes) -> bytes:
     if kind == "bzip2":
         return bz2.BZ2Decompressor().decompress(data, _MAX_DECOMPRESSED)
     return lzma.LZMADecompressor().decompress(data, _MAX_DECOMPRESSED)
+
+
+_REGEX_CHARS: Final = frozenset("\\.*[]^$+?(){}|")
+
+
+def _substitute(args: list[str], text: str) -> str | None:
+    """``sed 's/@/ /g'`` of literal text: one ``s`` command whose pattern and replacement are plain
+    characters (no regular expression, no ``&``); None for any other script."""
+    scripts = [a for a in args if not a.startswith("-")] if "-e" not in args else [args[args.index("-e") + 1]] \
+        if args.index("-e") + 1 < len(args) else []
+    if len(scripts) != 1 or len(scripts[0]) < 4 or scripts[0][0] != "s" or any(
+            a.startswith("-") and a not in ("-e", "-E", "-r") for a in args):
+        return None
+    d = scripts[0][1]
+    parts = scripts[0][2:].split(d)
+    if len(parts) != 3 or set(parts[2]) - {"g"} or _REGEX_CHARS & set(parts[0]) or not parts[0] or \
+            set("&\\") & set(parts[1]):
+        return None
+    if parts[2] == "g":
+        return text.replace(parts[0], parts[1])
+    return "\n".join(line.replace(parts[0], parts[1], 1) for line in text.split("\n"))
 
 
 _TR_CLASSES: Final = {"[:lower:]": "abcdefghijklmnopqrstuvwxyz", "[:upper:]": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",

@@ -22,13 +22,17 @@ _DECODES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
         (re.compile(rf"""\bBuffer\.from\(\s*({_STR})\s*,\s*['"](base64|base64url|hex|latin1|binary)['"]\s*\)"""
                     r"""(?:\s*\.\s*toString\(\s*(?:['"][\w-]*['"])?\s*\))?"""), ""),
         (re.compile(rf"""\batob\(\s*({_STR})\s*\)"""), "base64"),
+        (re.compile(rf"""({_STR})\.split\(\s*(?:''|""|``)\s*\)\.reverse\(\)\.join\(\s*(?:''|""|``)\s*\)"""),
+         "reverse"),
     ),
     "ruby": (
+        (re.compile(rf"""({_STR})\.reverse\b"""), "reverse"),
         (re.compile(rf"""\bBase64\.(?:strict_|urlsafe_)?decode64\(?\s*({_STR})\s*\)?"""), "base64"),
         (re.compile(rf"""({_STR})\.unpack1?\(\s*['"]m0?['"]\s*\)(?:\.first|\[0\])?"""), "base64"),
         (re.compile(rf"""\[\s*({_STR})\s*\]\.pack\(\s*['"]H\*['"]\s*\)"""), "hex"),
     ),
     "perl": (
+        (re.compile(rf"""\b(?:scalar\s+)?reverse\s*\(?\s*({_STR})\s*\)?"""), "reverse"),
         (re.compile(rf"""\b(?:MIME::Base64::)?decode_base64\(\s*({_STR})\s*\)"""), "base64"),
         (re.compile(rf"""\bpack\(\s*['"]H\*['"]\s*,\s*({_STR})\s*\)"""), "hex"),
     ),
@@ -36,6 +40,7 @@ _DECODES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
         (re.compile(rf"""\bbase64_decode\(\s*({_STR})\s*\)"""), "base64"),
         (re.compile(rf"""\bhex2bin\(\s*({_STR})\s*\)"""), "hex"),
         (re.compile(rf"""\bstr_rot13\(\s*({_STR})\s*\)"""), "rot13"),
+        (re.compile(rf"""\bstrrev\(\s*({_STR})\s*\)"""), "reverse"),
         (re.compile(rf"""\bgzinflate\(\s*base64_decode\(\s*({_STR})\s*\)\s*\)"""), "inflate"),
     ),
 }
@@ -52,6 +57,8 @@ def _decode(text: str, how: str) -> str | None:
             return codecs.encode(text, "rot13")
         if how in ("latin1", "binary"):
             return text
+        if how == "reverse":  # perl's `scalar reverse "…"`, ruby's `"…".reverse`, PHP's strrev, JS's split-reverse-join
+            return text[::-1]
     except (ValueError, binascii.Error, UnicodeError):
         return None
     return None
