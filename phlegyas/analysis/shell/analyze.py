@@ -100,6 +100,7 @@ class _Expander(Walk):
         runs = self.out.runs
         outer = self.values
         self.values = values
+        fds: dict[str, str] = {}  # descriptors `exec N< <(…)` opened: /dev/fd/N → the process substitution
         for cmd in script.commands:
             if values or needs_evaluation(cmd):
                 if seen is None:
@@ -115,6 +116,14 @@ class _Expander(Walk):
                 ups: list[Invocation] = [c for i in cmd.upstream if i < len(carriers) and (c := carriers[i]) is not None]
             else:
                 ups = []
+            if fds and any(w.text in fds for w in cmd.words):  # `exec 3< <(curl …); . /dev/fd/3`
+                cmd = SimpleCommand([Word(fds[w.text], True) if w.text in fds else w for w in cmd.words],
+                                    cmd.assignments, cmd.redirects, cmd.stdin_text, cmd.stdin_dynamic, cmd.upstream,
+                                    cmd.origin, cmd.text)
+            if cmd.words and cmd.words[0].text == "exec" and len(cmd.words) == 1:
+                fds.update((f"/dev/fd/{r.fd}", r.target.text) for r in cmd.redirects if r.fd and r.op == "<"
+                           and r.target is not None and r.target.text.startswith("<("))
+                fds.update((f"/proc/self/fd/{k[8:]}", v) for k, v in list(fds.items()) if k.startswith("/dev/fd/"))
             start = len(runs)
             self.command(cmd, via, depth, remote, ups)
             carrier = None

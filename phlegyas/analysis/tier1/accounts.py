@@ -176,6 +176,15 @@ def detect_host_root(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     mounts_root = any(t in ("-v", "--volume") and i + 1 < len(texts) and texts[i + 1].split(":", 1)[0] == "/"
                       or t.startswith(("-v/:", "--volume=/:")) for i, t in enumerate(texts))
     privileged = any(t in ("--privileged", "--pid=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN") for t in texts)
+    homes = ("~", "$HOME", "${HOME}", env.home, "/root", "/home")
+    mounts_home = any(t in ("-v", "--volume") and i + 1 < len(texts) and texts[i + 1].split(":", 1)[0].rstrip("/")
+                      in homes for i, t in enumerate(texts))
+    image = _image(texts[1:])
+    if mounts_home and image is not None and _foreign_registry(image):
+        add(out, "net.pipe_to_shell", inv, f"{inv.program} runs the image {image}, fetched from "
+                                           f"{image.split('/', 1)[0]}, with the home directory mounted: its code gets "
+                                           "every key and token there")
+        return
     if mounts_root and (privileged or "chroot" in texts) or privileged and "nsenter" in texts and "1" in texts:
         add(out, "priv.escalation", inv, f"{inv.program} runs a container with this machine's root file system "
                                          "mounted and root's powers: root on this machine")
@@ -183,6 +192,32 @@ def detect_host_root(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "priv.escalation", inv, f"{inv.program} runs a privileged container (root on this machine)",
             Verdict.ASK)
 
+
+
+_RUN_VALUES: Final = frozenset({"-v", "--volume", "-e", "--env", "--name", "-w", "--workdir", "-p", "--publish",
+                                 "--network", "--net", "-u", "--user", "--entrypoint", "--env-file", "--mount",
+                                 "--platform", "-h", "--hostname", "--label", "-l", "--cpus", "-m", "--memory",
+                                 "--add-host", "--device", "--pid", "--ipc", "--restart", "--cap-add", "--cap-drop"})
+_KNOWN_REGISTRIES: Final = ("docker.io/", "ghcr.io/", "mcr.microsoft.com/", "public.ecr.aws/", "quay.io/",
+                            "registry.k8s.io/", "gcr.io/", "registry.gitlab.com/", "localhost", "127.0.0.1")
+
+
+def _image(texts: list[str]) -> str | None:
+    """The image of ``docker run OPTIONS IMAGE …``: the first word that is neither an option nor its value."""
+    i = 0
+    while i < len(texts):
+        t = texts[i]
+        if t.startswith("-"):
+            i += 2 if t in _RUN_VALUES else 1
+            continue
+        return t
+    return None
+
+
+def _foreign_registry(image: str) -> bool:
+    """An image pulled from a host of its own (``evil.example/tools/x``), not a well-known registry."""
+    head = image.split("/", 1)[0]
+    return "/" in image and ("." in head or ":" in head) and not image.startswith(_KNOWN_REGISTRIES)
 
 
 _CLOUD_ADMIN: Final = re.compile(r"AdministratorAccess|IAMFullAccess|arn:aws:iam::aws:policy/PowerUserAccess|"

@@ -113,10 +113,21 @@ def _archive_taint(inv: Invocation, env: AnalysisEnv, tainted: dict[str, str]) -
         tainted[target] = secret
 
 
+_SAVES: Final = {"etcdctl": (("snapshot", "save"), "etcd's snapshot (every Kubernetes secret)"),
+                 "vault": (("operator", "raft", "snapshot", "save"), "Vault's snapshot (every secret)")}
+"""Commands that save a whole secret store to the file they name."""
+
+
 def _taint(inv: Invocation, env: AnalysisEnv, tainted: dict[str, str]) -> None:
     """Record the files ``inv`` fills with a secret: its redirections when it reads one (``env > f``,
     ``cat key > f``), ``tee`` fed by such a reader, a copy of a secret or tainted file, an archive of one."""
     _archive_taint(inv, env, tainted)
+    saved = _SAVES.get(inv.program)
+    words = [w.text for w in inv.args if not w.text.startswith("-")]
+    if saved is not None and words[:len(saved[0])] == list(saved[0]) and len(words) > len(saved[0]):
+        p = path_of(words[len(saved[0])], env)  # `etcdctl snapshot save /tmp/e.db`: the whole store, secrets too
+        if p is not None:
+            tainted[p] = saved[1]
     targets = redirect_writes(inv)
     source = reader_secret(inv, env) if targets or inv.program == "tee" else None
     if source is None and inv.program == "tee":
