@@ -31,7 +31,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.nested import builtin_code, shell, source_code, stdin_shell
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.shell.readvars import ASSIGNING_BUILTINS, DEFAULT_IFS, learn_builtin
-from phlegyas.analysis.shell.stdin import literal_output, stdin_text
+from phlegyas.analysis.shell.stdin import literal_output, stdin_text, substitution_output
 from phlegyas.analysis.shell.variables import (
     has_operators,
     head_readings,
@@ -143,7 +143,7 @@ class _Expander(Walk):
                         del values[name]  # the line's own value replaces the shell's (not a second, conflicting one)
                 learn(cmd, values, conflicting)
             if cmd.words and cmd.words[0].text in ASSIGNING_BUILTINS:
-                learn_builtin(cmd, values, conflicting)  # read x <<< rm, printf -v c …
+                learn_builtin(cmd, values, conflicting, substitution_output)  # read x <<< rm, printf -v c …
             if cmd.words and cmd.words[0].text == "alias" and not cmd.words[0].quoted:
                 self._learn_aliases(cmd.words[1:])
             elif cmd.words and cmd.words[0].text == "hash" and len(cmd.words) == 4 and cmd.words[1].text == "-p" \

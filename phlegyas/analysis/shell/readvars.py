@@ -10,7 +10,7 @@ pipeline runs in a subshell and sets nothing in this one; its names are made unk
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Callable, Final
 
 from phlegyas.analysis.shell.parse import ARRAY_SEPARATOR
 from phlegyas.analysis.shell.syntax import SimpleCommand, decode_ansi_c
@@ -22,8 +22,10 @@ DEFAULT_IFS: Final = " \t\n"
 """The IFS bash sets at start-up (it does not take one from the environment)."""
 
 
-def learn_builtin(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str]) -> None:
-    """Record what ``cmd`` (``read``, ``printf -v``, ``mapfile``) assigns into ``values``."""
+def learn_builtin(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str],
+                  produced: Callable[[str], str | None] | None = None) -> None:
+    """Record what ``cmd`` (``read``, ``printf -v``, ``mapfile``) assigns into ``values``; ``produced`` says
+    what a ``$(…)`` of literals prints (``stdin.substitution_output``, handed in: it reads variables)."""
     words = cmd.words
     if not words or words[0].dynamic:
         return
@@ -35,23 +37,23 @@ def learn_builtin(cmd: SimpleCommand, values: dict[str, str], conflicting: set[s
     else:  # mapfile / readarray: the lines of a literal input (`-t`), else the array is unknown
         names = [w.text for w in words[1:] if _NAME.fullmatch(w.text)]
         name = (names[-1:] or ["MAPFILE"])[0]
-        text = _mapped_input(cmd) if [w.text for w in words[1:] if w.text.startswith("-")] == ["-t"] else None
+        text = _mapped_input(cmd, produced) if produced is not None and [
+            w.text for w in words[1:] if w.text.startswith("-")] == ["-t"] else None
         if text is None:
             _unknown(name, values, conflicting)
         else:
             _set(name, ARRAY_SEPARATOR.join(text.rstrip("\n").split("\n")), values, conflicting)
 
 
-def _mapped_input(cmd: SimpleCommand) -> str | None:
+def _mapped_input(cmd: SimpleCommand, produced: Callable[[str], str | None]) -> str | None:
     """What ``mapfile`` reads when it is literal: a here-string or heredoc, or ``< <(printf …)`` of literals."""
     if cmd.upstream:
         return None
     if cmd.stdin_text is not None:
         return None if cmd.stdin_dynamic else cmd.stdin_text
-    from phlegyas.analysis.shell.stdin import substitution_output  # (stdin reads variables: imported late)
     for r in cmd.redirects:
         if r.op == "<" and r.target is not None and r.target.text.startswith("<(") and r.target.text.endswith(")"):
-            return substitution_output("$(" + r.target.text[2:])
+            return produced("$(" + r.target.text[2:])
     return None
 
 
