@@ -11,7 +11,19 @@ import shlex
 
 from phlegyas.analysis.shell.interpreters import python_flow as F
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
-from phlegyas.analysis.shell.interpreters.python_values import EVALS, NET_READS, PURE_CALLS, is_path, kill_argv, literal
+from phlegyas.analysis.shell.interpreters.python_values import (
+    DANGER_METHODS,
+    DATA_MODULES,
+    DATA_READERS,
+    EVALS,
+    NET_READS,
+    PURE_CALLS,
+    PURE_METHODS,
+    data_call_pure,
+    is_path,
+    kill_argv,
+    literal,
+)
 from phlegyas.core.redact import secret_kind
 
 _SHELL_SINKS = frozenset({"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
@@ -58,28 +70,6 @@ PURE_MODULES = frozenset({
     "importlib.metadata", "email.utils", "ipaddress", "colorsys", "reprlib", "types", "abc", "contextlib", "warnings",
     "traceback", "inspect", "dis", "tokenize", "token", "sre_constants", "this", "zoneinfo", "graphlib", "timeit",
 })
-_PURE_METHODS = frozenset({
-    "get", "keys", "values", "items", "append", "extend", "insert", "pop", "index", "count", "copy", "update",
-    "setdefault", "split", "rsplit", "splitlines", "strip", "lstrip", "rstrip", "join", "lower", "upper", "title",
-    "capitalize", "casefold", "startswith", "endswith", "find", "rfind", "format", "format_map", "encode", "decode",
-    "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "zfill", "center", "ljust", "rjust",
-    "partition", "rpartition", "sort", "reverse", "group", "groups", "groupdict", "span", "start", "end",
-    "match", "search", "findall", "finditer", "sub", "subn", "fullmatch", "most_common", "elements",
-    "isoformat", "strftime", "timestamp", "total_seconds", "date", "time", "hexdigest", "digest", "read",
-    "readline", "readlines", "__len__", "add", "discard", "union", "intersection", "difference", "issubset",
-    "issuperset", "symmetric_difference", "fromkeys", "expandtabs", "translate", "maketrans", "removeprefix",
-    "removesuffix", "swapcase", "isidentifier", "isnumeric", "isdecimal", "isprintable", "istitle", "to_bytes",
-    "from_bytes", "bit_length", "conjugate", "is_integer", "as_integer_ratio", "getvalue", "writerow",
-    "writerows", "writeheader", "loads", "dumps", "load", "dump", "name", "stem", "suffix", "parent", "parts",
-    "exists", "is_file", "is_dir", "iterdir", "glob", "rglob", "resolve", "absolute", "relative_to", "joinpath",
-    "with_suffix", "with_name", "as_posix", "read_text", "read_bytes", "stat", "total", "replace", "flush",
-    "close", "__enter__", "__exit__", "tell", "seek", "readable", "is_absolute", "expanduser", "mean", "median",
-})
-_DANGER_METHODS = frozenset({"write", "writelines", "system", "popen", "remove", "unlink", "rmdir", "rename",
-                             "chmod", "chown", "kill", "spawn", "execute", "executemany", "connect", "bind", "listen",
-                             "send", "sendall", "truncate", "symlink_to", "write_text", "write_bytes", "touch", "mkdir"})
-
-
 _VERSION_ATTRS = frozenset({"__version__", "VERSION", "version", "__file__", "__name__", "__path__", "version_info",
                             "__version_info__", "get_version", "__author__", "__license__"})
 """What ``python -c "import numpy; print(numpy.__version__)"`` may read of a module it does not know."""
@@ -108,6 +98,7 @@ class _PyScan(ast.NodeVisitor):
         self.depth = depth
         self.aliases: dict[str, str] = {}
         self.modules: set[str] = set()  # local names bound to imported modules
+        self.data = False  # a data library is imported: methods of its frames and arrays compute
         self.defined: set[str] = set()
         self.pure = True
         self.opaque: dict[str, str] = {}  # local name → a module we do not know, used only for its version
@@ -155,6 +146,9 @@ class _PyScan(ast.NodeVisitor):
     # imports --------------------------------------------------------------------------------
     def _imported(self, module: str, local: str | None = None) -> None:
         top = module.split(".", 1)[0]
+        if top in DATA_MODULES:  # pandas, numpy …: they compute (their writers and loaders are judged where used)
+            self.data = True
+            return
         if local is not None and top not in ("ctypes", "cffi") and module not in PURE_MODULES and (
                 top not in PURE_MODULES and top not in _CODE_MODULES):
             self.opaque[local] = module  # judged where it is used: only its version may be read
@@ -300,6 +294,18 @@ class _PyScan(ast.NodeVisitor):
         if (isinstance(func, ast.Attribute) and func.attr in _VERSION_ATTRS and isinstance(func.value, ast.Name)
                 and func.value.id in self.opaque and not node.args and not node.keywords):
             return  # ``django.get_version()``
+        given = len(node.args) + len(node.keywords)
+        if name is not None and name.split(".", 1)[0] in DATA_MODULES:
+            lits = [self._literal(a) for a in node.args]
+            if not data_call_pure(name.rsplit(".", 1)[-1], lits, given):
+                self.pure = False
+            elif name.rsplit(".", 1)[-1] in DATA_READERS:  # `pd.read_csv("~/.aws/credentials")` reads a secret
+                self.r.notes.append(("reads", lits[0] if lits and lits[0] else "?"))
+            return
+        if self.data and isinstance(func, ast.Attribute) and func.attr not in DANGER_METHODS and data_call_pure(
+                func.attr, [self._literal(a) for a in node.args], given) and (
+                name is None or name.split(".", 1)[0] not in self.modules):
+            return  # `df.groupby("region").sum()`, `arr.reshape(2, 3)`
         if name is not None:
             if name in PURE_CALLS or name in self.defined:
                 return
@@ -309,7 +315,7 @@ class _PyScan(ast.NodeVisitor):
                 return
         if isinstance(node.func, ast.Attribute):
             method = node.func.attr
-            if method in _PURE_METHODS and method not in _DANGER_METHODS:
+            if method in PURE_METHODS and method not in DANGER_METHODS:
                 if name is None or name.split(".", 1)[0] not in self.modules or name in PURE_CALLS:
                     return
         self.pure = False

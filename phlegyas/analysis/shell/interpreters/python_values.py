@@ -273,3 +273,54 @@ PURE_CALLS = frozenset({
     "sys.stdin.buffer.read", "sys.stdout.buffer.write", "sys.intern",
 })
 """Calls that only compute, print or look (``python -c`` code made of them is pure)."""
+
+
+PURE_METHODS = frozenset({
+    "get", "keys", "values", "items", "append", "extend", "insert", "pop", "index", "count", "copy", "update",
+    "setdefault", "split", "rsplit", "splitlines", "strip", "lstrip", "rstrip", "join", "lower", "upper", "title",
+    "capitalize", "casefold", "startswith", "endswith", "find", "rfind", "format", "format_map", "encode", "decode",
+    "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "zfill", "center", "ljust", "rjust",
+    "partition", "rpartition", "sort", "reverse", "group", "groups", "groupdict", "span", "start", "end",
+    "match", "search", "findall", "finditer", "sub", "subn", "fullmatch", "most_common", "elements",
+    "isoformat", "strftime", "timestamp", "total_seconds", "date", "time", "hexdigest", "digest", "read",
+    "readline", "readlines", "__len__", "add", "discard", "union", "intersection", "difference", "issubset",
+    "issuperset", "symmetric_difference", "fromkeys", "expandtabs", "translate", "maketrans", "removeprefix",
+    "removesuffix", "swapcase", "isidentifier", "isnumeric", "isdecimal", "isprintable", "istitle", "to_bytes",
+    "from_bytes", "bit_length", "conjugate", "is_integer", "as_integer_ratio", "getvalue", "writerow",
+    "writerows", "writeheader", "loads", "dumps", "load", "dump", "name", "stem", "suffix", "parent", "parts",
+    "exists", "is_file", "is_dir", "iterdir", "glob", "rglob", "resolve", "absolute", "relative_to", "joinpath",
+    "with_suffix", "with_name", "as_posix", "read_text", "read_bytes", "stat", "total", "replace", "flush",
+    "close", "__enter__", "__exit__", "tell", "seek", "readable", "is_absolute", "expanduser", "mean", "median",
+})
+DANGER_METHODS = frozenset({"write", "writelines", "system", "popen", "remove", "unlink", "rmdir", "rename",
+                             "chmod", "chown", "kill", "spawn", "execute", "executemany", "connect", "bind", "listen",
+                             "send", "sendall", "truncate", "symlink_to", "write_text", "write_bytes", "touch", "mkdir"})
+
+
+DATA_MODULES = frozenset({"pandas", "numpy", "polars", "scipy", "pyarrow", "statsmodels", "sklearn"})
+"""Data libraries whose calls compute on frames and arrays: pure, but for their writers, pickle loaders, SQL
+readers and anything given a URL (``data_call_pure``)."""
+_DATA_SINKS = frozenset({"read_pickle", "load", "save", "savez", "savez_compressed", "savetxt", "tofile", "dump",
+                         "read_sql", "read_sql_query", "read_sql_table", "read_gbq", "read_clipboard", "write_csv",
+                         "write_parquet", "write_json", "write_ipc", "write_database", "read_database", "sink_csv",
+                         "sink_parquet", "fromfile", "memmap", "eval", "query", "pipe", "apply"})
+
+
+_DATA_WRITERS = frozenset({"to_csv", "to_parquet", "to_excel", "to_json", "to_pickle", "to_sql", "to_hdf",
+                           "to_feather", "to_stata", "to_orc", "to_html", "to_latex", "to_markdown", "to_xml",
+                           "to_clipboard", "to_gbq", "to_netcdf", "to_zarr"})
+
+
+def data_call_pure(function: str, literals: list[str | None], given: int = 1) -> bool:
+    """Whether a data library's call (or a method of its frames) only computes: not a writer given somewhere
+    to write (``to_csv("out.csv")``; ``to_string()`` and a bare ``to_csv()`` return text), a loader that runs
+    code (``read_pickle``, ``numpy.load``), SQL, ``eval``/``apply`` of code, or a read of a URL."""
+    if function in _DATA_SINKS or function in _DATA_WRITERS and given:
+        return False
+    return not any(lit is not None and "://" in lit for lit in literals)
+
+
+DATA_READERS = frozenset({"read_csv", "read_table", "read_json", "read_parquet", "read_excel", "read_feather",
+                          "read_fwf", "read_xml", "read_orc", "read_stata", "read_sas", "read_spss", "read_hdf",
+                          "scan_csv", "scan_parquet", "loadtxt", "genfromtxt", "read_ndjson", "read_ipc"})
+"""Their first argument is a file read: judged like any read (a secret's is not a data file)."""
