@@ -126,7 +126,9 @@ PYTHON = [
     ("import mypkg", True, ["mypkg"]),
     ("import numpy; numpy.save('x', 1)", False, ["numpy"]),
     ("import numpy; n = numpy; n.save('x', 1)", False, ["numpy"]),
-    ("import numpy; print(numpy.__version__._secret)", False, ["numpy"]),
+    ("import torch; print(torch.__version__._secret)", False, ["torch"]),
+    ("import numpy as np; print(np.arange(6).reshape(2, 3).sum())", True, ["numpy"]),  # a data library computes
+    ("import pandas as pd; pd.read_csv('a.csv').to_csv('/etc/x')", False, ["pandas"]),  # but writes are writes
     ("import requests; requests.get('https://x.example')", False, ["requests"]),
     ("import os; print(os.getenv('HOME'))", True, []),
     ("import os; print(os.environ.get('PATH'))", True, []),

@@ -150,3 +150,12 @@ _add("psql mysql mariadb sqlite3 sqlite mongo mongosh redis-cli cqlsh clickhouse
           value_opts=E("-h --host -p --port -U --username -u --user -d --dbname -D --database -c --command -e "
                        "--execute -f --file -P --password -o --output -F --format -t --table -n --schema"),
           examples=(("psql -c 'select 1'", "notsafe"), ("sqlite3 db.sqlite .tables", "notsafe"))))
+_add("terraform-docs", Spec(category=LINT_FORMAT, operands="read", does="writes a module's documentation",
+                            flags=E("-h --help -v --version --recursive --hide-empty --indent --sort --sort-by "
+                                    "--output-check --lockfile --show --hide"),
+                            value_opts=E("--output-mode --output-template --recursive-path --sort-by --show --hide"),
+                            write_flags=E("--output-file"), load_flags=E("-c --config"),
+                            subcommands=None,
+                            examples=(("terraform-docs markdown table modules/vpc", "safe"),
+                                      ("terraform-docs markdown table --output-file README.md modules/vpc", "safe"),
+                                      ("terraform-docs -c /tmp/x.yml markdown modules/vpc", "notsafe"))))

@@ -71,7 +71,9 @@ HARMLESS: Final[dict[str, str | tuple[str, ...]]] = {
     **_names(("0", "1", "full", "short"), "RUST_BACKTRACE RUST_LIB_BACKTRACE"),
     **_names("word", "DJANGO_SETTINGS_MODULE FLASK_APP ENVIRONMENT MPLBACKEND JAX_PLATFORMS BABEL_ENV"),
     **_names("bool", "FLASK_DEBUG COVERAGE PYTORCH_ENABLE_MPS_FALLBACK WANDB_DISABLED KMP_DUPLICATE_LIB_OK "
-                     "DOCKER_BUILDKIT COMPOSE_DOCKER_CLI_BUILD SKIP_PREFLIGHT_CHECK"),
+                     "DOCKER_BUILDKIT COMPOSE_DOCKER_CLI_BUILD SKIP_PREFLIGHT_CHECK ANALYZE GENERATE_SOURCEMAP "
+                     "FAST_REFRESH DISABLE_ESLINT_PLUGIN INLINE_RUNTIME_CHUNK NEXT_TELEMETRY_DISABLED "
+                     "TURBO_TELEMETRY_DISABLED"),
     ("WANDB_MODE"): ("offline", "disabled", "dryrun"),
     **_names("flags", "LESS MORE"),  # less -R …; not +commands, which may run or save
     ("GOTOOLCHAIN"): ("local",),  # another value downloads and runs a toolchain

@@ -191,12 +191,15 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
     stdin_code(ex, run, name, cmd, via, depth, remote, it.lang)
 
 
-_DJANGO_DEV: Final = frozenset({"test", "runserver", "check", "showmigrations", "makemigrations"})
+_DJANGO_DEV: Final = frozenset({"test", "runserver", "check", "showmigrations", "makemigrations", "sqlmigrate"})
 """``manage.py`` commands that run the project's tests, dev server or checks (not ``migrate``, ``shell``,
 ``flush``, ``dbshell``: they change or open the database the settings name, which may not be a dev one)."""
 
 
-_ARTISAN_DEV: Final = frozenset({"test", "serve", "route:list", "about", "model:show"})
+_ARTISAN_DEV: Final = frozenset({"test", "serve", "route:list", "about", "model:show", "make:test", "make:model",
+                                 "make:controller", "make:migration", "make:request", "make:resource", "make:seeder",
+                                 "make:factory", "make:middleware", "make:component", "make:job", "make:event",
+                                 "make:listener", "make:policy", "make:command", "make:mail", "make:notification"})
 """Laravel's ``php artisan`` commands of the same kind (not ``migrate``, ``db:wipe``, ``tinker``, nor
 ``config:show``, which prints the configuration's passwords and keys)."""
 
@@ -207,8 +210,10 @@ def _project_dev(script: Word, rest: list[Word], name: str, commands: frozenset[
     text = script.text
     if script.dynamic or text.startswith(("/", "~")) or ".." in text or text.rsplit("/", 1)[-1] != name:
         return False
-    return bool(rest) and not rest[0].dynamic and rest[0].text in commands and not any(
-        w.dynamic for w in rest)
+    if not rest or rest[0].dynamic or any(w.dynamic for w in rest):
+        return False
+    dry = rest[0].text == "migrate" and any(w.text in ("--pretend", "--plan") for w in rest)  # prints, runs nothing
+    return rest[0].text in commands or dry
 
 
 def _cluster(t: str, args: list[Word], i: int, it: P.Interpreter, codes: list[Word], run: Run,

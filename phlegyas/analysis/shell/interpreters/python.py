@@ -99,6 +99,7 @@ class _PyScan(ast.NodeVisitor):
         self.aliases: dict[str, str] = {}
         self.modules: set[str] = set()  # local names bound to imported modules
         self.data = False  # a data library is imported: methods of its frames and arrays compute
+        self.data_imports: dict[str, None] = {}  # (each once, in order)
         self.defined: set[str] = set()
         self.pure = True
         self.opaque: dict[str, str] = {}  # local name → a module we do not know, used only for its version
@@ -148,6 +149,7 @@ class _PyScan(ast.NodeVisitor):
         top = module.split(".", 1)[0]
         if top in DATA_MODULES:  # pandas, numpy …: they compute (their writers and loaders are judged where used)
             self.data = True
+            self.data_imports[module] = None
             return
         if local is not None and top not in ("ctypes", "cffi") and module not in PURE_MODULES and (
                 top not in PURE_MODULES and top not in _CODE_MODULES):
@@ -590,7 +592,7 @@ def analyze_python(code: str, depth: int = 0) -> CodeReport:
         report.problems.append("python code nested too deeply")
     if scan.sends:
         _sent_secrets(report, scan, tree)
-    report.imports = list(scan.opaque.values())
+    report.imports = [*scan.opaque.values(), *scan.data_imports]
     if scan.pure and not _environment_reads_ok(tree, scan):
         scan.pure = False
     report.pure = scan.pure and not report.problems and not report.shell and not report.argvs and not any(
