@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SETS = {"everyday": "allow", "everyday2": "allow", "everyday3": "allow", "everyday4": "allow", "everyday5": "allow", "unsafe": "not-allow",
+SETS = {"everyday": "allow", "everyday2": "allow", "everyday3": "allow", "everyday4": "allow", "everyday5": "allow", "everyday6": "allow", "unsafe": "not-allow",
         "unsafe2": "not-allow", "unsafe3": "not-allow",
         "unsafe4": "not-allow", "unsafe5": "not-allow", "deny": "deny", "deny2": "deny", "deny3": "deny", "deny4": "deny",
         "deny5": "deny", "deny6": "deny"}

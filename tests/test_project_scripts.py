@@ -87,6 +87,7 @@ CASES = [
     ("make build && ./scripts/test.sh && echo OK", "allow"), ("ruff check --fix . && bash scripts/test.sh", "allow"),
     # … but not after something that brings files from elsewhere, which the script may now be
     ("git pull && ./scripts/test.sh", "ask"), ("cp /tmp/t.sh scripts/test.sh && ./scripts/test.sh", "ask"),
+    ("chmod +x scripts/test.sh && ./scripts/test.sh", "allow"),  # a mode changed: the text is what was judged
     # Python, JavaScript and Ruby scripts run as the tests do, unless Tier 1 denies what they hold
     ("python3 tools/gen.py", "allow"), ("python tools/gen.py --out x.json", "allow"), ("./tools/gen_exec", "allow"),
     ("node src/index.js", "allow"), ("ruby app.rb", "allow"),

@@ -51,9 +51,11 @@ FS_EDIT_PROGRAMS = frozenset({"mkdir", "touch", "cp", "mv", "rm", "rmdir", "tee"
 _SUBSTITUTION_MARKS: Final = ("$(", "`", "<(", ">(")
 _PROJECT_CODE: Final = frozenset({P.PKG_INSTALL, P.TEST_BUILD, P.LINT_FORMAT})
 _BUILDS: Final = frozenset({P.TEST_BUILD, P.LINT_FORMAT})
+_KEEPS_TEXT: Final = frozenset({"chmod", "chown", "chgrp", "touch", "mkdir"})
+"""They write no file's text: an empty directory or a mode plants no code (`mkdir build && cd build && cmake ..`,
+`chmod +x s.sh && ./s.sh`)."""
 _CHANGES_NAMED: Final = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "mv", "cp", "chmod", "chown", "chgrp",
                                    "truncate", "ln", "install", "trash", "trash-put", "gio"})  # judged by shown names
-_DIR_MAKERS: Final = frozenset({"mkdir"})  # an empty directory plants no code (`mkdir build && cd build && cmake ..`)
 
 
 def _is_project_write(word: Word, env: AnalysisEnv) -> bool:
@@ -103,7 +105,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
                                    "vanish, split, become an option, or name a file that is not safe to read)")
         if category in _PROJECT_CODE:
             runs_project_code = True
-        if eff.writes and category not in _PROJECT_CODE and run.program not in _DIR_MAKERS \
+        if eff.writes and category not in _PROJECT_CODE and run.program not in _KEEPS_TEXT \
                 and any(_is_project_write(w, renv) for w in eff.writes) and not content_shown(run):
             writes_project = True
         found = tier1.invocation_findings(run, renv)
@@ -126,8 +128,9 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
                 category = None
                 edit_ok = False
         readonly = readonly and sub.readonly
-        changed = changed or not (sub.readonly or run.program in _CD or category in _BUILDS)  # a script on disk
-        # may differ after this (a build or a `--fix` that rewrites one is the project's code at work)
+        changed = changed or not (sub.readonly or run.program in _CD or category in _BUILDS
+                                  or run.program in _KEEPS_TEXT)  # a script on disk may differ after this (a
+        # build or a `--fix` that rewrites one is the project's code at work; chmod leaves its text as it was)
         if category is None:
             all_safe = False
         else:

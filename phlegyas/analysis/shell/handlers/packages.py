@@ -93,8 +93,10 @@ def build_goals(c: Call) -> None:
                 continue
             if text.startswith(("/", ":", "@", ".")):
                 continue
-        if op.dynamic or (goal not in allowed and not goal.startswith(_GOAL_WORDS)):
-            c.eff.blockers.append(f"runs the build target {text!r}")
+        dry = c.name in ("make", "gmake") and c.parsed.has(("-n", "--dry-run", "--just-print", "--recon"))
+        if op.dynamic or (goal not in allowed and not goal.startswith(_GOAL_WORDS) and not dry):
+            c.eff.blockers.append(f"runs the build target {text!r}")  # (`make -n x` prints x's recipe: the
+            # makefile's own $(shell …) still runs, as for `make test`)
 
 
 _PKG_READ = frozenset({"list", "search", "show", "info", "policy", "depends", "rdepends", "madison", "outdated",

@@ -71,7 +71,7 @@ PURE_MODULES = frozenset({
     "traceback", "inspect", "dis", "tokenize", "token", "sre_constants", "this", "zoneinfo", "graphlib", "timeit",
 })
 _VERSION_ATTRS = frozenset({"__version__", "VERSION", "version", "__file__", "__name__", "__path__", "version_info",
-                            "__version_info__", "get_version", "__author__", "__license__"})
+                            "__version_info__", "get_version", "__author__", "__license__", "__doc__", "__all__"})
 """What ``python -c "import numpy; print(numpy.__version__)"`` may read of a module it does not know."""
 WELL_KNOWN = frozenset({
     "numpy", "pandas", "scipy", "sklearn", "matplotlib", "torch", "tensorflow", "keras", "jax", "django", "flask",
