@@ -420,12 +420,12 @@ def hunt_reason(path: str, home: str) -> str | None:
     """Why a name search (``find ~ -name 'id_*'`` as ``~/**/id_*``, ``locate .pem``) hunts for secrets: its
     name spells a secret's (``_NAME_PROBES``), or a directory it names below the start is a secret place
     (``find ~ -path '*/.aws/*'``). A start alone says nothing: ``locate -i readme`` only lists."""
-    named = _name_or_probe(path, True)
+    named = _name_or_probe(path, True, strict=True)
     if named is not None or "/**/" not in path:
         return named
     below = path.split("/**/", 1)[1].split("/")[:-1]
-    if not any(part and not _has_glob(part) for part in below):
-        return None
+    if not any(part.startswith(".") and len(part) > 1 and not _has_glob(part) for part in below):
+        return None  # `-path '*/.aws/*'` names a secret place; `-path '*/src/*.c'` none
     return _reason(path, home, True)
 
 
@@ -441,7 +441,9 @@ that spells nothing of a secret's name (``src/*``, ``*.json``) is judged by its 
 would otherwise ask for every ``cat src/*``."""
 
 
-def _name_or_probe(path: str, wide: bool) -> str | None:
+def _name_or_probe(path: str, wide: bool, strict: bool = False) -> str | None:
+    """``name_reason`` of a name or of a glob's probes; ``strict``: the glob must spell two letters or more of
+    the secret's name (``.*`` and ``*.*`` list every dotfile or every file: no hunt for one)."""
     why = name_reason(path, wide)
     if why is not None:
         return why
@@ -452,7 +454,8 @@ def _name_or_probe(path: str, wide: bool) -> str | None:
     for probe, key in _NAME_PROBES:
         if not _component(pattern, probe):
             continue
-        if any((len(p) >= 2 or (p == "." and key.startswith("."))) and (p in key or key in p) for p in pieces):
+        if any((len(p) >= 2 or (p == "." and key.startswith(".") and not strict)) and (p in key or key in p)
+               for p in pieces if not strict or p.strip(".")):
             why = name_reason(f"{head}/{probe}", wide)
             if why is not None:
                 return why

@@ -113,7 +113,8 @@ def find(c: Call) -> None:
                 eff.reads.append(args[i + 1])
             i += 1
         elif t in _FIND_VALUES or t.startswith("-newer"):
-            if t in _FIND_NAMES and i + 1 < n:
+            excluded = i > 0 and args[i - 1].text in ("!", "-not") or "-prune" in [a.text for a in args[i + 2:i + 5]]
+            if t in _FIND_NAMES and i + 1 < n and not excluded:  # (`-name x -prune`, `! -name x`: left out)
                 eff.hunts.extend(hunted(starts, args[i + 1], t in _FIND_PATHS))
             i += 1
         elif t.startswith("-") and t not in _FIND_FLAGS and not args[i].dynamic:
