@@ -242,3 +242,13 @@ def _decoded(token: str) -> str | None:
     except (ValueError, binascii.Error):
         return None
     return raw.decode("latin-1")
+
+
+FORGES: Final = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "git.sr.ht", "dev.azure.com")
+"""Code forges a ``url.<base>.insteadOf`` rewrite of which sends every clone and fetch elsewhere."""
+
+
+def git_url_host(url: str) -> str:
+    """The host of a git URL: ``https://github.com/x``, ``git@github.com:x``, ``ssh://git@host:22/x``."""
+    rest = url.split("://", 1)[1] if "://" in url else url.split("@", 1)[-1]
+    return rest.split("/", 1)[0].split(":", 1)[0].rsplit("@", 1)[-1].lower()

@@ -1,5 +1,6 @@
 """The commands in configuration files that other programs run later, for ``planted.extract``: ssh's and git's
-client configuration, the editor's start-up files (``~/.vimrc``, ``init.lua``, a project's ``.nvim.lua`` or ``.exrc``), apt's hooks, PAM's
+client configuration, the editor's start-up files (``~/.vimrc``, ``init.lua``, a project's ``.nvim.lua`` or
+``.exrc``), apt's hooks, PAM's
 ``pam_exec``, the ssh server's command settings, polkit rules and the download tools' own configuration.
 
 Each reader puts the shell code the file will run into ``Content.snippets`` (judged like any command line)
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import re
 from typing import Final, Protocol
+
+from phlegyas.analysis.urls import FORGES, git_url_host
 
 
 class _Content(Protocol):
@@ -74,14 +77,9 @@ def git_commands(text: str) -> list[str]:
     return out
 
 
-_FORGES: Final = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "git.sr.ht", "dev.azure.com")
 _URL_SECTION: Final = re.compile(r'^\s*\[\s*url\s+"([^"]+)"\s*\]', re.I)
 _INSTEAD: Final = re.compile(r"^\s*(?:push)?insteadOf\s*=\s*\"?([^\"\s]+)", re.I)
 
-
-def _host(url: str) -> str:
-    rest = url.split("://", 1)[1] if "://" in url else url.split("@", 1)[-1]
-    return rest.split("/", 1)[0].split(":", 1)[0].lower()
 
 
 def _url_rewrites(text: str) -> list[str]:
@@ -94,8 +92,9 @@ def _url_rewrites(text: str) -> list[str]:
             new = section.group(1) if section else ""
             continue
         old = _INSTEAD.match(line)
-        if new and old and _host(old.group(1)) in _FORGES and _host(new) not in (_host(old.group(1)), ""):
-            out.append(f"sends every fetch from {_host(old.group(1))} to {_host(new)} (url.insteadOf)")
+        was, now = (git_url_host(old.group(1)), git_url_host(new)) if new and old else ("", "")
+        if was in FORGES and now not in (was, ""):
+            out.append(f"sends every fetch from {was} to {now} (url.insteadOf)")
     return out
 
 

@@ -22,6 +22,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts
 from phlegyas.analysis.tier1.words import resolve
+from phlegyas.analysis.urls import FORGES, git_url_host
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
@@ -97,12 +98,7 @@ def detect_git(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         handler(inv, rest, out)
 
 
-_FORGES: Final = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "git.sr.ht", "dev.azure.com")
 
-
-def _host(url: str) -> str:
-    rest = url.split("://", 1)[1] if "://" in url else url.split("@", 1)[-1]
-    return rest.split("/", 1)[0].split(":", 1)[0].lower()
 
 
 def _config_redirects(inv: Invocation, key: str, value: str, out: Out) -> None:
@@ -111,9 +107,10 @@ def _config_redirects(inv: Invocation, key: str, value: str, out: Out) -> None:
     low = key.lower()
     if low.startswith("url.") and low.endswith((".insteadof", ".pushinsteadof")):
         new = key[4:key.lower().rindex(".")]
-        if _host(value) in _FORGES and _host(new) not in (_host(value), ""):
-            add(out, "git.url_rewrite", inv, f"git config {key} {value} sends every fetch from {_host(value)} to "
-                                             f"{_host(new)}")
+        old_host, new_host = git_url_host(value), git_url_host(new)
+        if old_host in FORGES and new_host not in (old_host, ""):
+            add(out, "git.url_rewrite", inv, f"git config {key} {value} sends every fetch from {old_host} to "
+                                             f"{new_host}")
     elif low.startswith("remote.") and low.endswith(".mirror") and value.lower() in ("true", "yes", "on", "1"):
         add(out, "git.force_push", inv, f"git config {key} true makes every push to that remote a mirror push: its "
                                         "branches are force-updated and those missing here deleted")
