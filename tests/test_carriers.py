@@ -103,6 +103,8 @@ def _wrappings(program: str, c: Carrier) -> list:
         out.append(lambda cmd: f"{head} -batch -ex {shlex.quote('call (int)system(' + json.dumps(cmd) + ')')}")
     if c.language == "tex":
         out.append(lambda cmd: f"{head} -shell-escape {shlex.quote(chr(92) + 'immediate' + chr(92) + 'write18{' + cmd + '}')}")
+    if c.language == "kubeexec":
+        out.append(lambda cmd: f"{head} x --exec-command=sh --exec-arg=-c --exec-arg={shlex.quote(cmd)}")
     if c.language == "dc":
         out.append(lambda cmd: f"{head} -e {shlex.quote('!' + cmd)}")
     if c.language == "m4":

@@ -81,6 +81,11 @@ def language(ex: Walk, cmd: SimpleCommand, name: str, opts: list[tuple[str, Word
             if "commands" in w.text:
                 codes.extend(("commands", Word(c.encode().decode("unicode_escape", "replace"), w.dynamic))
                              for c in _SSM_COMMAND.findall(w.text.split("commands", 1)[1]))
+    elif name == "kubeexec":  # `--exec-command=sh --exec-arg=-c --exec-arg='…'`: run by every kubectl call
+        argv = [v for o, v in opts if o in ("--exec-command", "--exec-arg") and v is not None]
+        if argv:
+            found = True
+            ex.invoke(cmd, argv, via + ("kubectl exec credential plugin",), depth, remote)
     elif name == "tex":  # `\write18{cmd}` (with -shell-escape it runs), `\input|"cmd"` (piped input)
         for w in operands:
             codes.extend(("\\write18", Word(a or b, w.dynamic)) for a, b in _TEX_SHELL.findall(w.text))
