@@ -21,7 +21,19 @@ def detect_sudo(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if texts and all(t in _SUDO_HARMLESS for t in texts):
         return
     what = " ".join(t for t in texts if not t.startswith("-"))[:60] or "a shell"
+    if any(re.fullmatch(r"-u#?-1|-u#4294967295|--user=#?-1", t) or t == "#-1" for t in texts):
+        add(out, "priv.escalation", inv, f"{inv.program} -u#-1 is root through sudo's user-id bug (CVE-2019-14287)")
+        return
+    editors = [v.text for n, v in inv.command.assignments if n in ("EDITOR", "VISUAL", "SUDO_EDITOR")]
+    editors += [t.split("=", 1)[1] for t in texts if t.split("=", 1)[0] in ("EDITOR", "VISUAL", "SUDO_EDITOR")]
+    if "visudo" in texts and any(e.split()[0].rsplit("/", 1)[-1] in _SCRIPTED_EDITORS for e in editors if e.split()):
+        add(out, "priv.escalation", inv, "visudo edits the sudoers file through a scripted editor: it decides who is "
+                                         "root")
+        return
     add(out, "priv.sudo", inv, f"{inv.program} runs {what} with elevated privileges")
+
+
+_SCRIPTED_EDITORS: Final = frozenset({"ed", "ex", "sed", "tee", "sh", "bash", "cp", "perl", "python3", "python", "awk"})
 
 
 # -- publishing ------------------------------------------------------------------------------------------
