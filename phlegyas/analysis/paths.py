@@ -116,6 +116,7 @@ HOME_SECRETS: Final[tuple[tuple[str, str], ...]] = (
     (".kaggle/kaggle.json", "an API key"), (".huggingface/token", "an API token"),
     (".cache/huggingface/token", "an API token"),
     (".claude/.credentials.json", "Claude Code's login"),
+    (".config/github-copilot/", "the GitHub Copilot token"), (".config/gh-copilot/", "the GitHub Copilot token"),
     (".config/composer/auth.json", "a package registry token"), (".composer/auth.json", "a package registry token"),
     (".config/sops/age/", "age private keys (sops)"), (".config/age/", "age private keys"),
     (".config/Bitwarden CLI/", "a password store"),

@@ -15,7 +15,7 @@ from typing import Final
 from phlegyas.analysis import git_index, paths
 from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
-from phlegyas.analysis.environment import shown_secrets
+from phlegyas.analysis.environment import secret_variables, shown_secrets
 from phlegyas.analysis.generated import generated_find, generated_target
 from phlegyas.analysis.planted import ShellTools, content_shown, shell_write_findings
 from phlegyas.analysis.project_scripts import judge_script_runs
@@ -40,6 +40,7 @@ from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.tier1 import findings as tier1
 from phlegyas.analysis.tier1.expansion import blocks_tier2, computed, process_substitution
 from phlegyas.analysis.tier1.gate import database_findings, state_findings
+from phlegyas.analysis.tier1.secrets import credential_output
 from phlegyas.analysis.tier1.words import known_words
 from phlegyas.analysis.tier1.writes import interpreter_key_writes
 from phlegyas.core.analysis import Analysis, AnalysisEnv, Subcommand
@@ -88,6 +89,12 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         eff = effects_for(run)
         if run.kind in ("program", "query", "interp"):  # a bare ``env`` is a query; ``python -c`` an interp
             eff.secrets.extend(shown_secrets(run.program, run.args))
+            if run.program == "envsubst":  # `echo '$GITHUB_TOKEN' | envsubst`: it prints the variables its input names
+                given = [w.text for up in run.upstream for w in up.args] + [run.command.stdin_text or ""]
+                eff.secrets.extend(f"${n}, a variable that holds a secret" for t in given for n in secret_variables(t))
+            printed = credential_output(run.program, [w.text for w in run.args]) if run.args else None
+            if printed is not None and printed not in eff.secrets:  # `helm get values`, `sops -d`, `bw get …`
+                eff.secrets.append(printed)
         script_found = judge_script_runs(run, eff, renv, _PLANTED_TOOLS) if eff.runs and not changed else None
         if first_of.get(id(run.command)) is run:
             if run.command.assignments or run.program in DECLARATIONS:

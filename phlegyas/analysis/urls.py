@@ -55,8 +55,11 @@ DEV_PORTS: Final = frozenset({
 ADMIN_PATHS: Final = frozenset({
     "admin", "_admin", "wp-admin", "actuator", "manager", "console", "h2-console", "jmx-console", "debug", "_debug",
     "__debug__", "env", ".env", "script", "jolokia", "heapdump", "phpmyadmin", "_profiler", "api-docs-admin",
+    "scripttext", "scriptconsole", "manage", "management", "graphql-admin", "metrics-admin", "eval", "exec", "shell",
+    "pprof", "vars",
 })
-"""First path segments of admin and debug endpoints: even on a dev port, not a page to read unasked."""
+"""Path segments of admin and debug endpoints (anywhere in the path: `/api/admin/users`): even on a dev port,
+not a page to read unasked."""
 HEALTH_PATHS: Final = frozenset({"actuator/health", "actuator/info", "actuator/health/liveness",
                                  "actuator/health/readiness", "debug/health"})
 """Status pages under those segments that show only up or down (Spring's health and info)."""
@@ -201,10 +204,9 @@ def dev_server(url: str, extra_ports: tuple[int, ...] = ()) -> bool:
     if port not in DEV_PORTS and port not in extra_ports:
         return False
     path = parts.path.strip("/").lower()
-    first = path.split("/", 1)[0]
     if _SECRET_SEGMENT.search(path):  # `localhost:8001/api/v1/namespaces/kube-system/secrets` (kubectl proxy)
         return False
-    return first not in ADMIN_PATHS or path in HEALTH_PATHS
+    return not ADMIN_PATHS.intersection(path.split("/")) or path in HEALTH_PATHS
 
 
 def secrets_in(text: str) -> list[str]:

@@ -307,7 +307,8 @@ _CONFIG = _read("--global --system --local --worktree --get --get-all --get-rege
                 "--add --unset --unset-all --rename-section --remove-section -l --list --fixed-value --bool --int "
                 "--bool-or-int --path --expiry-date --no-type -z --null --name-only --show-origin --show-scope "
                 "--includes --no-includes --get-color --get-colorbool -e --edit --all --regexp --url",
-                "-f --file --blob --type --default --comment --value", handler="git_config")
+                "--blob --type --default --comment --value", read_flags=E("-f --file"),
+                handler="git_config")  # `git config --file ~/.aws/credentials --list` prints that file
 _ARCHIVE = _read("-l --list -v --verbose --worktree-attributes", "--format --prefix --mtime --add-virtual-file",
                  numeric=True, write_flags=E("-o --output"), read_flags=E("--add-file"),
                  exec_flags=E("--exec --remote"), handler="git_paths")  # `git archive HEAD .env`: prints .env

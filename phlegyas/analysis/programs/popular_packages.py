@@ -57,8 +57,19 @@ storybook turbo lerna nx pm2 forever serve http-server live-server browserify gu
 @vitejs/plugin-react electron sharp jimp canvas three d3 chart.js leaflet aws-sdk @aws-sdk/client-s3
 firebase stripe twilio nodemailer winston pino bunyan dotenv-expand envalid config convict event-stream
 through2 readable-stream inherits safe-buffer buffer string-width strip-ansi ansi-styles supports-color
-escape-string-regexp is-number kind-of ms once wrappy balanced-match brace-expansion
+escape-string-regexp is-number kind-of ms once wrappy balanced-match brace-expansion babel-cli babel-core
 """.split())
+
+KNOWN_BAD: Final[dict[str, dict[str, frozenset[str] | None]]] = {
+    # registry → name → the releases that shipped malware (None: every release of the name)
+    "pypi": {"torchtriton": None, "ctx": None, "colourama": None, "python3-dateutil": None},
+    "npm": {"event-stream": frozenset({"3.3.6"}), "flatmap-stream": None, "ua-parser-js": frozenset({
+        "0.7.29", "0.8.0", "1.0.0"}), "coa": frozenset({"2.0.3", "2.0.4", "2.1.1", "2.1.3", "3.0.1", "3.1.3"}),
+        "rc": frozenset({"1.2.9", "1.3.9", "2.3.9"}), "colors": frozenset({"1.4.1", "1.4.2", "1.4.44-liberty-2"}),
+        "faker": frozenset({"6.6.6"}), "node-ipc": frozenset({"10.1.1", "10.1.2", "10.1.3"}),
+        "eslint-scope": frozenset({"3.7.2"})},
+}
+"""Releases the registries pulled after they shipped malware: installing one is never automatic."""
 
 _HOMOGLYPHS: Final = str.maketrans({"I": "l", "1": "l", "0": "o"})
 
@@ -80,6 +91,15 @@ def _one_edit(a: str, b: str) -> bool:
     return short[i:] == long_[i + 1:]
 
 
+def known_bad(name: str, version: str, registry: str) -> bool:
+    """Whether ``name`` (at ``version``, "" when none is named) is a release that shipped malware."""
+    bad = KNOWN_BAD.get(registry, {})
+    if name not in bad:
+        return False
+    versions = bad[name]
+    return versions is None or version.lstrip("=v") in versions
+
+
 def lookalike(name: str, registry: str) -> str | None:
     """The popular package of ``registry`` (``"pypi"`` or ``"npm"``) that ``name`` imitates, or None."""
     known = PYPI if registry == "pypi" else NPM
@@ -98,4 +118,4 @@ def lookalike(name: str, registry: str) -> str | None:
     return None
 
 
-__all__ = ["NPM", "PYPI", "lookalike"]
+__all__ = ["KNOWN_BAD", "NPM", "PYPI", "known_bad", "lookalike"]

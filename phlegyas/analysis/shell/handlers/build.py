@@ -351,6 +351,10 @@ def flask_app(c: Call) -> None:
 def dotnet_opts(c: Call) -> None:
     """A project or solution file is MSBuild code; ``-p:NAME=PATH`` can import targets from PATH."""
     operands_load(c)
+    for w in c.args:  # MSBuild's `-logger:[Class,]/tmp/L.dll` and `-dl:…`: an assembly it loads
+        m = re.match(r"[-/](?:l|logger|dl|distributedlogger|fl\d?|noconsolelogger):(?:[^,;]*,)?([^;]+)", w.text, re.I)
+        if m is not None and (_pathlike(m.group(1)) or m.group(1).lower().endswith(".dll")):
+            c.eff.loads.append(_part(w, m.group(1)))
     for opt, value in c.parsed.opts:
         if opt in ("-p", "--property") and value is not None:
             text = value.text.lstrip(":")
@@ -376,7 +380,16 @@ def java_properties(c: Call) -> list[Word]:
             if value.dynamic or re.search(r"-(javaagent|agentpath|agentlib)|-Xbootclasspath", val):
                 c.eff.runs.append(f"executes code ({c.name} {opt}{value.text.partition('=')[0]} sets a JVM agent)")
             out.extend(_part(value, v) for v in re.split(r"[\s,:;]", val) if _pathlike(v))
+            if _JAVA_TRUST_OFF.search(value.text) and val.lower() in ("true", "1", "yes"):
+                c.eff.blockers.append(f"{c.name} {opt}{value.text} turns off TLS checks for every download")
+            elif re.search(r"(?:url|repo\.remote|repositories|mirror)\b", value.text.partition("=")[0], re.I) and \
+                    "://" in val:
+                c.eff.blockers.append(f"{c.name} {opt}{value.text} points downloads at {val[:60]}")
     return out
+
+
+_JAVA_TRUST_OFF: Final = re.compile(r"ssl\.(?:insecure|allowall|ignore\.validity\.dates)|trustAll|"
+                                    r"disableHostnameVerification|https\.protocols\.insecure", re.I)
 
 
 def no_operands(c: Call) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
-from phlegyas.analysis.programs.popular_packages import lookalike
+from phlegyas.analysis.programs.popular_packages import known_bad, lookalike
 
 ARCHIVE_SUFFIXES: Final = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar", ".zip", ".egg",
                            ".gem", ".crate", ".nupkg", ".jar", ".phar")
@@ -79,6 +79,9 @@ def _unless_lookalike(text: str, registry: str) -> Verdict:
     """``NAME``, unless the name is one typo or homoglyph away from a popular package (``popular_packages``)."""
     scoped = text.startswith("@")
     raw = (("@" if scoped else "") + _NAME_END.split(text[1:] if scoped else text, 1)[0]).strip()
+    version = re.split(r"@|==|===", text[len(raw):], 1)[-1].strip() if text[len(raw):] else ""
+    if known_bad(raw, version, registry):
+        return Verdict("other", why=f"installs {text}, a release that shipped malware (the registry pulled it)")
     imitated = lookalike(raw, registry)
     if imitated is None:
         return NAME
@@ -114,7 +117,7 @@ def npm_spec(text: str) -> Verdict:
             return Verdict("other", why=f"installs {text}, a GitHub repository, not a registry package")
         return Verdict("other", why=f"{text!r} is not a plain package name with a version")
     if not at:
-        return _unless_lookalike(name, "npm")
+        return _unless_lookalike(text, "npm")
     if version.startswith("npm:"):
         return Verdict("other", why=f"installs {text}: an alias that installs another package under this name")
     if version.startswith(_JS_PROJECT_PROTOCOLS):
@@ -122,7 +125,7 @@ def npm_spec(text: str) -> Verdict:
     if version.startswith(_JS_LOCAL_PROTOCOLS):
         return _local(version.split(":", 1)[1])
     if _JS_RANGE.fullmatch(version):
-        return _unless_lookalike(name, "npm")
+        return _unless_lookalike(text, "npm")
     return Verdict("other", why=f"installs {text} from a source other than the registry")
 
 
