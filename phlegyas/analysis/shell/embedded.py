@@ -82,7 +82,7 @@ def _c_source(ex: Walk, cmd: SimpleCommand, key: str, via: tuple[str, ...], dept
 _SQL_SHELLS: Final = {"mysql": "-e --execute", "mariadb": "-e --execute", "psql": "-c --command",
                       "sqlite3": "-cmd", "duckdb": "-c -cmd"}
 _SQL_PIPE: Final = re.compile(r"\\[og]\s*\|\s*([^\n;]+)|\b(?:TO|FROM)\s+PROGRAM\s+'((?:[^']|'')*)'", re.I)
-"""psql's ``\o |cmd`` and ``\g |cmd`` send the query's output into cmd; ``COPY … TO PROGRAM`` does on the server."""
+"""psql's ``\\o |cmd`` and ``\\g |cmd`` send the query's output into cmd; ``COPY … TO PROGRAM`` does on the server."""
 _SQL_ESCAPE: Final = re.compile(r"^\s*(?:\\!|system\s|\.shell\s|\.system\s|\.sh\s)\s*(.+)$", re.M)
 
 
