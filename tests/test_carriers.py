@@ -74,6 +74,26 @@ def argv(cmd: str) -> str:
     return f"sh -c {shlex.quote(cmd)}" if any(ch in cmd for ch in "|;&<>") else cmd
 
 
+def _emacs_string(cmd: str) -> str:
+    return '"' + cmd.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+_LANGUAGE_FORMS: dict[str, tuple] = {
+    # a carrier's own command language → how it carries a command (the program and its path, the command)
+    "vim": (lambda h, cmd: f"{h} -c {shlex.quote('!' + cmd)} notes.txt",
+            lambda h, cmd: f"{h} {shlex.quote('+!' + cmd)}"),
+    "gdb": (lambda h, cmd: f"{h} -batch -ex {shlex.quote('shell ' + cmd)}",
+            lambda h, cmd: f"{h} -batch -ex {shlex.quote('call (int)system(' + json.dumps(cmd) + ')')}"),
+    "tex": (lambda h, cmd: f"{h} -shell-escape {shlex.quote(chr(92) + 'immediate' + chr(92) + 'write18{' + cmd + '}')}"
+            ,),
+    "kubeexec": (lambda h, cmd: f"{h} x --exec-command=sh --exec-arg=-c --exec-arg={shlex.quote(cmd)}",),
+    "dc": (lambda h, cmd: f"{h} -e {shlex.quote('!' + cmd)}",),
+    "m4": (lambda h, cmd: f"printf '%s\\n' {shlex.quote('syscmd(' + cmd + ')')} | {h}",),
+    "ssm": (lambda h, cmd: f"{h} --instance-ids i-1 --parameters {shlex.quote('commands=' + json.dumps([cmd]))}",),
+    "emacs": (lambda h, cmd: f"{h} --batch --eval {shlex.quote('(shell-command ' + _emacs_string(cmd) + ')')}",),
+}
+
+
 def _wrappings(program: str, c: Carrier) -> list:
     """How ``c`` carries a command, as functions of the command: every way its entry says it takes one."""
     head = " ".join((program, *c.path))
@@ -95,25 +115,8 @@ def _wrappings(program: str, c: Carrier) -> list:
         out.append(lambda cmd: f"{head} x -- {argv(cmd)}")
     if c.shell_from >= 0:
         out.append(lambda cmd: f"{head} {' '.join(['x'] * c.shell_from)} {shlex.quote(cmd)}".replace("  ", " "))
-    if c.language == "vim":
-        out.append(lambda cmd: f"{head} -c {shlex.quote('!' + cmd)} notes.txt")
-        out.append(lambda cmd: f"{head} {shlex.quote('+!' + cmd)}")
-    if c.language == "gdb":
-        out.append(lambda cmd: f"{head} -batch -ex {shlex.quote('shell ' + cmd)}")
-        out.append(lambda cmd: f"{head} -batch -ex {shlex.quote('call (int)system(' + json.dumps(cmd) + ')')}")
-    if c.language == "tex":
-        out.append(lambda cmd: f"{head} -shell-escape {shlex.quote(chr(92) + 'immediate' + chr(92) + 'write18{' + cmd + '}')}")
-    if c.language == "kubeexec":
-        out.append(lambda cmd: f"{head} x --exec-command=sh --exec-arg=-c --exec-arg={shlex.quote(cmd)}")
-    if c.language == "dc":
-        out.append(lambda cmd: f"{head} -e {shlex.quote('!' + cmd)}")
-    if c.language == "m4":
-        out.append(lambda cmd: f"printf '%s\\n' {shlex.quote('syscmd(' + cmd + ')')} | {head}")
-    if c.language == "ssm":
-        out.append(lambda cmd: f"{head} --instance-ids i-1 --parameters {shlex.quote('commands=' + json.dumps([cmd]))}")
-    if c.language == "emacs":
-        quoted = lambda cmd: '"' + cmd.replace("\\", "\\\\").replace('"', '\\"') + '"'  # noqa: E731
-        out.append(lambda cmd: f"{head} --batch --eval {shlex.quote('(shell-command ' + quoted(cmd) + ')')}")
+    for template in _LANGUAGE_FORMS.get(c.language, ()):
+        out.append(lambda cmd, t=template: t(head, cmd))
     return out
 
 
