@@ -153,6 +153,20 @@ TEMPLATES = {
     "polkit": ('polkit.addRule(function(a, s) { return polkit.Result.AUTH_ADMIN; });\n',
                'polkit.addRule(function(a, s) { return polkit.Result.YES; });\n', None),
     "fetchrc": ("silent\nretry = 3\n", "upload-file = ~/.ssh/id_rsa\n", 'proxy = "http://10.0.0.1:3128"\n'),
+    "system_hook": ("#!/bin/sh\necho rotated\n", "#!/bin/sh\n{bad}\n", "#!/bin/sh\nmystery-tool --now\n"),
+    "logrotate": ("/var/log/app.log {\n daily\n rotate 7\n}\n", "/var/log/a {\n postrotate\n  {bad}\n endscript\n}\n",
+                  "/var/log/a {\n prerotate\n  mystery-tool --now\n endscript\n}\n"),
+    "udev": ('ACTION=="add", SUBSYSTEM=="usb", MODE="0660"\n', 'ACTION=="add", RUN+="/bin/sh -c \'{bad}\'"\n',
+             'ACTION=="add", RUN+="/usr/local/bin/mystery-tool --now"\n'),
+    "session_env": ("LANG=en_US.UTF-8\n", "LD_PRELOAD=/tmp/.x.so\n", "PYTHONSTARTUP=/tmp/x.py\n"),
+    "tmux_config": ("set -g mouse on\n", "run-shell -b '{bad}'\n", "set -g status-right '#(mystery-tool --now)'\n"),
+    # Emacs Lisp is code the gate reads only for the shell commands it starts: all of it asks
+    "emacs_startup": (None, '(shell-command "{bad}")\n', "(require 'mystery)\n"),
+    "dir_locals": ("((nil . ((fill-column . 88))))\n", '((nil . ((eval . (shell-command "{bad}")))))\n',
+                   "((nil . ((eval . (mystery-mode 1)))))\n"),
+    "agent_settings": ('{"permissions": {"allow": ["Bash(npm test)"]}}',
+                       '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "{bad}"}]}]}}',
+                       '{"mcpServers": {"x": {"command": "mystery-tool", "args": ["--now"]}}}'),
     "devcontainer": ('{"image": "x", "postCreateCommand": "npm ci"}', '{"image": "x", "initializeCommand": "{bad}"}',
                      '{"image": "x", "postCreateCommand": "/tmp/tool --init"}'),
 }
@@ -172,8 +186,9 @@ def test_planted_content_decides_the_write(kind_id, path, which):
     decision = write(path, content)
     if which == 0:
         # ``.envrc`` is one of the ``.env*`` files that hold secrets, and a shell start-up file and ``.git/config``
-        # are protected paths: writing any of them asks whatever it runs
-        assert str(decision.verdict) == ("ask" if kind_id in ("envrc", "shell_startup", "git_config") else "allow"), \
+        # and an agent's settings are protected paths: writing any of them asks whatever it runs
+        assert str(decision.verdict) == ("ask" if kind_id in ("envrc", "shell_startup", "git_config", "agent_settings")
+                                         else "allow"), \
             decision.reason
     elif which == 1:
         assert str(decision.verdict) == "deny", decision.reason

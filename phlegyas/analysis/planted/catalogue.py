@@ -90,6 +90,25 @@ _KINDS: Final = (
                        ("etc/ssh/sshd_config", "etc/ssh/sshd_config.d/50-x.conf")),
     PlantedKind("polkit", "a polkit rule", "every privileged action", "polkit", ("etc/polkit-1/rules.d/00-x.rules",)),
     PlantedKind("fetchrc", "the curl or wget configuration", "every curl or wget", "fetchrc", (".curlrc", ".wgetrc")),
+    PlantedKind("system_hook", "a system hook script", "the system, as root, when its event comes", "sh",
+                       ("etc/cron.hourly/x", "etc/cron.daily/x", "etc/NetworkManager/dispatcher.d/99-x",
+                        "etc/network/if-up.d/x", "etc/init.d/x")),
+    PlantedKind("logrotate", "a logrotate configuration", "logrotate, as root, every day", "logrotate",
+                       ("etc/logrotate.d/app", "etc/logrotate.conf")),
+    PlantedKind("udev", "a udev rule", "udev, as root, when a device comes or goes", "udev",
+                       ("etc/udev/rules.d/99-x.rules",)),
+    PlantedKind("session_env", "the session's environment", "every program of the next login", "envfile",
+                       (".config/environment.d/99-x.conf", ".pam_environment", "etc/environment")),
+    PlantedKind("tmux_config", "the tmux configuration", "the next tmux server", "tmux",
+                       (".tmux.conf", ".config/tmux/tmux.conf")),
+    PlantedKind("emacs_startup", "Emacs's start-up file", "Emacs, when it starts", "elisp",
+                       (".emacs", ".emacs.d/init.el", ".config/emacs/init.el")),
+    PlantedKind("dir_locals", "Emacs's directory-local settings", "Emacs, when it opens a file here", "dirlocals",
+                       (".dir-locals.el", "src/.dir-locals-2.el")),
+    PlantedKind("agent_settings", "an agent's or editor's settings", "the agent or editor (its hooks, MCP servers, "
+                "terminals)", "agentjson", (".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
+                                            ".cursor/mcp.json", ".config/Code/User/settings.json",
+                                            ".gemini/settings.json")),
     PlantedKind("devcontainer", "the dev container's configuration",
                 "the editor opening the container (initializeCommand runs on this machine)", "devcontainer",
                        (".devcontainer/devcontainer.json", ".devcontainer.json")),
@@ -279,6 +298,8 @@ _GIT_HOOK_NAMES: Final = frozenset({
     "post-receive", "post-update", "reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite",
     "sendemail-validate", "fsmonitor-watchman"})
 _EDITOR_FILES: Final = frozenset({".vimrc", "_vimrc", ".gvimrc", ".exrc", ".nvimrc", ".nvim.lua"})
+_EMACS_FILES: Final = frozenset({".emacs", ".emacs.el"})
+_SYSTEM_HOOK_DIRS: Final = frozenset({"cron.hourly", "cron.daily", "cron.weekly", "cron.monthly", "init.d"})
 
 
 def _system_kind(parts: list[str]) -> str | None:
@@ -292,11 +313,33 @@ def _system_kind(parts: list[str]) -> str | None:
         return "pdbrc"
     if name in (".curlrc", ".wgetrc", "curlrc", "wgetrc") and (name.startswith(".") or parent in ("etc", "curl")):
         return "fetchrc"
+    if name in (".dir-locals.el", ".dir-locals-2.el"):
+        return "dir_locals"
+    if name in _EMACS_FILES or name in ("init.el", "early-init.el") and parent in (".emacs.d", "emacs"):
+        return "emacs_startup"
+    if name == ".tmux.conf" or name == "tmux.conf" and parent == "tmux":
+        return "tmux_config"
+    if name == ".pam_environment" or parent == "environment.d" and name.endswith(".conf"):
+        return "session_env"
+    if parts[-2:] in ([".claude", "settings.json"], [".claude", "settings.local.json"], [".cursor", "mcp.json"],
+                      [".gemini", "settings.json"], [".vscode", "mcp.json"], ["User", "settings.json"]) \
+            or name in (".mcp.json", "claude_desktop_config.json", "mcp_config.json"):
+        return "agent_settings"
     if "etc" in parts[:-1]:
         below = parts[parts.index("etc") + 1:]
+        if below == ["environment"]:
+            return "session_env"
         if below[:1] in (["profile.d"], ["update-motd.d"]) or below in (["bash.bashrc"], ["zsh", "zshrc"],
-                                                                        ["rc.local"], ["profile"], ["environment"]):
+                                                                        ["rc.local"], ["profile"]):
             return "system_startup"
+        if len(below) == 2 and (below[0] in _SYSTEM_HOOK_DIRS or below[0].startswith("rc") and below[0].endswith(".d")) \
+                or below[:2] == ["NetworkManager", "dispatcher.d"] or below[:1] == ["network"] and len(below) == 3 \
+                and below[1].startswith("if-") or below[:1] == ["ppp"] and below[1:2] in (["ip-up.d"], ["ip-down.d"]):
+            return "system_hook"
+        if below[:1] == ["logrotate.d"] or below == ["logrotate.conf"]:
+            return "logrotate"
+        if below[:2] == ["udev", "rules.d"]:
+            return "udev"
         if below[:2] == ["apt", "apt.conf.d"] or below == ["apt", "apt.conf"]:
             return "apt_hooks"
         if below[:1] == ["pam.d"]:

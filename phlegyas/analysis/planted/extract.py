@@ -15,11 +15,9 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Final
 
+from phlegyas.analysis.planted.run_configs import LOOSE
+from phlegyas.analysis.planted.run_configs import read as read_run_config
 from phlegyas.analysis.planted.system_configs import read as read_system_config
-
-LOOSE: Final = "sh?"
-"""A snippet that may or may not be a command (a line of an Edit's fragment read out of its context: a
-line of a ``run: |`` block, or a branch name of a list): only a deny in it counts."""
 
 
 @dataclass
@@ -70,7 +68,7 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
     elif language == "cron":
         out.snippets.extend(("sh", c) for c in cron_commands(text, run_dir.endswith(("/cron.d", "/etc"))))
     elif language == "unit":
-        out.snippets.extend(("sh", m.group(1).lstrip("-@:+!")) for m in _EXEC_LINE.finditer(text))
+        out.snippets.extend(("sh", _unit_specifiers(m.group(1).lstrip("-@:+!"))) for m in _EXEC_LINE.finditer(text))
     elif language == "md":
         out.snippets.extend((LOOSE, s) for s in _instructions(text))
         if _URL_WORD.search(text) and _SECRET_WORD.search(text):  # "upload … .env to https://…": no command,
@@ -84,12 +82,21 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
     elif language == "ruby":
         _ruby(text, out)
     read_system_config(language, text, out)  # ssh's, git's, editors', apt's, PAM's, sshd's, polkit's, curl's …
+    read_run_config(language, text, out)  # logrotate's, udev's, tmux's, Emacs's, the session's, the agents' …
     return out
 
 
 # -- crontabs, service units and autostart entries -------------------------------------------------
 
 _EXEC_LINE: Final = re.compile(r"^\s*Exec[A-Za-z]*\s*=\s*(.+?)\s*$", re.M)
+_UNIT_SPECIFIERS: Final = {"h": "$HOME", "u": "$USER", "%": "%", "t": "$XDG_RUNTIME_DIR", "S": "$HOME/.local/state",
+                            "C": "$HOME/.cache", "E": "$HOME/.config"}
+
+
+def _unit_specifiers(line: str) -> str:
+    """systemd's ``%h`` (the user's home), ``%u``, ``%%`` … in an ``Exec`` line, as the shell would say them."""
+    return re.sub(r"%(.)", lambda m: _UNIT_SPECIFIERS.get(m.group(1), "%" + m.group(1)), line)
+
 
 
 def cron_commands(text: str, system: bool) -> list[str]:

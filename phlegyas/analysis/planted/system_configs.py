@@ -31,12 +31,18 @@ _STRING: Final = re.compile(r"(['\"])((?:(?!\1).)*)\1")
 _APT_HOOK: Final = re.compile(r"(?:Pre|Post)-Invoke(?:-Success)?|Pre-Install-Pkgs|Post-Install-Pkgs", re.I)
 _SSHD_COMMAND: Final = re.compile(r"^\s*(?:AuthorizedKeysCommand|AuthorizedPrincipalsCommand|ForceCommand)\s+(.+?)\s*$",
                                   re.M | re.I)
+_SSHD_GRANTS: Final = re.compile(r"^\s*(TrustedUserCAKeys\s+\S+|AuthorizedKeysFile\s+(?:\S*\s+)*/(?:tmp|var/tmp|dev/shm)/\S*|"
+                                 r"PermitEmptyPasswords\s+yes)", re.M | re.I)
+_SSHD_GRANT_WHY: Final = (("trustedusercakeys", "whoever holds a certificate that key signs"),
+                          ("authorizedkeysfile", "whoever can write a temporary directory"),
+                          ("permitemptypasswords", "accounts without a password"))
 _SENDS_FILE: Final = re.compile(r"^\s*-*(?:post[_-]file|body[_-]file|upload[_-]file|data(?:-binary|-urlencode)?|form|"
                                 r"T)\s*[=\s]\s*['\"]?@?(\S+?)['\"]?\s*$", re.M | re.I)
 _INSECURE: Final = re.compile(r"^\s*-*(?:insecure|k|check[_-]certificate\s*=\s*off|proxy\s*[=\s]|"
                               r"https?_proxy\s*=|use_proxy\s*=\s*on)", re.M | re.I)
 
 
+_PAM_PERMIT: Final = re.compile(r"^\s*-?(?:auth|account)\s+(?:sufficient|\[[^]]*success=done[^]]*\])\s+pam_permit\.so")
 _SSH_COMMAND: Final = re.compile(r"^\s*(?:ProxyCommand|LocalCommand|KnownHostsCommand|Match\s+exec)\s*=?\s*(.+?)\s*$",
                                  re.M | re.I)
 _GIT_SECTION: Final = re.compile(r"^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+\"([^\"]*)\")?\s*\]")
@@ -139,8 +145,12 @@ def read(language: str, text: str, out: _Content) -> None:
                 program = [w for w in line.split() if w.startswith("/")]
                 out.denies.append(f"makes every login run {program[0] if program else 'a program'} (pam_exec"
                                   f"{', handed the password' if 'expose_authtok' in line else ''})")
+            elif _PAM_PERMIT.match(line):  # `auth sufficient pam_permit.so`: any password, or none, will do
+                out.denies.append("lets anyone log in or sudo without a password (pam_permit)")
     elif language == "sshd":
         out.snippets.extend(("sh", m.group(1)) for m in _SSHD_COMMAND.finditer(text))
+        out.denies.extend(f"lets in {why} ({m.group(1)})" for m in _SSHD_GRANTS.finditer(text)
+                          for key, why in _SSHD_GRANT_WHY if m.group(1).lower().startswith(key))
     elif language == "polkit":
         if re.search(r"polkit\.Result\.YES", text):
             out.denies.append("grants administrator actions to anyone without a password (polkit.Result.YES)")

@@ -210,6 +210,8 @@ def piped_text(inv: Invocation) -> tuple[list[str], bool]:
         decoded = literal_output(up)[0] if up.program in DECODERS else None
         if decoded is not None:  # `echo RFJPUCBU… | base64 -d | mysql`: the statements in the clear
             texts.append(decoded)
+        elif up.program in _PRINTERS and (printed := literal_output(up)[0]) is not None:
+            texts.append(printed)  # `printf '#!/bin/sh\\ncurl … | sh\\n' | tee hook`: the lines it prints
         elif up.program in _PRINTERS:
             texts.append(" ".join(w.text for w in up.args if w.text not in ("-n", "-e", "-E", "-ne", "-en")))
         elif up.program in _PASS_THROUGH and (up.stdin_text is not None or up.upstream):

@@ -5,7 +5,7 @@ import re
 from typing import Final
 
 from phlegyas.analysis.environment import secret_variables
-from phlegyas.analysis.paths import is_within, sensitive_reason
+from phlegyas.analysis.paths import exposure_reason, is_within, sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import (
     NET_SOURCES,
@@ -334,8 +334,9 @@ _ENV_DUMPERS: Final = frozenset({"printenv", "env", "set", "export", "declare", 
 def secret_reason(path: str, env: AnalysisEnv, *, whole_files: bool = True) -> str | None:
     """Why sending the content of ``path`` leaks secrets, or None. Uploading whole files of /etc
     (passwd, group, configs) counts; a version string read from /etc into a URL does not
-    (``whole_files=False``)."""
-    reason = sensitive_reason(path, env.home)
+    (``whole_files=False``); nor does a file that only shows secrets (shell history, ``credentials.json``)
+    unless it is sent whole."""
+    reason = (exposure_reason if whole_files else sensitive_reason)(path, env.home)
     if reason:
         return reason
     if path == env.home:

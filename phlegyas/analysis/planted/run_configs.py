@@ -1,0 +1,178 @@
+"""More configuration files that run commands later, for ``planted.extract``: logrotate's scripts, udev's
+``RUN``, the session's environment files, tmux's ``run-shell`` and ``#(…)``, Emacs's start-up and
+directory-local files, and the agents' and editors' JSON settings (hooks, MCP servers, terminal profiles).
+
+As in ``planted.system_configs``, each reader puts the shell code the file will run into
+``Content.snippets``, what a person must read into ``Content.doubts`` and what is a deny by itself into
+``Content.denies`` (a session-wide ``LD_PRELOAD``, an agent told to skip its permission checks).
+"""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from typing import Final, Protocol
+
+
+class _Content(Protocol):
+    snippets: list[tuple[str, str]]
+    doubts: list[str]
+    denies: list[str]
+
+
+LOOSE: Final = "sh?"
+"""A snippet that may or may not be a command (a line of an Edit's fragment read out of its context: a
+line of a ``run: |`` block, or a branch name of a list): only a deny in it counts."""
+
+_LOGROTATE_SCRIPT: Final = re.compile(r"^\s*(?:postrotate|prerotate|firstaction|lastaction|preremove)\s*$(.*?)"
+                                      r"^\s*endscript\s*$", re.M | re.S)
+_UDEV_RUN: Final = re.compile(r"\b(?:RUN|PROGRAM|IMPORT\{program\})\s*\+?=?=\s*\"([^\"]*)\"")
+_ENV_LINE: Final = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|\s+DEFAULT=|\s+OVERRIDE=)\s*(.*?)\s*$",
+                              re.M)
+_PRELOADS: Final = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
+_CODE_VARS: Final = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PYTHONSTARTUP", "PYTHONPATH", "NODE_OPTIONS",
+                               "PERL5OPT", "PERL5LIB", "RUBYOPT", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS",
+                               "PAGER", "EDITOR", "VISUAL", "LD_LIBRARY_PATH", "PATH", "SUDO_ASKPASS", "JAVA_TOOL_OPTIONS"})
+_TMUX_RUNS: Final = frozenset({"run-shell", "run", "if-shell", "if"})
+_TMUX_FORMAT: Final = re.compile(r"#\(([^)]*)\)")
+_HOOK_HELPERS: Final = frozenset({"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"})
+_JSON_COMMAND: Final = re.compile(r'"command"\s*:\s*"((?:[^"\\]|\\.)*)"')
+_ALIAS: Final = re.compile(r"""^\s*alias\s+([\w.-]+)=(?:'([^']*)'|"((?:[^"\\]|\\.)*)")""", re.M)
+_TAKES_PASSWORDS: Final = frozenset({"ssh", "scp", "sftp", "ssh-add", "sudo", "su", "doas", "passwd", "gpg", "gpg2",
+                                     "kinit", "mysql", "psql", "vault", "op", "pass", "git", "openssl", "age"})
+_HARMLESS_FRONTS: Final = frozenset({"kitty", "kitten", "wezterm", "mosh", "autossh", "sshpass", "grc", "nocorrect",
+                                     "noglob", "time", "nice"})
+_EVERYTHING: Final = frozenset({"Bash", "Bash(*)", "Bash(:*)", "Bash(**)", "*"})
+
+
+def read(language: str, text: str, out: _Content) -> None:
+    """The snippets, doubts and denies of ``text`` in one of this module's languages (else nothing)."""
+    if language == "sh":
+        out.denies.extend(credential_wrappers(text))
+    elif language == "logrotate":  # `postrotate … endscript`: run through /bin/sh as root after each rotation
+        out.snippets.extend(("sh", m.group(1)) for m in _LOGROTATE_SCRIPT.finditer(text))
+    elif language == "udev":  # `RUN+="/bin/sh -c '…'"`: run as root for each matching device event
+        out.snippets.extend(("sh", m.group(1)) for m in _UDEV_RUN.finditer(text))
+    elif language == "envfile":
+        _environment(text, out)
+    elif language == "tmux":
+        out.snippets.extend(("sh", c) for c in tmux_commands(text))
+    elif language == "elisp":  # read as `emacs --eval`: shell-command, call-process, delete-directory …
+        out.snippets.append(("sh", "emacs --batch --eval " + shlex.quote(text)))
+    elif language == "dirlocals" and re.search(r"\beval\b", text):  # only an `eval` entry is code here
+        out.snippets.append(("sh", "emacs --batch --eval " + shlex.quote(text)))
+    elif language == "agentjson":
+        _agent_settings(text, out)
+
+
+def credential_wrappers(text: str) -> list[str]:
+    """``alias ssh='strace -o /tmp/.s ssh'`` in a start-up file: every later ssh (sudo, gpg …), and the password
+    typed into it, goes through another program first."""
+    out: list[str] = []
+    for m in _ALIAS.finditer(text):
+        name, value = m.group(1), m.group(2) if m.group(2) is not None else m.group(3)
+        if name not in _TAKES_PASSWORDS:
+            continue
+        try:
+            words = [w for w in shlex.split(value) if not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", w)]
+        except ValueError:
+            words = value.split()
+        while words and words[0] in ("command", "builtin", "exec", "env"):
+            words = words[1:]
+        first = words[0].rsplit("/", 1)[-1] if words else name
+        if first != name and first not in _HARMLESS_FRONTS:
+            out.append(f"puts {first} in front of every {name} run from now on, with the passwords typed into it")
+    return out
+
+
+def _environment(text: str, out: _Content) -> None:
+    """``environment.d``, ``~/.pam_environment``, ``/etc/environment``: every program of the session gets
+    these variables; a preloaded library runs inside each of them."""
+    for m in _ENV_LINE.finditer(text):
+        name, value = m.group(1), m.group(2).strip("'\"")
+        if name in _PRELOADS and value:
+            out.denies.append(f"preloads {value} into every program of the session ({name})")
+        elif name in _CODE_VARS:
+            out.doubts.append(f"sets {name}={value[:60]} for every program of the session")
+
+
+def tmux_commands(text: str) -> list[str]:
+    """The shell commands a tmux configuration runs: ``run-shell [-b] CMD``, ``if-shell CMD …`` (also inside
+    a ``bind`` or ``set-hook``), and ``#(CMD)`` in a status format, run at every refresh."""
+    out = [m.group(1) for m in _TMUX_FORMAT.finditer(text)]
+    for line in text.splitlines():
+        out.extend(_tmux_line(line, 0))
+    return out
+
+
+def _tmux_line(line: str, depth: int) -> list[str]:
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError:
+        return []
+    out: list[str] = []
+    for i, w in enumerate(words):
+        if w in _TMUX_RUNS:
+            rest = words[i + 1:]
+            while rest and rest[0].startswith("-"):  # -b, -C, -t TARGET, -d DELAY
+                rest = rest[2:] if rest[0] in ("-t", "-d") else rest[1:]
+            if rest:
+                out.append(rest[0])
+            break
+        if depth == 0 and i and " " in w and any(r in w.split() for r in _TMUX_RUNS):
+            out.extend(_tmux_line(w, 1))  # `bind r run-shell "…"` quoted whole, or `set-hook -g x 'run …'`
+    return out
+
+
+def _agent_settings(text: str, out: _Content) -> None:
+    """Claude Code's ``settings.json`` (hooks, status line, helpers, permissions), ``.mcp.json`` and the other
+    MCP lists (a server's ``command`` and ``args``), an editor's terminal profiles (``path`` and ``args``)."""
+    try:
+        data = json.loads(text)
+    except ValueError:  # an Edit's fragment: its command strings, read for denies
+        out.snippets.extend((LOOSE, json.loads(f'"{m.group(1)}"')) for m in _JSON_COMMAND.finditer(text)
+                            if _decodable(m.group(1)))
+        if "bypassPermissions" in text:
+            out.denies.append("turns the agent's permission checks off (bypassPermissions)")
+        return
+    _walk(data, out, 0)
+    permissions = data.get("permissions") if isinstance(data, dict) else None
+    if isinstance(permissions, dict):
+        if permissions.get("defaultMode") == "bypassPermissions":
+            out.denies.append("turns the agent's permission checks off (bypassPermissions)")
+        allowed = permissions.get("allow")
+        if isinstance(allowed, list) and _EVERYTHING.intersection(a for a in allowed if isinstance(a, str)):
+            out.denies.append("allows the agent every shell command without asking")
+
+
+def _walk(node: object, out: _Content, depth: int) -> None:
+    if depth > 12:
+        return
+    if isinstance(node, list):
+        for item in node:
+            _walk(item, out, depth + 1)
+        return
+    if not isinstance(node, dict):
+        return
+    program = node.get("command") if isinstance(node.get("command"), str) else node.get("path")
+    args = node.get("args")
+    if isinstance(program, str) and isinstance(args, list) and all(isinstance(a, str) for a in args):
+        out.snippets.append(("sh", shlex.join([program, *args])))  # an MCP server or a terminal profile: an argv
+    elif isinstance(node.get("command"), str) and (node.get("type") == "command" or "args" not in node):
+        out.snippets.append(("sh", node["command"]))  # a hook or the status line: a shell command line
+    for key, value in node.items():
+        if key in _HOOK_HELPERS and isinstance(value, str):
+            out.snippets.append(("sh", value))
+        elif isinstance(value, (dict, list)):
+            _walk(value, out, depth + 1)
+
+
+def _decodable(body: str) -> bool:
+    try:
+        json.loads(f'"{body}"')
+    except ValueError:
+        return False
+    return True
+
+
+LANGUAGES: Final = frozenset({"logrotate", "udev", "envfile", "tmux", "elisp", "dirlocals", "agentjson"})
