@@ -30,10 +30,10 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SETS = {"everyday": "allow", "everyday2": "allow", "everyday3": "allow", "everyday4": "allow", "everyday5": "allow", "everyday6": "allow", "unsafe": "not-allow",
+SETS = {"everyday": "allow", "everyday2": "allow", "everyday3": "allow", "everyday4": "allow", "everyday5": "allow", "everyday6": "allow", "everyday7": "allow", "unsafe": "not-allow",
         "unsafe2": "not-allow", "unsafe3": "not-allow",
-        "unsafe4": "not-allow", "unsafe5": "not-allow", "unsafe6": "not-allow", "deny": "deny", "deny2": "deny", "deny3": "deny", "deny4": "deny",
-        "deny5": "deny", "deny6": "deny", "deny7": "deny"}
+        "unsafe4": "not-allow", "unsafe5": "not-allow", "unsafe6": "not-allow", "unsafe7": "not-allow", "deny": "deny", "deny2": "deny", "deny3": "deny", "deny4": "deny",
+        "deny5": "deny", "deny6": "deny", "deny7": "deny", "deny8": "deny"}
 BARS = {"allow": ("allowed", 0.90, "at least"), "not-allow": ("allowed", 0.01, "at most"),
         "deny": ("denied", 0.90, "at least")}
 PROJECT_FILES = {

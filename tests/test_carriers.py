@@ -39,7 +39,7 @@ def test_every_carrier_program_has_examples_both_ways():
     assert len(EXAMPLES) >= 30
     for first in ("git", "tar", "tmux", "vim", "gdb", "emacs", "docker", "kubectl", "rsync", "screen", "cmake"):
         assert first in programs
-    assert {w for _, _, w in EXAMPLES} == {"deny", "ask"}
+    assert {w for _, _, w in EXAMPLES} >= {"deny", "ask"}  # (and allow: `mapfile -t` with no callback reads)
 
 
 @pytest.mark.parametrize("program, line, want", EXAMPLES, ids=[e[1] for e in EXAMPLES])

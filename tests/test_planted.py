@@ -167,6 +167,11 @@ TEMPLATES = {
     "agent_settings": ('{"permissions": {"allow": ["Bash(npm test)"]}}',
                        '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "{bad}"}]}]}}',
                        '{"mcpServers": {"x": {"command": "mystery-tool", "args": ["--now"]}}}'),
+    "tool_config": ("module.exports = { testEnvironment: 'node' };\n",
+                    "require('child_process').execSync('{bad}');\nmodule.exports = {};\n",
+                    "require('child_process').execSync('node /tmp/.t.js');\nmodule.exports = {};\n"),
+    "gitpod": ("tasks:\n  - init: npm ci\n    command: npm run dev\n", "tasks:\n  - command: {bad}\n",
+               "tasks:\n  - command: mystery-tool --now\n"),
     "devcontainer": ('{"image": "x", "postCreateCommand": "npm ci"}', '{"image": "x", "initializeCommand": "{bad}"}',
                      '{"image": "x", "postCreateCommand": "/tmp/tool --init"}'),
 }

@@ -109,6 +109,12 @@ _KINDS: Final = (
                 "terminals)", "agentjson", (".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
                                             ".cursor/mcp.json", ".config/Code/User/settings.json",
                                             ".gemini/settings.json")),
+    PlantedKind("tool_config", "a tool's configuration", "the test, lint, build or package tool that reads it",
+                "toolcfg", ("jest.config.js", "vitest.config.ts", ".eslintrc.js", ".eslintrc.cjs", "vite.config.js",
+                            ".mocharc.yml", ".rspec", ".irbrc", ".pnpmfile.cjs", "tsconfig.json",
+                            "deno.json", ".rubocop.yml", ".pylintrc", "babel.config.js", "webpack.config.js")),
+    PlantedKind("gitpod", "the Gitpod configuration", "every workspace started on the repository", "yaml:gitpod",
+                       (".gitpod.yml",)),
     PlantedKind("devcontainer", "the dev container's configuration",
                 "the editor opening the container (initializeCommand runs on this machine)", "devcontainer",
                        (".devcontainer/devcontainer.json", ".devcontainer.json")),
@@ -119,7 +125,7 @@ _SOURCE_KINDS: Final = (  # ordinary source files: only a Tier 1 deny in their c
     PlantedKind("python_source", "a Python source file", "pytest, python or an import of it", "src:py",
                        ("tests/test_a.py", "tests/__init__.py", "src/pkg/__init__.py", "manage.py", "docs/conf.py")),
     PlantedKind("js_source", "a JavaScript or TypeScript file", "node, npm test, jest, vitest or a bundler", "src:js",
-                       ("jest.config.js", "vitest.config.ts", ".eslintrc.js", "src/index.test.ts", "lib/a.mjs", "b.cjs",
+                       ("src/index.test.ts", "lib/a.mjs", "b.cjs",
                         "src/App.jsx", "src/App.tsx", "x.mts", "x.cts")),
     PlantedKind("ruby_source", "a Ruby source file", "ruby, rspec or rails", "src:ruby",
                        ("spec/a_spec.rb", "config/application.rb")),
@@ -198,7 +204,7 @@ _BY_NAME: Final = {
     "Containerfile": "dockerfile",
     "CLAUDE.md": "agent_instructions", "CLAUDE.local.md": "agent_instructions", "AGENTS.md": "agent_instructions",
     "GEMINI.md": "agent_instructions", ".cursorrules": "agent_instructions", ".windsurfrules": "agent_instructions",
-    "copilot-instructions.md": "agent_instructions", "devcontainer.json": "devcontainer",
+    "copilot-instructions.md": "agent_instructions", "devcontainer.json": "devcontainer", ".gitpod.yml": "gitpod",
     ".devcontainer.json": "devcontainer",
 }
 _BY_SUFFIX: Final = (
@@ -209,6 +215,13 @@ _BY_SUFFIX: Final = (
     (".csproj", "msbuild"), (".fsproj", "msbuild"), (".vbproj", "msbuild"), (".targets", "msbuild"),
     (".props", "msbuild"), (".Dockerfile", "dockerfile"), (".dockerfile", "dockerfile"), (".ipynb", "notebook"),
 )
+_TOOL_CONFIGS: Final = frozenset({".rspec", ".irbrc", ".pryrc", ".pnpmfile.cjs", ".pnpmfile.js", "tsconfig.json",
+                                  "jsconfig.json", "deno.json", "deno.jsonc", ".rubocop.yml", ".pylintrc", "pylintrc",
+                                  ".coveragerc", "mypy.ini", ".babelrc", ".babelrc.js", ".swcrc", ".mocharc.yml",
+                                  ".mocharc.yaml", ".mocharc.json", ".mocharc.js", ".mocharc.cjs"})
+_TOOL_CONFIG: Final = re.compile(r"(?:[\w-]+\.config|\.eslintrc|\.prettierrc|\.stylelintrc|\.lintstagedrc|\.mocharc|"
+                                 r"\.releaserc|tsconfig\.[\w-]+)\.(?:js|cjs|mjs|ts|cts|mts|json|jsonc)|"
+                                 r"\.(?:eslintrc|prettierrc|stylelintrc|lintstagedrc)(?:\.ya?ml)?")
 _REQUIREMENTS: Final = re.compile(r"(?:requirements|constraints)[\w.-]*\.(?:txt|in)")
 _HOOK_DIRS: Final = frozenset({".husky", ".githooks"})
 _VENDORED: Final = frozenset({"node_modules", ".venv", "venv", "target", "dist", "build", "__pycache__"})
@@ -277,6 +290,8 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
     if name == "config" and parts[-2:-1] in ([".ssh"], [".git"]) or name == ".gitconfig" or parts[-3:] == [
             ".config", "git", "config"]:
         return KINDS["ssh_config" if parts[-2:-1] == [".ssh"] else "git_config"]
+    if name in _TOOL_CONFIGS or _TOOL_CONFIG.fullmatch(name):
+        return KINDS["tool_config"]
     kind = _BY_NAME.get(name)
     if kind is not None:
         return _ALL[kind]

@@ -15,7 +15,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Final
 
-from phlegyas.analysis.planted.run_configs import LOOSE
+from phlegyas.analysis.planted.run_configs import LOOSE, workflow_doubts
 from phlegyas.analysis.planted.run_configs import read as read_run_config
 from phlegyas.analysis.planted.system_configs import read as read_system_config
 
@@ -43,6 +43,8 @@ def extract(language: str, text: str, whole: bool, run_dir: str) -> Content:
         out.snippets.extend(("sh", _ci_text(s)) for s in yaml_values(text, keys))
         if not whole:
             out.snippets.extend((LOOSE, _ci_text(s)) for s in _loose_yaml(text))
+        if language == "yaml:run":
+            out.doubts.extend(workflow_doubts(text))
     elif language == "npm":
         out.snippets.extend(("sh", s) for s in npm_scripts(text, whole, out.names))
         if not whole and '"' not in text and not _VERSIONISH.match(text.strip()):
@@ -196,6 +198,7 @@ _YAML_KEYS: Final = {
     "entry": ("entry",),
     "run": ("run", "script", "before_script", "after_script", "commands", "command"),
     "cmds": ("cmds", "cmd", "run"),
+    "gitpod": ("init", "before", "command", "prebuild"),
 }
 _YAML_LINE = re.compile(r"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(?P<value>.*))?$")
 _ITEM: Final = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<value>.*)$")

@@ -97,6 +97,11 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
         if _CI_SECRETS.search(content) and _CI_SENDERS.search(content):  # `echo '${{ toJSON(secrets) }}' | curl`
             out.append(Finding("net.exfiltration", DENY, shown, f"{actor} writes {where} that sends the "
                                                                 "repository's secrets to the network"))
+    if kind.id == "tool_config" and _CODE_CONFIG.search(path):  # `.eslintrc.js` runs as JavaScript: its denies
+        root = replace(env, cwd=env.project_root if env.project_root != "/" else env.cwd)
+        why = source_deny("ruby" if path.endswith(("rc", ".rb")) else "js", content, root, tools)
+        if why is not None:
+            return [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}"), *out]
     verdict = judge_content(kind, content, whole, replace(env, cwd=run_dir(path)), tools)
     if verdict is None:
         return out
@@ -114,6 +119,8 @@ _WEB_SHELL: Final = re.compile(
     r"\bparams\[)")
 """A shell or eval call fed straight from a web request (Flask/Django ``request.args``, Express ``req.query``,
 PHP's ``$_GET``, Rails ``params[…]``): an endpoint that runs whatever a caller sends."""
+_CODE_CONFIG: Final = re.compile(r"\.(?:js|cjs|mjs|ts|cts|mts)$|/\.(?:irbrc|pryrc)$")
+"""Tool configurations that are code of a language ``planted.sources`` reads (the rest are data)."""
 _UNSEEN_ASKS: Final = frozenset({"editor_settings", "build_wrapper"})
 """Package kinds no generator writes in everyday work: content copied or moved in from elsewhere asks."""
 _CI_SECRETS: Final = re.compile(r"\$\{\{\s*toJSON\(\s*secrets\s*\)")  # every secret at once (one token is everyday)

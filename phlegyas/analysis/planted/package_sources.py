@@ -305,11 +305,17 @@ def _toml_like(language: str, content: str, whole: bool, base: str, env: Analysi
             out.append(f"{show(_value(value))} (a proxy every package download goes through)")
         if language in ("pyproject", "pipfile", "uv"):
             out.extend(_python_refs(table, key, value, base, env))
+        if low in _CODE_KEYS and (language == "bunfig" or table.startswith("tool.hatch")):
+            out.extend(f"{show(v)} (code loaded from outside the project, {key})" for v in _strings(value)
+                       if v.startswith(("/", "~", "$HOME")) and _outside(v, base, env))
         if language == "pyproject" and low == "backend-path":  # an in-tree build backend: pip runs its module
             out.append(f"{show(value)} (an in-tree build backend, backend-path: pip install runs that module)")
     if language in ("pyproject", "pipfile"):  # requirement strings, a fragment's bare `"x>=1"` too
         out.extend(_python_strings(content, bool(out), base, env))
     return out
+
+
+_CODE_KEYS: Final = frozenset({"preload", "path", "require", "plugins"})
 
 
 _SEMVER_RANGE: Final = re.compile(r"[\^~<>=]*\s*v?\d[\w.*+-]*(?:\s*(?:\|\||-|\s)\s*[\^~<>=]*\s*v?\d[\w.*+-]*)*|\*|latest")

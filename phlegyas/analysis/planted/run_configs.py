@@ -42,6 +42,12 @@ _TAKES_PASSWORDS: Final = frozenset({"ssh", "scp", "sftp", "ssh-add", "sudo", "s
                                      "kinit", "mysql", "psql", "vault", "op", "pass", "git", "openssl", "age"})
 _HARMLESS_FRONTS: Final = frozenset({"kitty", "kitten", "wezterm", "mosh", "autossh", "sshpass", "grc", "nocorrect",
                                      "noglob", "time", "nice"})
+_JS_STRING: Final = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"")
+_JS_EXEC: Final = re.compile(r"(?:\bexecSync|(?<![\w.$])exec|\b(?:child_process|childProcess|cp)\.exec)\s*\(\s*(?:'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|`([^`$]*)`)")
+_JS_SPAWN: Final = re.compile(r"\b(?:spawnSync|spawn|execFileSync|execFile)\s*\(\s*['\"]([^'\"]+)['\"]\s*,\s*\[([^\]]*)\]")
+_OUTSIDE_CODE: Final = re.compile(r"(?:/tmp|/var/tmp|/dev/shm|~/\.|\$HOME/\.|\$\{HOME\}/\.)[^\s'\"`,;)\]]*"
+                                  r"\.(?:js|cjs|mjs|ts|cts|mts|rb|py|sh|so|pl|lua|php|jar|dll|dylib)\b")
+_SERVES_ALL: Final = re.compile(r"\ballow\s*:\s*\[\s*['\"]/['\"]")
 _EVERYTHING: Final = frozenset({"Bash", "Bash(*)", "Bash(:*)", "Bash(**)", "*"})
 
 
@@ -63,6 +69,8 @@ def read(language: str, text: str, out: _Content) -> None:
         out.snippets.append(("sh", "emacs --batch --eval " + shlex.quote(text)))
     elif language == "agentjson":
         _agent_settings(text, out)
+    elif language == "toolcfg":
+        _tool_config(text, out)
 
 
 def credential_wrappers(text: str) -> list[str]:
@@ -124,6 +132,44 @@ def _tmux_line(line: str, depth: int) -> list[str]:
     return out
 
 
+def _tool_config(text: str, out: _Content) -> None:
+    """A test, lint, build or package tool's configuration, which the tool loads (JavaScript ones run as code)
+    on every run: the commands its code starts, code it loads from outside the project, the deno tasks it
+    defines, and a dev server told to serve every file."""
+    out.snippets.extend(("sh", a or b or c) for a, b, c in _JS_EXEC.findall(text))
+    for m in _JS_SPAWN.finditer(text):
+        args = [a or b for a, b in _JS_STRING.findall(m.group(2))]
+        out.snippets.append(("sh", shlex.join([m.group(1), *args])))
+    out.doubts.extend(f"loads {m.group(0)} from outside the project" for m in _OUTSIDE_CODE.finditer(text))
+    if _SERVES_ALL.search(text):
+        out.doubts.append("the dev server may serve any file of the machine (fs.allow /)")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return
+    tasks = data.get("tasks") if isinstance(data, dict) else None
+    if isinstance(tasks, dict):  # deno.json: `deno task NAME` runs the string through its shell
+        for task in tasks.values():
+            command = task.get("command") if isinstance(task, dict) else task
+            if isinstance(command, str):  # (a task is the project's own command: only a deny in it counts)
+                out.snippets.append((LOOSE, command))
+
+
+def workflow_doubts(text: str) -> list[str]:
+    """What a CI workflow hands away without running a command: a fork's pull request run with the secrets
+    (``pull_request_target``), a token with every write permission, every secret given to a workflow of
+    another repository."""
+    out: list[str] = []
+    if re.search(r"^\s*-?\s*pull_request_target\b", text, re.M):
+        out.append("it runs pull requests from forks with the repository's secrets (pull_request_target)")
+    if re.search(r"^\s*permissions\s*:\s*write-all\b", text, re.M):
+        out.append("it gives the workflow's token every write permission (write-all)")
+    if re.search(r"^\s*secrets\s*:\s*inherit\b", text, re.M) and re.search(r"^\s*uses\s*:\s*[\w.-]+/[\w.-]+/", text,
+                                                                             re.M):
+        out.append("it hands every secret to a workflow of another repository (secrets: inherit)")
+    return out
+
+
 def _agent_settings(text: str, out: _Content) -> None:
     """Claude Code's ``settings.json`` (hooks, status line, helpers, permissions), ``.mcp.json`` and the other
     MCP lists (a server's ``command`` and ``args``), an editor's terminal profiles (``path`` and ``args``)."""
@@ -175,4 +221,4 @@ def _decodable(body: str) -> bool:
     return True
 
 
-LANGUAGES: Final = frozenset({"logrotate", "udev", "envfile", "tmux", "elisp", "dirlocals", "agentjson"})
+LANGUAGES: Final = frozenset({"logrotate", "udev", "envfile", "tmux", "elisp", "dirlocals", "agentjson", "toolcfg"})

@@ -19,7 +19,7 @@ module per family of programs (``readers``, ``network``, ``files``, ``system``, 
 families in a fixed order and finds an entry by name. Everything is re-exported here, so callers write
 ``from phlegyas.analysis import programs as P`` and ``P.PROGRAMS``, ``P.READ_ONLY``, ``P.spec_for`` ….
 """
-from phlegyas.analysis.programs.build import SAFE_GOALS
+from phlegyas.analysis.programs.build import MAKE_PROGRAM_VARS, SAFE_GOALS
 from phlegyas.analysis.programs.files import (
                                               AWK_VALUES,
                                               CHMOD_VALUES,
@@ -93,7 +93,7 @@ __all__ = [
     "GIT_HARMLESS_CONFIG", "GIT_LOCAL", "GIT_READ", "GREP_VALUES", "HEAD_VALUES", "INSTALL_VALUES", "INTERPRETERS",
     "Interpreter", "JQ_VALUES", "LINT_FORMAT", "LS_VALUES", "NAVIGATION", "NETWORK_CATEGORIES", "NET_READ", "NPM",
     "OPERAND_MODES", "PIP", "PKG_INSTALL", "PROGRAMS", "PROJECT_EDIT", "PS_VALUES", "PYTHON_MODULES",
-    "PythonModule", "READONLY_TOOL", "READ_ONLY", "RG_VALUES", "RSYNC_VALUES", "RUNNERS", "Runner", "SAFE_GOALS",
+    "MAKE_PROGRAM_VARS", "PythonModule", "READONLY_TOOL", "READ_ONLY", "RG_VALUES", "RSYNC_VALUES", "RUNNERS", "Runner", "SAFE_GOALS",
     "SAFE_SCRIPT_WORDS", "SAFE_WRITE", "SCP_VALUES", "SED_VALUES", "SHELLS", "SHELL_VALUE_OPTS", "SORT_VALUES",
     "SSH_VALUES", "Spec", "TAIL_VALUES", "TEST_BUILD", "TOUCH_VALUES", "UV", "WEB_READ", "WGET_VALUES", "WRAPPERS",
     "Wrapper", "all_examples", "canonical", "mut", "resolve_path_program", "ro", "spec_for", "subs", "table_spec",

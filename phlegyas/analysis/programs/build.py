@@ -43,6 +43,12 @@ SAFE_GOALS = frozenset({
 """Goals and targets of make/mvn/gradle/ant/sbt that build, test or check, or run the project's own program or
 development server at the trust of its tests (not deploy, publish or install system-wide)."""
 
+MAKE_PROGRAM_VARS = frozenset({"SHELL", ".SHELLFLAGS", "MAKEFILES", "MAKEFLAGS", "MFLAGS", "MAKE", "CC", "CXX",
+                                "CPP", "LD", "AR", "AS", "FC", "NM", "RANLIB", "STRIP", "OBJCOPY", "PYTHON", "GO",
+                                "CARGO", "RUSTC", "NPM", "NODE", "JAVA", "JAVAC", "DOCKER", "INSTALL", "RM", "CP",
+                                "MV", "MKDIR", "SED", "AWK", "PERL", "BASH", "SH", "CMAKE", "NINJA"})
+"""``make VAR=value`` variables that name a program make runs (or how it runs recipes)."""
+
 _GOALS: dict[str, Any] = dict(category=TEST_BUILD, operands="none", handler="build_goals", does="runs build targets")
 _add("make gmake", Spec(
     **_GOALS,
@@ -58,7 +64,7 @@ _add("make gmake", Spec(
               ("make -s -C build test", "safe"), ("make install", "notsafe"), ("make -j install", "notsafe"),
               ("make deploy", "notsafe"), ("make -f /tmp/x.mk", "notsafe"),
               ("make --eval='$(shell id)' test", "executes notsafe"), ("make CC=/tmp/evil test", "notsafe"),
-              ("make CFLAGS=-O2 DEBUG=1 test", "safe"), ("make 'CFLAGS=; id' test", "notsafe"),
+              ("make CFLAGS=-O2 DEBUG=1 test", "safe"), ("make CC=clang test", "safe"), ("make CC='ccache gcc'", "safe"), ("make 'CFLAGS=; id' test", "notsafe"),
               ("make -f - test", "notsafe"))))
 _MVN_WHOLE = "-am -amd -fae -ff -fn -nsu -ntp -llr -pl -rf -gs -gt -emp -ep -cpu -npr -npu -up"
 _add("mvn mvnw", Spec(
@@ -287,7 +293,7 @@ _add("deno", Spec(operands="none", flags=E(_HELP + " -V"), subcommands=subs({}, 
               ("deno run https://example.com/x.ts", "notsafe"), ("deno test https://example.com/x_test.ts", "notsafe"),
               ("deno eval 'Deno.exit()'", "notsafe"))))
 
-__all__ = ["BUILD_TOOLS", "PYTEST", "SAFE_GOALS", "UNITTEST"]
+__all__ = ["BUILD_TOOLS", "MAKE_PROGRAM_VARS", "PYTEST", "SAFE_GOALS", "UNITTEST"]
 
 # -- development servers: the project's own app, at the trust of its tests ---------------------------------
 _DEV_SERVER: dict[str, Any] = dict(category=TEST_BUILD, operands="none", does="runs the project's development server")

@@ -125,6 +125,7 @@ class Wrapper:
     code_opts: frozenset[str] = EMPTY  # options whose value is shell code (``su -c``, ``flock -c``)
     split_opts: frozenset[str] = EMPTY  # options whose value is a command line to split (``env -S``)
     rest_is_code: bool = False  # the command is shell text (``watch``, ``ssh host CMD``)
+    argv_flags: frozenset[str] = EMPTY  # with one of these, the rest is an argv after all (``watch -x``)
     query_opts: frozenset[str] = EMPTY  # options that make it run nothing (``command -v``, ``sudo -l``)
     shell_opts: frozenset[str] = EMPTY  # options that start an interactive shell (``sudo -i``, ``sudo -s``)
     exec_opts: frozenset[str] = EMPTY  # options that run a program of their choosing (``ssh -o ProxyCommand``)

@@ -157,8 +157,9 @@ _wrap("ionice", Wrapper(value_opts=E("-c --class -n --classdata -p --pid -P --pg
 _wrap("watch", Wrapper(value_opts=E("-n --interval -q --equexit -s --shell"),
                        flags=E("-d --differences -t --no-title -b --beep -e --errexit -g --chgexit -c --color -C "
                                "--no-color -x --exec -p --precise -w --no-wrap -r --no-rerun --help --version"),
-                       rest_is_code=True, alone="none",
-                       examples=(("watch -n 1 ls", "readonly safe"), ("watch 'rm -rf x'", "deletes notsafe"))))
+                       rest_is_code=True, argv_flags=E("-x --exec"), alone="none",
+                       examples=(("watch -n 1 ls", "readonly safe"), ("watch 'rm -rf x'", "deletes notsafe"),
+                                 ("watch -n 5 -x sh -c 'rm -rf x'", "deletes notsafe"))))
 _wrap("nsenter", Wrapper(value_opts=E("-t --target -S --setuid -G --setgid -r --root -w --wd -W --wdns"),
                          privileged=True, alone="shell",
                          examples=(("nsenter -t 1 -m sh", "executes notsafe"),)))

@@ -6,7 +6,8 @@ debuggers ``shell.carriers`` reads itself: only the parts that start a shell are
 - ``pager``: ``more``/``less``/``most``/``pg``'s ``+cmd`` operand is typed into the pager as keystrokes; ``!``
   runs the rest of the line through a shell, ``|X`` pipes to one (``X`` is a mark). A search (``+/pattern``)
   runs to the end of its line; ``+G``, ``+F``, ``+42`` run nothing.
-- ``make``: ``SHELL=PROG`` (or ``MAKESHELL``) on the command line is the program every recipe line runs in;
+- ``make``: ``SHELL=PROG`` (or ``MAKESHELL``) on the command line is the program every recipe line runs in,
+  ``CC=…``, ``PYTHON=…`` and the other program variables the text recipes run in front of their arguments;
   ``--eval``/``-E`` text is makefile syntax: a recipe (after ``target:;`` or a tab) and ``$(shell …)`` are
   shell code, anything else is make code the gate does not read (the call asks); so is a makefile read
   from stdin (``-f -``, ``-f /dev/stdin``) when that input is literal (a here-string, heredoc or ``echo``).
@@ -18,6 +19,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from phlegyas.analysis.programs.build import MAKE_PROGRAM_VARS
+from phlegyas.analysis.shell.env_vars import harmless_command
 from phlegyas.analysis.shell.expansion import Walk
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import stdin_text, substitution_output
@@ -56,6 +59,8 @@ def language(ex: Walk, cmd: SimpleCommand, name: str, opts: list[tuple[str, Word
             var = var.rstrip(":?+!")
             if eq and var in _MAKE_SHELL_VARS:
                 codes.append((var, Word(assigned, w.dynamic)))
+            elif eq and var in MAKE_PROGRAM_VARS and not harmless_command(var, assigned):
+                codes.append((var, Word(assigned, w.dynamic)))  # `make 'CC=sh -c "…" #'`: recipes run `$(CC) …`
             elif eq and var.isidentifier():
                 codes.extend((f"{var}=$(shell)", Word(c, w.dynamic)) for c in _MAKE_SHELL_FN.findall(assigned))
         for opt, value in opts:

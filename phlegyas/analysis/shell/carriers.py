@@ -16,6 +16,7 @@ from typing import Final
 
 from phlegyas.analysis.programs.carriers import CARRIERS as PROGRAM_CARRIERS
 from phlegyas.analysis.programs.carriers import LANGUAGE_CARRIERS, Carrier
+from phlegyas.analysis.shell.build_carriers import BUILD_LANGUAGES, build_language
 from phlegyas.analysis.shell.carrier_languages import language
 from phlegyas.analysis.shell.expansion import Run, Walk, literal, quote, text_of
 from phlegyas.analysis.shell.git_carried import git_carried
@@ -109,6 +110,8 @@ def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word],
     operands = sub[parsed.rest:] if stop and parsed.rest >= 0 else ([] if stop else parsed.operands)
     if c.language in ("vim", "gdb", "emacs"):
         found = _language(ex, cmd, run, c.language, parsed.opts, operands, sub, inner_via, depth, remote) or found
+    elif c.language in BUILD_LANGUAGES:
+        found = build_language(ex, cmd, c.language, sub, inner_via, depth, remote) or found
     elif c.language:
         found = language(ex, cmd, c.language, parsed.opts, operands, inner_via, depth, remote) or found
     argv: list[Word] = opt_argv

@@ -127,7 +127,8 @@ def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args:
     inner_via = via + (name,)
     for text in local_code:  # `ssh -o ProxyCommand=CMD`: CMD runs on this machine, whatever else happens
         ex.nested(text, inner_via + (f"{name} -o",), depth, remote)
-    need_carrier = bool(notes) or bool(code) or w.rest_is_code or key in _SSH_LIKE
+    as_code = w.rest_is_code and not any(opt in w.argv_flags for opt, _ in parsed.opts)
+    need_carrier = bool(notes) or bool(code) or as_code or key in _SSH_LIKE
     if need_carrier or (not rest and not code):
         kind = "builtin" if (rest or code) else ("query" if w.alone == "readonly" and not interactive else "builtin")
         run = ex.add(ex.new_run(cmd, name, args, via, depth, remote, written, kind))
@@ -152,7 +153,7 @@ def _peel(ex: Walk, cmd: SimpleCommand, name: str, key: str, w: P.Wrapper, args:
         return odd
     if not rest:
         return odd
-    if w.rest_is_code:
+    if as_code:
         if any(r.dynamic for r in rest):
             ex.problem(f"{name} runs a computed command")
         ex.nested(text_of(rest), inner_via, depth, remote_inner)

@@ -9,6 +9,7 @@ from typing import Callable, Final
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.effect_types import literal
+from phlegyas.analysis.shell.env_vars import harmless_command
 from phlegyas.analysis.shell.handlers.base import Call, operand_texts, read_only
 from phlegyas.analysis.shell.handlers.build import java_properties
 from phlegyas.analysis.shell.handlers.package_specs import Verdict, npm_spec, pip_spec
@@ -48,11 +49,6 @@ def npm_audit(c: Call) -> None:
 
 
 _GOAL_WORDS: Final = ("test", "compile", "check", "lint", "build", "assemble")
-_MAKE_PROGRAM_VARS = frozenset({"SHELL", ".SHELLFLAGS", "MAKEFILES", "MAKEFLAGS", "MFLAGS", "MAKE", "CC", "CXX",
-                                "CPP", "LD", "AR", "AS", "FC", "NM", "RANLIB", "STRIP", "OBJCOPY", "PYTHON", "GO",
-                                "CARGO", "RUSTC", "NPM", "NODE", "JAVA", "JAVAC", "DOCKER", "INSTALL", "RM", "CP",
-                                "MV", "MKDIR", "SED", "AWK", "PERL", "BASH", "SH", "CMAKE", "NINJA"})
-"""``make VAR=value`` variables that name a program make runs (or how it runs recipes)."""
 
 
 def build_goals(c: Call) -> None:
@@ -80,8 +76,8 @@ def build_goals(c: Call) -> None:
         if "=" in text and not text.startswith("-"):
             name, _, assigned = text.partition("=")
             name = name.rstrip(":+?!").strip()
-            if op.dynamic or any(ch in assigned for ch in ";|&`$<>()\n") or name in _MAKE_PROGRAM_VARS \
-                    or name.endswith(("_PROGRAM", "_CMD", "_COMMAND")):
+            if op.dynamic or any(ch in assigned for ch in ";|&`$<>()\n") or name in P.MAKE_PROGRAM_VARS \
+                    and not harmless_command(name, assigned) or name.endswith(("_PROGRAM", "_CMD", "_COMMAND")):
                 c.eff.blockers.append(f"{c.name} {name}= sets a variable that chooses what runs")
             continue  # make VAR=value
         goal = text.rsplit(":", 1)[-1].lower() if c.name in ("gradle", "gradlew") else text.lower()

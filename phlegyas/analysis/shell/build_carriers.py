@@ -1,0 +1,109 @@
+"""Build and package tools that run a program they are told to in one of their options
+(``programs.carriers``' ``language``), read by ``shell.carriers``:
+
+- ``gotool``: ``go build -toolexec CMD`` runs CMD in front of every compiler and linker call, ``go test
+  -exec CMD`` / ``go run -exec CMD`` in front of the built program;
+- ``helm``: ``--post-renderer PROG --post-renderer-args ARG …`` runs PROG on the rendered manifests;
+- ``maven``: the exec plugin's goal ``exec:exec`` runs ``-Dexec.executable`` with ``-Dexec.args``
+  (``exec:java`` runs a class: Java code the gate does not read);
+- ``apt``: ``-o APT::Update::Pre-Invoke::=CMD`` and the other hook settings run CMD as root;
+- ``rpm``: a macro ``%(CMD)`` in ``--eval`` or ``--define`` runs CMD, ``%{lua: …}`` runs Lua;
+- ``cargo``: ``--config 'target.<triple>.runner=[…]'``, ``build.rustc-wrapper`` and the like name a
+  program cargo runs.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Final
+
+from phlegyas.analysis.shell.expansion import Walk, literal
+from phlegyas.analysis.shell.parse import SimpleCommand, Word
+
+_APT_HOOK: Final = re.compile(r"::(?:Pre|Post)-Invoke(?:-Success)?|::(?:Pre|Post)-Install-Pkgs", re.I)
+_RPM_SHELL: Final = re.compile(r"%\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
+_RPM_LUA: Final = re.compile(r"%\{lua:(.*)\}", re.S)
+_CARGO_PROGRAMS: Final = re.compile(r"(?:target\.[^.=]+(?:\.[^.=]+)*\.(?:runner|linker)|build\.rustc(?:-workspace)?"
+                                    r"(?:-wrapper)?|build\.rustdoc|host\.(?:runner|linker)|target\.'?cfg\(.*\)'?\.runner)"
+                                    r"\s*=\s*(.+)$", re.S)
+_TOML_STRING: Final = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'")
+_GO_VALUES: Final = frozenset({"-o", "-p", "-C", "-tags", "-ldflags", "-gcflags", "-asmflags", "-mod", "-modfile",
+                               "-pkgdir", "-buildmode", "-compiler", "-overlay", "-pgo", "-exec", "-toolexec"})
+BUILD_LANGUAGES: Final = frozenset({"gotool", "gorun", "helm", "maven", "apt", "rpm", "cargo"})
+
+
+def values(sub: list[Word], *names: str) -> list[Word]:
+    """The values of options ``names`` in ``sub``: ``-x V``, ``-x=V`` and, for long ones, ``--x=V``."""
+    out: list[Word] = []
+    for i, w in enumerate(sub):
+        for name in names:
+            if w.text == name and i + 1 < len(sub):
+                out.append(sub[i + 1])
+            elif w.text.startswith(name + "="):
+                out.append(Word(w.text[len(name) + 1:], w.dynamic, w.glob, w.quoted))
+            elif name == "-o" and w.text.startswith("-o") and len(w.text) > 2 and w.text[2] != "=":
+                out.append(Word(w.text[2:], w.dynamic, w.glob, w.quoted))  # apt's `-oKey=value`
+    return out
+
+
+def build_language(ex: Walk, cmd: SimpleCommand, name: str, sub: list[Word], via: tuple[str, ...], depth: int,
+                   remote: bool) -> bool:
+    """Expand the command ``sub`` (a build tool's words after its subcommand path) hands to a program;
+    whether one was found."""
+    codes: list[tuple[str, Word]] = []
+    argvs: list[tuple[str, list[Word]]] = []
+    if name in ("gotool", "gorun"):
+        if name == "gorun":  # `go run [flags] PKG ARG…`: the words after the package are the program's own
+            cut = next((i for i, w in enumerate(sub) if not w.text.startswith("-")
+                        and (i == 0 or sub[i - 1].text not in _GO_VALUES)), len(sub))
+            sub = sub[:cut]
+        codes.extend((opt, v) for opt in ("-toolexec", "--toolexec", "-exec", "--exec") for v in values(sub, opt))
+    elif name == "helm":
+        programs = values(sub, "--post-renderer")
+        if programs:
+            argvs.append(("--post-renderer", [programs[-1], *values(sub, "--post-renderer-args")]))
+    elif name == "maven":
+        texts = [w.text for w in sub]
+        if any(t == "exec:exec" or t.endswith(":exec") and "exec-maven-plugin" in t for t in texts):
+            given = {t.split("=", 1)[0][2:]: w for t, w in zip(texts, sub) if t.startswith("-D") and "=" in t}
+            program, args = given.get("exec.executable"), given.get("exec.args")
+            if program is not None:
+                value = program.text.split("=", 1)[1]
+                rest = args.text.split("=", 1)[1] if args is not None else ""
+                codes.append(("exec:exec", Word(shlex.quote(value) + " " + rest,
+                                                program.dynamic or args is not None and args.dynamic)))
+            else:
+                ex.problem("mvn exec:exec runs a program the gate cannot see (exec.executable from the pom)")
+        if any(t == "exec:java" or t.endswith(":java") and "exec-maven-plugin" in t for t in texts):
+            ex.problem("mvn exec:java runs Java code the gate does not read")
+    elif name == "apt":
+        for v in values(sub, "-o", "--option"):
+            key, eq, command = v.text.partition("=")
+            if eq and _APT_HOOK.search(key) and command.strip():
+                codes.append((key.rstrip(":"), Word(command, v.dynamic)))
+    elif name == "rpm":
+        for v in values(sub, "--eval", "-E", "--define", "-D"):
+            codes.extend(("%(…)", Word(c, v.dynamic)) for c in _RPM_SHELL.findall(v.text))
+            codes.extend(("%{lua:}", Word("lua -e " + shlex.quote(c), v.dynamic)) for c in _RPM_LUA.findall(v.text))
+    elif name == "cargo":
+        for v in values(sub, "--config"):
+            m = _CARGO_PROGRAMS.match(v.text.strip())
+            if m is None:
+                continue
+            words = [a or b for a, b in _TOML_STRING.findall(m.group(1))]
+            if v.dynamic:
+                ex.problem("cargo --config names a computed program")
+            elif words:
+                argvs.append(("--config", [literal(w) for w in words]))
+    for what, code in codes:
+        if code.dynamic:
+            ex.problem(f"{name} {what} with a computed command")
+        ex.nested(code.text, via + (f"{name} {what}",), depth, remote)
+    for what, argv in argvs:
+        if any(w.dynamic for w in argv):
+            ex.problem(f"{name} {what} runs a computed command")
+        ex.invoke(cmd, argv, via + (f"{name} {what}",), depth, remote)
+    return bool(codes or argvs)
+
+
+__all__ = ["BUILD_LANGUAGES", "build_language"]
