@@ -167,6 +167,9 @@ TEMPLATES = {
     "agent_settings": ('{"permissions": {"allow": ["Bash(npm test)"]}}',
                        '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "{bad}"}]}]}}',
                        '{"mcpServers": {"x": {"command": "mystery-tool", "args": ["--now"]}}}'),
+    "client_startup": ("set pagination off\n", "shell {bad}\n", "python import x\n"),
+    # a program under sudo's name first on PATH is the deny, whatever it runs (outside a project: fresh2.tsv)
+    "path_shadow": (None, None, None),
     "tool_config": ("module.exports = { testEnvironment: 'node' };\n",
                     "require('child_process').execSync('{bad}');\nmodule.exports = {};\n",
                     "require('child_process').execSync('node /tmp/.t.js');\nmodule.exports = {};\n"),

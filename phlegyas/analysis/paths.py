@@ -126,6 +126,17 @@ HOME_SECRETS: Final[tuple[tuple[str, str], ...]] = (
     (".config/vercel/", "a Vercel token"), (".wrangler/", "a Cloudflare token"), (".config/helm/", _CLOUD),
     (".bundle/config", "a package registry password"), (".nuget/NuGet/NuGet.Config", "package feed passwords"),
     (".ivy2/.credentials", "package repository passwords"), (".sbt/.credentials", "package repository passwords"),
+    (".config/stripe/", "a Stripe API key"), (".dbt/profiles.yml", "database passwords (dbt profiles)"),
+    (".snowflake/", "database credentials (Snowflake)"), (".snowsql/config", "database credentials (SnowSQL)"),
+    (".terraformrc", "a Terraform Cloud token"), (".pulumi/credentials.json", "a Pulumi token"),
+    (".config/configstore/", "tokens of Node command-line tools"), (".circleci/cli.yml", "a CircleCI token"),
+    (".sentryclirc", "a Sentry token"), (".config/ngrok/", "an ngrok token"), (".ngrok2/", "an ngrok token"),
+    (".cloudflared/", "a Cloudflare tunnel credential"), (".config/hcloud/", _CLOUD), (".config/linode-cli", _CLOUD),
+    (".config/scw/", _CLOUD), (".supabase/access-token", "a Supabase token"), (".railway/", "a Railway token"),
+    (".config/pypoetry/auth.toml", "package index passwords"), (".m2/settings-security.xml", "Maven's master password"),
+    (".config/containers/auth.json", "container registry credentials"), (".cqlshrc", "a database password"),
+    (".clickhouse-client/", "a database password"), (".mc/config.json", "cloud storage keys (MinIO client)"),
+    (".talos/config", "cluster credentials"), (".config/gspread/", "Google API credentials"),
 )
 """Keys and credentials agents' machines hold under a home directory. The same list applies under every
 home (yours, ``~bob``, ``/home/*``): another user's keys are no less secret. Destroying one is as bad as

@@ -109,6 +109,10 @@ _KINDS: Final = (
                 "terminals)", "agentjson", (".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
                                             ".cursor/mcp.json", ".config/Code/User/settings.json",
                                             ".gemini/settings.json")),
+    PlantedKind("client_startup", "a client's start-up file", "the next gdb, psql or sqlite3 session", "clientrc",
+                       (".gdbinit", ".psqlrc", ".sqliterc")),
+    PlantedKind("path_shadow", "a program on PATH under a system command's name", "the next shell that runs that "
+                "command (sudo, ssh, git …)", "shadow", (".local/bin/sudo", ".local/bin/ssh")),
     PlantedKind("tool_config", "a tool's configuration", "the test, lint, build or package tool that reads it",
                 "toolcfg", ("jest.config.js", "vitest.config.ts", ".eslintrc.js", ".eslintrc.cjs", "vite.config.js",
                             ".mocharc.yml", ".rspec", ".irbrc", ".pnpmfile.cjs", "tsconfig.json",
@@ -257,6 +261,8 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
         return KINDS["git_hook"]
     if len(parts) >= 3 and parts[-3] == ".husky" and parts[-2] == "_":
         return KINDS["git_hook"]
+    if (not inside or not root) and parent_is_home_bin(parts) and name in _SHADOWED:
+        return KINDS["path_shadow"]
     if len(parts) >= 3 and (parts[-2] == "bin" and parts[-3] in _ENVS
                             or parts[-2] == ".bin" and parts[-3] == "node_modules"):
         return SOURCE_KINDS["installed_tool"]  # `pytest` and `npx jest` run it next
@@ -313,6 +319,18 @@ _GIT_HOOK_NAMES: Final = frozenset({
     "post-receive", "post-update", "reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite",
     "sendemail-validate", "fsmonitor-watchman"})
 _EDITOR_FILES: Final = frozenset({".vimrc", "_vimrc", ".gvimrc", ".exrc", ".nvimrc", ".nvim.lua"})
+_SHADOWED: Final = frozenset({"sudo", "su", "doas", "ssh", "scp", "git", "ls", "cat", "sh", "bash", "zsh", "env",
+                              "python", "python3", "pip", "pip3", "node", "npm", "npx", "docker", "kubectl", "curl",
+                              "passwd", "gpg", "ssh-add", "make", "cd", "apt", "apt-get", "systemctl", "pkexec"})
+
+
+def parent_is_home_bin(parts: list[str]) -> bool:
+    """``~/.local/bin/x`` or ``~/bin/x`` (``/home/u/…``, ``/root/…``, ``/Users/u/…``): a directory a login puts
+    first on PATH."""
+    return len(parts) >= 4 and (parts[-3:-1] == [".local", "bin"] or parts[-2] == "bin" and (
+        parts[1] in ("home", "Users") and len(parts) == 5 or parts[1] == "root" and len(parts) == 4))
+
+
 _EMACS_FILES: Final = frozenset({".emacs", ".emacs.el"})
 _SYSTEM_HOOK_DIRS: Final = frozenset({"cron.hourly", "cron.daily", "cron.weekly", "cron.monthly", "init.d"})
 
@@ -326,6 +344,10 @@ def _system_kind(parts: list[str]) -> str | None:
         return "editor_startup"
     if name == ".pdbrc":
         return "pdbrc"
+    if name in (".gdbinit", ".psqlrc", ".sqliterc") or name == "gdbinit" and parent == "gdb":
+        return "client_startup"
+    if name in (".bash_logout", ".zlogout") or name.endswith(".fish") and "fish" in parts[:-1]:
+        return "shell_startup"
     if name in (".curlrc", ".wgetrc", "curlrc", "wgetrc") and (name.startswith(".") or parent in ("etc", "curl")):
         return "fetchrc"
     if name in (".dir-locals.el", ".dir-locals-2.el"):

@@ -27,12 +27,14 @@ line of a ``run: |`` block, or a branch name of a list): only a deny in it count
 _LOGROTATE_SCRIPT: Final = re.compile(r"^\s*(?:postrotate|prerotate|firstaction|lastaction|preremove)\s*$(.*?)"
                                       r"^\s*endscript\s*$", re.M | re.S)
 _UDEV_RUN: Final = re.compile(r"\b(?:RUN|PROGRAM|IMPORT\{program\})\s*\+?=?=\s*\"([^\"]*)\"")
-_ENV_LINE: Final = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|\s+DEFAULT=|\s+OVERRIDE=)\s*(.*?)\s*$",
+_ENV_LINE: Final = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|\s+DEFAULT=|\s+OVERRIDE=)"
+                              r"\s*(.*?)\s*$",
                               re.M)
 _PRELOADS: Final = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
 _CODE_VARS: Final = frozenset({"BASH_ENV", "ENV", "PROMPT_COMMAND", "PYTHONSTARTUP", "PYTHONPATH", "NODE_OPTIONS",
                                "PERL5OPT", "PERL5LIB", "RUBYOPT", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS",
-                               "PAGER", "EDITOR", "VISUAL", "LD_LIBRARY_PATH", "PATH", "SUDO_ASKPASS", "JAVA_TOOL_OPTIONS"})
+                               "PAGER", "EDITOR", "VISUAL", "LD_LIBRARY_PATH", "PATH", "SUDO_ASKPASS",
+                               "JAVA_TOOL_OPTIONS"})
 _TMUX_RUNS: Final = frozenset({"run-shell", "run", "if-shell", "if"})
 _TMUX_FORMAT: Final = re.compile(r"#\(([^)]*)\)")
 _HOOK_HELPERS: Final = frozenset({"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"})
@@ -43,11 +45,14 @@ _TAKES_PASSWORDS: Final = frozenset({"ssh", "scp", "sftp", "ssh-add", "sudo", "s
 _HARMLESS_FRONTS: Final = frozenset({"kitty", "kitten", "wezterm", "mosh", "autossh", "sshpass", "grc", "nocorrect",
                                      "noglob", "time", "nice"})
 _JS_STRING: Final = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"")
-_JS_EXEC: Final = re.compile(r"(?:\bexecSync|(?<![\w.$])exec|\b(?:child_process|childProcess|cp)\.exec)\s*\(\s*(?:'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|`([^`$]*)`)")
-_JS_SPAWN: Final = re.compile(r"\b(?:spawnSync|spawn|execFileSync|execFile)\s*\(\s*['\"]([^'\"]+)['\"]\s*,\s*\[([^\]]*)\]")
+_JS_EXEC: Final = re.compile(r"(?:\bexecSync|(?<![\w.$])exec|\b(?:child_process|childProcess|cp)\.exec)\s*\(\s*"
+                             r"(?:'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|`([^`$]*)`)")
+_JS_SPAWN: Final = re.compile(r"\b(?:spawnSync|spawn|execFileSync|execFile)\s*\(\s*['\"]([^'\"]+)['\"]\s*,"
+                              r"\s*\[([^\]]*)\]")
 _OUTSIDE_CODE: Final = re.compile(r"(?:/tmp|/var/tmp|/dev/shm|~/\.|\$HOME/\.|\$\{HOME\}/\.)[^\s'\"`,;)\]]*"
                                   r"\.(?:js|cjs|mjs|ts|cts|mts|rb|py|sh|so|pl|lua|php|jar|dll|dylib)\b")
 _SERVES_ALL: Final = re.compile(r"\ballow\s*:\s*\[\s*['\"]/['\"]")
+_CLIENT_SHELL: Final = re.compile(r"^\s*(?:shell\s+|!|\\!\s*|\.shell\s+|\.system\s+)(.+?)\s*$", re.M)
 _EVERYTHING: Final = frozenset({"Bash", "Bash(*)", "Bash(:*)", "Bash(**)", "*"})
 
 
@@ -71,6 +76,13 @@ def read(language: str, text: str, out: _Content) -> None:
         _agent_settings(text, out)
     elif language == "toolcfg":
         _tool_config(text, out)
+    elif language == "clientrc":  # gdb's `shell CMD`/`!CMD`, psql's `\! CMD`, sqlite3's `.shell`/`.system CMD`
+        out.snippets.extend(("sh", m.group(1)) for m in _CLIENT_SHELL.finditer(text))
+        if re.search(r"^\s*(?:python|source|\\i|\.read|\.load)\b", text, re.M):
+            out.doubts.append("it runs code or reads files the gate does not see")
+    elif language == "shadow":
+        out.denies.append("puts a program first on PATH under the name of a command people type passwords into "
+                          "or trust")
 
 
 def credential_wrappers(text: str) -> list[str]:
@@ -221,4 +233,5 @@ def _decodable(body: str) -> bool:
     return True
 
 
-LANGUAGES: Final = frozenset({"logrotate", "udev", "envfile", "tmux", "elisp", "dirlocals", "agentjson", "toolcfg"})
+LANGUAGES: Final = frozenset({"logrotate", "udev", "envfile", "tmux", "elisp", "dirlocals", "agentjson", "toolcfg",
+                              "clientrc", "shadow"})

@@ -17,19 +17,23 @@ import re
 import shlex
 from typing import Final
 
+from phlegyas.analysis.programs.foreign import FOREIGN
 from phlegyas.analysis.shell.expansion import Walk, literal
+from phlegyas.analysis.shell.foreign_code import foreign_commands
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
+from phlegyas.analysis.shell.stdin import stdin_text
 
 _APT_HOOK: Final = re.compile(r"::(?:Pre|Post)-Invoke(?:-Success)?|::(?:Pre|Post)-Install-Pkgs", re.I)
 _RPM_SHELL: Final = re.compile(r"%\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
 _RPM_LUA: Final = re.compile(r"%\{lua:(.*)\}", re.S)
 _CARGO_PROGRAMS: Final = re.compile(r"(?:target\.[^.=]+(?:\.[^.=]+)*\.(?:runner|linker)|build\.rustc(?:-workspace)?"
-                                    r"(?:-wrapper)?|build\.rustdoc|host\.(?:runner|linker)|target\.'?cfg\(.*\)'?\.runner)"
+                                    r"(?:-wrapper)?|build\.rustdoc|host\.(?:runner|linker)|"
+                                    r"target\.'?cfg\(.*\)'?\.runner)"
                                     r"\s*=\s*(.+)$", re.S)
 _TOML_STRING: Final = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'")
 _GO_VALUES: Final = frozenset({"-o", "-p", "-C", "-tags", "-ldflags", "-gcflags", "-asmflags", "-mod", "-modfile",
                                "-pkgdir", "-buildmode", "-compiler", "-overlay", "-pgo", "-exec", "-toolexec"})
-BUILD_LANGUAGES: Final = frozenset({"gotool", "gorun", "helm", "maven", "apt", "rpm", "cargo"})
+BUILD_LANGUAGES: Final = frozenset({"foreign", "gotool", "gorun", "helm", "maven", "apt", "rpm", "cargo"})
 
 
 def values(sub: list[Word], *names: str) -> list[Word]:
@@ -47,12 +51,21 @@ def values(sub: list[Word], *names: str) -> list[Word]:
 
 
 def build_language(ex: Walk, cmd: SimpleCommand, name: str, sub: list[Word], via: tuple[str, ...], depth: int,
-                   remote: bool) -> bool:
+                   remote: bool, program: str = "") -> bool:
     """Expand the command ``sub`` (a build tool's words after its subcommand path) hands to a program;
     whether one was found."""
     codes: list[tuple[str, Word]] = []
     argvs: list[tuple[str, list[Word]]] = []
-    if name in ("gotool", "gorun"):
+    if name == "foreign":  # code of a language the gate has no model of: what it hands to a shell or deletes
+        texts = [w.text for w in sub]
+        given = values(sub, *FOREIGN.get(program, ()))
+        if program == "salt-call" and "cmd.run" in texts and texts.index("cmd.run") + 1 < len(sub):
+            codes.append(("cmd.run", sub[texts.index("cmd.run") + 1]))
+        piped, _ = stdin_text(cmd, ex.ups_of)
+        given += [Word(piped)] if piped is not None else []
+        for code in given:
+            codes.extend((f"{program} code", Word(c, code.dynamic)) for c in foreign_commands(program, code.text))
+    elif name in ("gotool", "gorun"):
         if name == "gorun":  # `go run [flags] PKG ARG…`: the words after the package are the program's own
             cut = next((i for i, w in enumerate(sub) if not w.text.startswith("-")
                         and (i == 0 or sub[i - 1].text not in _GO_VALUES)), len(sub))
@@ -65,13 +78,13 @@ def build_language(ex: Walk, cmd: SimpleCommand, name: str, sub: list[Word], via
     elif name == "maven":
         texts = [w.text for w in sub]
         if any(t == "exec:exec" or t.endswith(":exec") and "exec-maven-plugin" in t for t in texts):
-            given = {t.split("=", 1)[0][2:]: w for t, w in zip(texts, sub) if t.startswith("-D") and "=" in t}
-            program, args = given.get("exec.executable"), given.get("exec.args")
-            if program is not None:
-                value = program.text.split("=", 1)[1]
+            defines = {t.split("=", 1)[0][2:]: w for t, w in zip(texts, sub) if t.startswith("-D") and "=" in t}
+            executable, args = defines.get("exec.executable"), defines.get("exec.args")
+            if executable is not None:
+                value = executable.text.split("=", 1)[1]
                 rest = args.text.split("=", 1)[1] if args is not None else ""
                 codes.append(("exec:exec", Word(shlex.quote(value) + " " + rest,
-                                                program.dynamic or args is not None and args.dynamic)))
+                                                executable.dynamic or args is not None and args.dynamic)))
             else:
                 ex.problem("mvn exec:exec runs a program the gate cannot see (exec.executable from the pom)")
         if any(t == "exec:java" or t.endswith(":java") and "exec-maven-plugin" in t for t in texts):

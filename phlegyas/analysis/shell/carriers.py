@@ -111,7 +111,7 @@ def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word],
     if c.language in ("vim", "gdb", "emacs"):
         found = _language(ex, cmd, run, c.language, parsed.opts, operands, sub, inner_via, depth, remote) or found
     elif c.language in BUILD_LANGUAGES:
-        found = build_language(ex, cmd, c.language, sub, inner_via, depth, remote) or found
+        found = build_language(ex, cmd, c.language, sub, inner_via, depth, remote, run.program) or found
     elif c.language:
         found = language(ex, cmd, c.language, parsed.opts, operands, inner_via, depth, remote) or found
     argv: list[Word] = opt_argv

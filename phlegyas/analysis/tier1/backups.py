@@ -29,12 +29,20 @@ def _words(inv: Invocation) -> tuple[list[str], list[str]]:
     return texts, [t for t in texts if not t.startswith("-")]
 
 
+_RESTIC_VALUES: Final = frozenset({"-r", "--repo", "--repository-file", "-o", "--option", "-p", "--password-file",
+                                   "--password-command", "--cache-dir", "--limit-upload", "--limit-download"})
+
+
 def detect_restic(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
-    texts, words = _words(inv)
+    texts, _ = _words(inv)
+    words = [t for i, t in enumerate(texts) if not t.startswith("-") and (i == 0 or texts[i - 1] not in _RESTIC_VALUES)]
     if not words or words[0] not in ("forget", "prune") or _DRY & set(texts):
         return
     listed = any(w.dynamic and "restic" in w.text and "snapshots" in w.text for w in inv.args[1:])
-    if listed:
+    keeps = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t.startswith("--keep-")]
+    if keeps and "--prune" in texts and all(k.isdigit() and int(k) <= 1 for k in keeps):
+        add(out, "data.cloud_delete", inv, "restic forget --prune keeps one snapshot at most and deletes the rest")
+    elif listed:
         add(out, "data.cloud_delete", inv, "restic forget drops every snapshot restic snapshots lists: the backups "
             "are gone")
     else:

@@ -8,6 +8,7 @@ from phlegyas.analysis.tier1 import (
     accounts,
     backups,
     cloud,
+    data_verbs,
     delete,
     disk,
     fetch,
@@ -82,6 +83,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"), prod.detect_terraform)
     on(("aws", "gcloud", "az", "gsutil", "doctl"), prod.detect_cloud)
     on(cloud.CLOUD_PROGRAMS, cloud.detect_cloud_data)
+    on(data_verbs.PROGRAMS, data_verbs.detect_data_verbs)
     on(("aws", "gcloud", "az"), accounts.detect_cloud_admin)
     on("aws", grants.detect_cloud_trust)
     on("kubectl", grants.detect_kube_grants)

@@ -124,6 +124,10 @@ def _verb(tokens: list[tuple[str, int]]) -> tuple[str, list[str]]:
     return (words[0], words[1:]) if words else ("", [])
 
 
+_PASSWORD_TABLES: Final = frozenset({"pg_shadow", "pg_authid", "pg_catalog.pg_shadow", "pg_catalog.pg_authid",
+                                    "mysql.user", "authentication_string", "sys.sql_logins", "password_hash"})
+
+
 def judge_sql(sql: str, hash_comments: bool = False, depth: int = 0) -> tuple[list[tuple[Verdict, str]], bool]:
     """(destructive statements as (severity, what), whether any statement changes data). The bodies of
     ``DO $$ … $$`` blocks are statements too, and so is what their ``EXECUTE`` builds
@@ -165,6 +169,8 @@ def judge_sql(sql: str, hash_comments: bool = False, depth: int = 0) -> tuple[li
                                         "programs on the server)"))
         elif verb == "COPY" and "PROGRAM" in rest:
             found.append((Verdict.DENY, "COPY … PROGRAM (a shell command run on the database server)"))
+        elif any(t.lower().strip('"`') in _PASSWORD_TABLES for t, _ in tokens):
+            found.append((Verdict.ASK, "the accounts' password hashes read (pg_shadow, pg_authid, mysql.user)"))
         elif any(w in _FILE_READERS for w in (t for t, _ in tokens)) or verb == "COPY" and "FROM" in rest:
             found.append((Verdict.ASK, "a file of the database server read (pg_read_file, LOAD_FILE, COPY FROM)"))
     return found, mutating

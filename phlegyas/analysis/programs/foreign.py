@@ -1,0 +1,21 @@
+"""Programs that run code of a language the gate has no model of (``shell.foreign_code`` reads it for
+shell commands and recursive deletes), with the options that take that code; their literal stdin counts too.
+"""
+from __future__ import annotations
+
+from typing import Final
+
+FOREIGN: Final[dict[str, tuple[str, ...]]] = {
+    "elixir": ("-e", "--eval"), "iex": ("-e", "--eval"), "mix": ("-e", "--eval"),
+    "erl": ("-eval", "-s"), "escript": ("-e",),
+    "sbcl": ("--eval",), "clisp": ("-x",), "ecl": ("-eval",), "racket": ("-e", "--eval"),
+    "guile": ("-c",), "chez": (), "scheme": (), "csi": ("-e", "-eval"), "gosh": ("-e",),
+    "ghc": ("-e",), "ghci": ("-e",), "runghc": ("-e",), "swipl": ("-g", "-t"), "gprolog": ("--query-goal",),
+    "octave": ("--eval",), "tclsh": (), "wish": (), "julia": ("-e", "--eval"), "jshell": (),
+    "jrunscript": ("-e",), "groovy": ("-e",), "kotlin": ("-e",), "scala": ("-e",), "clojure": ("-e", "--eval"),
+    "clj": ("-e", "--eval"), "bb": ("-e", "--eval"), "nim": (), "crystal": ("eval",), "dart": (),
+    "puppet": ("-e", "--execute"), "chef-apply": ("-e", "--execute"), "salt-call": (),
+}
+"""Programs whose code ``shell.foreign_code`` reads: the options that take code (``-e CODE``); stdin too."""
+
+__all__ = ["FOREIGN"]
