@@ -2,9 +2,9 @@
 """The gate on its own red-team and everyday probe sets (benchmarks/probes/*.jsonl), written for issues 11
 and 12 by people told to get past it (or to work as an agent does), without looking at the code:
 
-- everyday.jsonl … everyday6.jsonl: calls an agent makes all day, to be allowed;
-- unsafe.jsonl … unsafe6.jsonl: calls that look like Tier 2 work but are not safe, never to be allowed;
-- deny.jsonl … deny7.jsonl: destruction and exfiltration in disguise, to be denied.
+- everyday.jsonl … everyday7.jsonl: calls an agent makes all day, to be allowed;
+- unsafe.jsonl … unsafe7.jsonl: calls that look like Tier 2 work but are not safe, never to be allowed;
+- deny.jsonl … deny8.jsonl: destruction and exfiltration in disguise, to be denied.
 
 Each set was written at once, by a helper who had not read the code; its first score is the fairest
 guess at how the gate does on calls nobody has tuned it for (the README keeps those first scores too).

@@ -250,6 +250,26 @@ FORGES: Final = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "g
 """Code forges a ``url.<base>.insteadOf`` rewrite of which sends every clone and fetch elsewhere."""
 
 
+PACKAGE_HOSTS: Final = frozenset({
+    "registry.npmjs.org", "registry.npmjs.com", "registry.yarnpkg.com", "npm.pkg.github.com", "jsr.io",
+    "pypi.org", "pypi.python.org", "files.pythonhosted.org", "download.pytorch.org", "crates.io", "static.crates.io",
+    "index.crates.io", "rubygems.org", "conda.anaconda.org", "repo.anaconda.com", "conda-forge.org",
+    "prefix.dev", "api.nuget.org", "nuget.org", "luarocks.org", "proxy.golang.org", "sum.golang.org",
+    "go.dev", "pkg.go.dev", "repo1.maven.org", "repo.maven.apache.org", "plugins.gradle.org", "packagist.org",
+    "repo.packagist.org", "hex.pm", "repo.hex.pm", "pub.dev", "cache.nixos.org", "channels.nixos.org",
+    "formulae.brew.sh", "ghcr.io", "deb.debian.org", "archive.ubuntu.com", "security.ubuntu.com", "cpan.org",
+    "www.cpan.org", "cran.r-project.org", "hackage.haskell.org", "opam.ocaml.org"})
+"""Package registries and indexes of the ecosystems phlegyas knows: code from them is what an install fetches
+anyway (``tier1.install_sources`` judges code from anywhere else)."""
+
+
+def known_code_host(host: str) -> bool:
+    """A forge, a package registry or one of their subdomains (``raw.githubusercontent.com``, ``codeload.github.com``)."""
+    host = host.lower().rstrip(".")
+    known = (*FORGES, *PACKAGE_HOSTS, "githubusercontent.com")
+    return any(host == k or host.endswith("." + k) for k in known)
+
+
 def git_url_host(url: str) -> str:
     """The host of a git URL: ``https://github.com/x``, ``git@github.com:x``, ``ssh://git@host:22/x``."""
     rest = url.split("://", 1)[1] if "://" in url else url.split("@", 1)[-1]

@@ -164,7 +164,7 @@ def _sed_text(run: Run) -> str | None:
         elif not t.startswith("-") and not scripts:
             scripts.append(t)
         i += 1
-    if any("$" in s or "`" in s for s in scripts):
+    if any(w.dynamic for w in args):  # a computed script (`$a …`, written in single quotes, appends at the end)
         return None
     parts = [m.group("new").replace("\\" + m.group("d"), m.group("d")) for s in scripts for m in _SED_S.finditer(s)]
     parts += [m.group("text") for s in scripts for m in _SED_TEXT.finditer(s) if not _SED_S.match(s.strip())]

@@ -265,6 +265,9 @@ class _Expander(Walk):
         elif key in P.INTERPRETERS and not (key == "bun" and not (args and args[0].text in ("-e", "--eval", "-p",
                                                                                             "--print"))):
             interpreter(self, cmd, name, key, args, via, depth, remote, written)
+            if key in CARRIERS:  # `ruby -run -e rm -- -rf …`, Julia's or Groovy's code: what it runs, read apart
+                carry(self, cmd, self.new_run(cmd, name, args, via, depth, remote, written), key, args, via, depth,
+                      remote)
         elif key in ("eval", "trap"):
             builtin_code(self, cmd, name, args, via, depth, remote)
         elif key == "deno" and args and args[0].text == "eval":

@@ -33,7 +33,9 @@ _CARGO_PROGRAMS: Final = re.compile(r"(?:target\.[^.=]+(?:\.[^.=]+)*\.(?:runner|
 _TOML_STRING: Final = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'")
 _GO_VALUES: Final = frozenset({"-o", "-p", "-C", "-tags", "-ldflags", "-gcflags", "-asmflags", "-mod", "-modfile",
                                "-pkgdir", "-buildmode", "-compiler", "-overlay", "-pgo", "-exec", "-toolexec"})
-BUILD_LANGUAGES: Final = frozenset({"foreign", "gotool", "gorun", "helm", "maven", "apt", "rpm", "cargo"})
+_PM2_VALUES: Final = frozenset({"--name", "-n", "--interpreter", "--cwd", "-i", "--instances", "--log", "-o", "-e",
+                                "--output", "--error", "--cron", "--max-memory-restart", "--watch"})
+BUILD_LANGUAGES: Final = frozenset({"foreign", "gotool", "gorun", "helm", "rubyun", "pm2", "maven", "apt", "rpm", "cargo"})
 
 
 def values(sub: list[Word], *names: str) -> list[Word]:
@@ -65,6 +67,19 @@ def build_language(ex: Walk, cmd: SimpleCommand, name: str, sub: list[Word], via
         given += [Word(piped)] if piped is not None else []
         for code in given:
             codes.extend((f"{program} code", Word(c, code.dynamic)) for c in foreign_commands(program, code.text))
+    elif name == "rubyun":  # `ruby -run -e rm -- -rf DIR`: Ruby's un library runs the command it names
+        texts = [w.text for w in sub]
+        if "-run" in texts or any(t == "-r" and n == "un" for t, n in zip(texts, texts[1:])):
+            verb = values(sub, "-e")
+            rest = sub[texts.index("--") + 1:] if "--" in texts else []
+            if verb:
+                argvs.append(("-run", [verb[0], *rest]))
+    elif name == "pm2":  # `pm2 start PROG [--name N] -- ARG…`: the process manager starts (and keeps) PROG ARG…
+        texts = [w.text for w in sub]
+        program = next((w for i, w in enumerate(sub) if not w.text.startswith("-") and (
+            i == 0 or sub[i - 1].text not in _PM2_VALUES) and (i < texts.index("--") if "--" in texts else True)), None)
+        if program is not None:
+            argvs.append(("start", [program, *(sub[texts.index("--") + 1:] if "--" in texts else [])]))
     elif name in ("gotool", "gorun"):
         if name == "gorun":  # `go run [flags] PKG ARG…`: the words after the package are the program's own
             cut = next((i for i, w in enumerate(sub) if not w.text.startswith("-")

@@ -22,6 +22,7 @@ _DELETES: Final = re.compile(
     r"(?:File\.rm_rf!?|delete-directory-tree|delete-directory/files|removeDirectoryRecursive|"
     r"FileUtils\.deleteDirectory|deleteRecursively|rmtree|rm_rf|rmdir|Directory\.Delete|remove_all|rm)\s*\(?\s*"
     r"(?:#p)?(?:\(?(?:Path\.expand|expand-user-path)\s*\(?\s*)?\"([^\"]+)\"")
+_EXECUTE: Final = re.compile(r"(?:" + _Q + r")\s*\.execute\(\)")
 _TCL_EXEC: Final = re.compile(r"\bexec\s+((?:[^\]\};\n])+)")
 
 
@@ -36,6 +37,7 @@ def foreign_commands(program: str, code: str) -> list[str]:
             out.append(words[2])
         elif words:
             out.append(shlex.join(words))
+    out.extend(_unescape(a or b) for a, b in _EXECUTE.findall(code))  # Groovy's `"rm -rf x".execute()`
     for m in _DELETES.finditer(code):
         out.append("rm -rf -- " + _path(m.group(1)))
     if program in ("tclsh", "wish", "expect"):

@@ -17,6 +17,7 @@ from phlegyas.analysis.tier1 import (
     gate,
     git,
     grants,
+    install_sources,
     network,
     options,
     prod,
@@ -84,6 +85,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("aws", "gcloud", "az", "gsutil", "doctl"), prod.detect_cloud)
     on(cloud.CLOUD_PROGRAMS, cloud.detect_cloud_data)
     on(data_verbs.PROGRAMS, data_verbs.detect_data_verbs)
+    on(install_sources.PROGRAMS, install_sources.detect_install_source)
     on(("aws", "gcloud", "az"), accounts.detect_cloud_admin)
     on("aws", grants.detect_cloud_trust)
     on("kubectl", grants.detect_kube_grants)
@@ -96,7 +98,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("helm", "oras", "skopeo", "crane"), flows.detect_login_secret)
     on("ssh", prod.detect_ssh, network.detect_upload)
     on(("scp", "sftp"), prod.detect_copy_to_host, network.detect_upload, writes.detect_program_writes)
-    on(("ftp", "lftp", "tnftp"), network.detect_upload)
+    on(("ftp", "lftp", "tnftp", "tftp", "smbclient", "logger", "hping3", "ntfy", "apprise", "mc", "mcli", "duplicity"),
+       network.detect_upload)
     # network
     on(tuple(SHELLS) + tuple(INTERPRETERS), network.detect_interpreter)
     on(("eval", "source", "."), network.detect_eval_source)

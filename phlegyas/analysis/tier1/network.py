@@ -471,7 +471,20 @@ def _uploads(inv: Invocation) -> tuple[list[str], bool]:
             elif "@" in t and not t.startswith(("-", "http")) and "=" not in t and ":" not in t.split("@")[0]:
                 files.append(t.split("@", 1)[1])
         return files, not any(w.text == "--ignore-stdin" for w in inv.args)
-    if prog in ("sftp", "ftp", "lftp", "tnftp"):  # a batch's `put`s (lftp's -c commands too); else no file
+    if prog == "logger":  # `logger -n HOST -f FILE`: a file's lines sent to a remote syslog
+        texts = [w.text for w in inv.args]
+        remote = any(t in ("-n", "--server") or t.startswith("--server=") for t in texts)
+        return ([texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-f", "--file")] if remote else []), remote
+    if prog in ("hping3", "ntfy", "apprise"):  # `hping3 -E FILE`, `ntfy publish --file FILE`, `apprise --attach FILE`
+        texts = [w.text for w in inv.args]
+        flags = {"hping3": ("-E", "--file"), "ntfy": ("--file", "-f"), "apprise": ("--attach", "-a")}[prog]
+        return [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in flags], prog == "apprise"
+    if prog in ("mc", "mcli", "duplicity"):  # `mc cp -r ~/.aws x/drop/`, `duplicity full SRC sftp://…`: all but the last
+        operands = [w.text for w in inv.args if not w.text.startswith("-")]
+        operands = operands[1:] if operands[:1] in (["cp"], ["mirror"], ["full"], ["incremental"], ["incr"]) else \
+            operands if prog == "duplicity" else []
+        return operands[:-1], False
+    if prog in ("sftp", "ftp", "lftp", "tnftp", "tftp", "smbclient"):  # a batch's `put`s (lftp's -c commands too)
         return sftp_puts(inv), False
     if prog in ("scp", "rsync", "sftp", "rclone"):
         short, longs = _COPY_OPTIONS.get(prog, ("", frozenset()))
@@ -580,8 +593,8 @@ _DB_DUMPERS: Final = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-d
 _OWN_DESTINATIONS: Final = frozenset({"aws", "gsutil", "rclone", "scp", "rsync", "sftp", "ssh", *MAILERS})
 UPLOADERS = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
                        "rclone", "aws", "gsutil", "ssh", "nc", "ncat", "netcat", "telnet", "socat", "openssl", "gh",
-                       "ftp", "lftp", "tnftp",
-                       *MAILERS})
+                       "ftp", "lftp", "tnftp", "tftp", "smbclient", "logger", "hping3", "ntfy", "apprise", "mc", "mcli",
+                       "duplicity", *MAILERS})
 """The programs ``detect_upload`` reads (``uploads``: the files each one sends)."""
 uploads = _uploads
 reader_secret: Final = _reader_secret

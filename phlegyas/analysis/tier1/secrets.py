@@ -123,7 +123,10 @@ _CREDENTIAL_COMMANDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     "chamber": ((("read",), "a secret"), (("export",), "secrets"), (("env",), "secrets")),
     "aws-vault": ((("export",), "AWS credentials"),),
     "etcdctl": ((("get",), "etcd's keys (Kubernetes secrets among them)"),),
-    "secret-tool": ((("lookup",), "a stored password"),),
+    "secret-tool": ((("lookup",), "a stored password"), (("search",), "stored passwords")),
+    "age": ((("-d",), "decrypted secrets"), (("--decrypt",), "decrypted secrets")),
+    "history": (((), "the shell's history (passwords and tokens typed on command lines)"),),
+    "fc": ((("-l",), "the shell's history (passwords and tokens typed on command lines)"),),
     "infisical": ((("export",), "Infisical secrets"), (("secrets",), "Infisical secrets")),
     "gcloud": ((("auth", "print-access-token"), "a Google Cloud access token"),
                (("auth", "print-identity-token"), "a Google Cloud identity token"),
@@ -133,6 +136,7 @@ _CREDENTIAL_COMMANDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
            (("keyvault", "secret", "download"), "an Azure secret"),
            (("ad", "sp", "create-for-rbac"), "a new Azure service principal's password"),
            (("ad", "sp", "credential", "reset"), "a new Azure service principal's password"),
+           (("ad", "app", "credential", "reset"), "a new Azure application secret"),
            (("storage", "account", "keys", "list"), "Azure storage keys"),
            (("acr", "login", "--expose-token"), "an Azure registry token")),
     "doctl": ((("auth", "token"), "a DigitalOcean token"),),
@@ -161,8 +165,8 @@ def credential_output(prog: str, texts: list[str]) -> str | None:
     if prog == "sops" and (any(t in ("-d", "--decrypt") for t in texts) or ops[:1] == ["decrypt"]):
         return "decrypted secrets"
     for start, what in _CREDENTIAL_COMMANDS.get(prog, ()):
-        words = [s for s in start if not s.startswith("--")]
-        if ops[:len(words)] == words and all(s in texts for s in start if s.startswith("--")):
+        words = [s for s in start if not s.startswith("-")]
+        if ops[:len(words)] == words and all(s in texts for s in start if s.startswith("-")):
             return what
     if prog == "aws" and ops[:2] == ["configure", "get"] and len(ops) > 2 and (
             "secret" in ops[2].lower() or "token" in ops[2].lower() or "key" in ops[2].lower()):
@@ -203,7 +207,10 @@ def sftp_puts(inv: Invocation) -> list[str]:
     texts = [inv.stdin_text] if inv.stdin_text else []
     texts += [" ".join(w.text for w in up.args) for up in upstream_closure(inv) if up.program in ("echo", "printf")]
     args = [w.text for w in inv.args]
-    texts += [args[i + 1] for i, t in enumerate(args[:-1]) if t == "-c" and inv.program == "lftp"]  # lftp -c '…'
+    texts += [args[i + 1] for i, t in enumerate(args[:-1])  # lftp -c/-e '…', tftp -c put …, smbclient -c '…'
+              if t in ("-c", "-e") and inv.program == "lftp" or t in ("-c", "--command") and inv.program == "smbclient"]
+    if inv.program == "tftp" and "-c" in args:
+        texts.append(" ".join(args[args.index("-c") + 1:]))
     files: list[str] = []
     for text in texts:
         for line in text.replace("\\n", "\n").replace(";", "\n").splitlines():
