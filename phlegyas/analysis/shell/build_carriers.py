@@ -71,15 +71,15 @@ def build_language(ex: Walk, cmd: SimpleCommand, name: str, sub: list[Word], via
         texts = [w.text for w in sub]
         if "-run" in texts or any(t == "-r" and n == "un" for t, n in zip(texts, texts[1:])):
             verb = values(sub, "-e")
-            rest = sub[texts.index("--") + 1:] if "--" in texts else []
+            after = sub[texts.index("--") + 1:] if "--" in texts else []
             if verb:
-                argvs.append(("-run", [verb[0], *rest]))
+                argvs.append(("-run", [verb[0], *after]))
     elif name == "pm2":  # `pm2 start PROG [--name N] -- ARG…`: the process manager starts (and keeps) PROG ARG…
         texts = [w.text for w in sub]
-        program = next((w for i, w in enumerate(sub) if not w.text.startswith("-") and (
+        started = next((w for i, w in enumerate(sub) if not w.text.startswith("-") and (
             i == 0 or sub[i - 1].text not in _PM2_VALUES) and (i < texts.index("--") if "--" in texts else True)), None)
-        if program is not None:
-            argvs.append(("start", [program, *(sub[texts.index("--") + 1:] if "--" in texts else [])]))
+        if started is not None:
+            argvs.append(("start", [started, *(sub[texts.index("--") + 1:] if "--" in texts else [])]))
     elif name in ("gotool", "gorun"):
         if name == "gorun":  # `go run [flags] PKG ARG…`: the words after the package are the program's own
             cut = next((i for i, w in enumerate(sub) if not w.text.startswith("-")
