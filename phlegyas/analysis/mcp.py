@@ -104,6 +104,9 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
                 k.lower() in ("branch", "ref", "name") and v.removeprefix("refs/heads/") in _MAIN_BRANCHES
                 for k, v in tool_input.items() if isinstance(v, str)):
             grave = "default branch"
+        if grave is None:  # `kubectl_delete {"resourceType": "namespace"}`: what it deletes, said in an argument
+            grave = next((v.lower() for k, v in tool_input.items() if isinstance(v, str) and k.lower() in _KIND_KEYS
+                          and v.lower().rstrip("s") in GRAVE_OBJECTS), None)
         severity = Verdict.DENY if grave is not None else Verdict.ASK
         findings.append(Finding("mcp.destructive", severity, name,
                                 f"the {server} tool {tool} {what}s {'a ' + grave if grave else 'something'}"))
@@ -206,6 +209,9 @@ def _shell_like(code: str) -> bool:
     return "\n" not in code.strip() and "(" not in code and "=" not in code
 
 
+_KIND_KEYS: Final = frozenset({"resourcetype", "resource_type", "kind", "type", "resource", "object_type"})
+
+
 def destruction(words: list[str]) -> tuple[str, str | None] | None:
     """(the destructive verb, the grave thing it acts on or None) of a tool's name: a verb of
     ``DESTRUCTIVE_VERBS`` among its first words, not after a read verb (``s3_delete_bucket``,
@@ -217,7 +223,7 @@ def destruction(words: list[str]) -> tuple[str, str | None] | None:
         if w in WHOLE_STORE:
             return "flushe", "whole keyspace"
         if w in DESTRUCTIVE_VERBS:
-            grave = next((x for x in words[i + 1:] if x in GRAVE_OBJECTS), None)
+            grave = next((x for x in (*words[i + 1:], *words[:i]) if x in GRAVE_OBJECTS), None)  # `r2_bucket_delete`
             return w, grave
     return None
 

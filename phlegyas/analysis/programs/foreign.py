@@ -15,7 +15,11 @@ FOREIGN: Final[dict[str, tuple[str, ...]]] = {
     "jrunscript": ("-e",), "groovy": ("-e",), "kotlin": ("-e",), "scala": ("-e",), "clojure": ("-e", "--eval"),
     "clj": ("-e", "--eval"), "bb": ("-e", "--eval"), "nim": (), "crystal": ("eval",), "dart": (),
     "puppet": ("-e", "--execute"), "chef-apply": ("-e", "--execute"), "salt-call": (),
+    "mlr": ("-s",), "bpftrace": ("-e",),
 }
 """Programs whose code ``shell.foreign_code`` reads: the options that take code (``-e CODE``); stdin too."""
+FOREIGN_OPERANDS: Final = frozenset({"mlr"})
+"""Of those, the programs whose operands are code too (``mlr -n put 'end { system("…") }'``)."""
 
-__all__ = ["FOREIGN"]
+
+__all__ = ["FOREIGN", "FOREIGN_OPERANDS"]

@@ -17,7 +17,7 @@ import re
 import shlex
 from typing import Final
 
-from phlegyas.analysis.programs.foreign import FOREIGN
+from phlegyas.analysis.programs.foreign import FOREIGN, FOREIGN_OPERANDS
 from phlegyas.analysis.shell.expansion import Walk, literal
 from phlegyas.analysis.shell.foreign_code import foreign_commands
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
@@ -61,6 +61,7 @@ def build_language(ex: Walk, cmd: SimpleCommand, name: str, sub: list[Word], via
     if name == "foreign":  # code of a language the gate has no model of: what it hands to a shell or deletes
         texts = [w.text for w in sub]
         given = values(sub, *FOREIGN.get(program, ()))
+        given += [w for w in sub if not w.text.startswith("-")] if program in FOREIGN_OPERANDS else []
         if program == "salt-call" and "cmd.run" in texts and texts.index("cmd.run") + 1 < len(sub):
             codes.append(("cmd.run", sub[texts.index("cmd.run") + 1]))
         piped, _ = stdin_text(cmd, ex.ups_of)

@@ -40,6 +40,13 @@ def detect_gh_grants(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             re.match(r"force=(?:true|1)$", t) for t in texts) and _method(texts) in ("PATCH", "POST", "PUT"):
         ref = next(w for w in words if "/git/refs/" in w).split("/git/refs/", 1)[1]
         add(out, "git.force_push", inv, f"gh api force-updates {ref} on GitHub, replacing its history")
+    elif words[:1] == ["api"] and _method(texts) in ("POST", "PUT", "PATCH") and any(
+            re.search(r"(?:^|/)(?:repos/[^/\s]+/[^/\s]+/keys|user/keys|user/ssh_signing_keys)$", w) for w in words):
+        add(out, "persistence.ssh_keys", inv, "gh api adds an SSH key to the repository or the account: whoever holds "
+                                              "its private half gets in")
+    elif words[:1] == ["api"] and _method(texts) in ("POST", "PUT", "PATCH") and any(
+            re.search(r"(?:^|/)(?:repos/[^/\s]+/[^/\s]+|orgs/[^/\s]+)/hooks$", w) for w in words):
+        add(out, "net.exfiltration", inv, "gh api adds a webhook: every push (or every event) is sent to the URL it names")
     elif words[:2] == ["repo", "edit"] and any(t in ("--visibility=public",) or t == "--visibility" and i + 1 < len(
             texts) and texts[i + 1] == "public" for i, t in enumerate(texts)):
         add(out, "net.exfiltration", inv, "gh repo edit makes the repository public: its code and history, to everyone")
@@ -66,6 +73,51 @@ def detect_cloud_trust(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     policy = " ".join(texts)
     if _TRUST_OPEN.search(policy) or texts[1] == "update-assume-role-policy" and "file://" not in policy:
         add(out, "priv.escalation", inv, "aws iam changes who may assume the role: another account gets its rights")
+
+
+_EVERYONE: Final = re.compile(r"\ballUsers\b|\ballAuthenticatedUsers\b|AllUsers:|\bpublic-read(?:-write)?\b|"
+                             r"authenticated-read\b")
+
+
+def detect_cloud_public(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """A bucket, snapshot or image opened to everyone (``--member=allUsers``, ``--acl public-read``, a snapshot's
+    ``createVolumePermission`` for ``all``), or an IAM policy version allowing every action on every resource."""
+    texts = [w.text for w in inv.args]
+    joined = " ".join(texts)
+    words = [t for t in texts if not t.startswith("-")]
+    if inv.program in ("gcloud", "gsutil") and ("add-iam-policy-binding" in words or words[:2] == ["iam", "ch"]
+                                                or words[:2] == ["acl", "ch"]) and _EVERYONE.search(joined):
+        add(out, "net.exfiltration", inv, f"{inv.program} opens the resource to everyone on the internet")
+    elif inv.program == "aws" and any(w in ("put-bucket-acl", "put-object-acl") for w in words) \
+            and _EVERYONE.search(joined):
+        add(out, "net.exfiltration", inv, "aws opens the bucket's objects to everyone on the internet")
+    elif inv.program == "aws" and any(w in ("modify-snapshot-attribute", "modify-image-attribute",
+                                            "modify-db-snapshot-attribute", "modify-db-cluster-snapshot-attribute")
+                                      for w in words) and re.search(r"(?:--group-names|--values-to-add)[ =]\s*all\b|"
+                                                                    r"\"Group\"\s*:\s*\"all\"", joined):
+        add(out, "net.exfiltration", inv, "aws shares the snapshot or image with every AWS account (its data)")
+    elif inv.program == "aws" and "create-policy-version" in words and "--set-as-default" in texts and re.search(
+            r'"Action"\s*:\s*(?:"\*"|\[\s*"\*"\s*\])', joined) and re.search(r'"Resource"\s*:\s*(?:"\*"|\[\s*"\*")',
+                                                                          joined):
+        add(out, "priv.escalation", inv, "aws makes the policy allow every action on every resource (administrator)")
+    elif inv.program == "gcloud" and "add-metadata" in words and re.search(r"(?:^|[\s=,])ssh-keys=", joined):
+        add(out, "persistence.ssh_keys", inv, "gcloud adds an SSH key to the project's or instance's metadata: whoever "
+                                              "holds its private half logs in to the machines")
+
+
+def detect_ssh_copy_id(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``ssh-copy-id -i /tmp/helper.pub host``: a key that is not one of the user's own (``~/.ssh/*.pub``)."""
+    texts = [w.text for w in inv.args]
+    key = next((texts[i + 1] for i, t in enumerate(texts[:-1]) if t == "-i"), None)
+    if key is not None and not _OWN_KEY.search(key):
+        add(out, "persistence.ssh_keys", inv, f"ssh-copy-id installs {key}, a key that is not one of yours, as a login key")
+
+
+def detect_tailscale(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``tailscale up --ssh`` (with someone's ``--authkey``): the machine joins a tailnet that may log in to it."""
+    texts = [w.text for w in inv.args]
+    if texts[:1] in (["up"], ["login"], ["set"]) and any(t == "--ssh" or t == "--ssh=true" for t in texts):
+        add(out, "priv.escalation", inv, "tailscale lets the tailnet log in to this machine over SSH")
 
 
 def detect_kube_grants(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -97,5 +149,5 @@ def detect_remote_display(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                 return
 
 
-__all__ = ["detect_cloud_trust", "detect_gh_grants", "detect_kube_grants", "detect_remote_display",
-           "detect_ssh_import"]
+__all__ = ["detect_cloud_public", "detect_cloud_trust", "detect_gh_grants", "detect_kube_grants",
+           "detect_remote_display", "detect_ssh_copy_id", "detect_ssh_import", "detect_tailscale"]

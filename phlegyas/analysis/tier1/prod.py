@@ -82,6 +82,10 @@ def _cluster_wide(args: list, rest: list[str]) -> str | None:
     kinds = set(rest[0].split(",")) if rest else set()
     if every and kinds & _NAMESPACES:
         return "deletes every namespace and all that is in them"
+    if every and kinds & {"node", "nodes", "no"}:
+        return "removes every node from the cluster (every workload stops)"
+    if every and kinds & {"pv", "persistentvolume", "persistentvolumes"}:
+        return "deletes every persistent volume and its data"
     if every and kinds & {"crd", "crds", "customresourcedefinition", "customresourcedefinitions"}:
         return "deletes every custom resource definition and every resource of those kinds"
     if every and any(t in ("-A", "--all-namespaces") for t in texts):
