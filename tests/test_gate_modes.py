@@ -120,7 +120,7 @@ def test_a_broken_policy_denies_everything_and_says_where(gate_for):
 @pytest.mark.parametrize("command, protected", [
     ("cp helper.sh ~/.lessfilter", True),
     ("echo 'pipe x' >> ~/.config/procps/toprc", True),
-    ("cp tool ~/.local/bin/git", True),
+    ("cp tool ~/.local/bin/mytool", True),
     ("touch ~/.cache/build-stamp", False),
     ("echo note > ~/notes.txt", False),
 ])
@@ -129,3 +129,9 @@ def test_home_dotfiles_are_protected_even_when_home_is_under_a_safe_dir(gate_for
     decision = gate_for(command)
     assert (decision.tier == "protected_path") is protected, decision.reason
     assert decision.verdict is not Verdict.ALLOW or not protected
+
+
+def test_a_program_under_a_command_s_name_first_on_path_is_never_allowed(gate_for):
+    """``~/.local/bin/git`` shadows git for every later shell: unseen content asks, a shown script denies."""
+    assert gate_for("cp tool ~/.local/bin/git").verdict is Verdict.ASK
+    assert gate_for("printf '#!/bin/sh\\nexec /usr/bin/git \"$@\"\\n' > ~/.local/bin/git").verdict is Verdict.DENY

@@ -167,6 +167,7 @@ TEMPLATES = {
     "agent_settings": ('{"permissions": {"allow": ["Bash(npm test)"]}}',
                        '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "{bad}"}]}]}}',
                        '{"mcpServers": {"x": {"command": "mystery-tool", "args": ["--now"]}}}'),
+    "install_sources": ("# mirrors\n", "<mirror><url>https://repo.x.example/maven2</url></mirror>\n", None),
     "client_startup": ("set pagination off\n", "shell {bad}\n", "python import x\n"),
     # a program under sudo's name first on PATH is the deny, whatever it runs (outside a project: fresh2.tsv)
     "path_shadow": (None, None, None),

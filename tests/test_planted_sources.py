@@ -250,9 +250,12 @@ def sources(language: str, content: str, path: str = f"{ROOT}/x", whole: bool = 
 
 
 def test_the_reason_names_the_source_and_hides_credentials():
-    decision = write(".npmrc", "registry=https://me:s3cr3t-t0ken@npm.evil.io/\n")
+    decision = write(".npmrc", "registry=https://me:s3cr3t-t0ken@npm.corp.internal/\n")  # a private index: ask
     assert decision.verdict == Verdict.ASK and PACKAGE_SOURCE in decision.reason
-    assert "points package installs at https://…@npm.evil.io/" in decision.reason and "s3cr3t" not in decision.reason
+    assert "points package installs at https://…@npm.corp.internal/" in decision.reason
+    assert "s3cr3t" not in decision.reason
+    elsewhere = write(".npmrc", "registry=https://me:s3cr3t-t0ken@npm.evil.io/\n")  # no registry, no forge: deny
+    assert elsewhere.verdict == Verdict.DENY and "npm.evil.io" in elsewhere.reason and "s3cr3t" not in elsewhere.reason
     assert show("--index-url https://u:p@h.example/simple") == "--index-url https://…@h.example/simple"
 
 

@@ -266,8 +266,24 @@ anyway (``tier1.install_sources`` judges code from anywhere else)."""
 def known_code_host(host: str) -> bool:
     """A forge, a package registry or one of their subdomains (``raw.githubusercontent.com``, ``codeload.github.com``)."""
     host = host.lower().rstrip(".")
-    known = (*FORGES, *PACKAGE_HOSTS, "githubusercontent.com")
+    known = (*FORGES, *PACKAGE_HOSTS, "githubusercontent.com", "jfrog.io", "cloudsmith.io", "fury.io", "pkg.dev",
+             "packagecloud.io", "myget.org")
     return any(host == k or host.endswith("." + k) for k in known)
+
+
+_DOCUMENTATION: Final = tuple(ipaddress.ip_network(n) for n in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24",
+                                                                 "2001:db8::/32"))
+
+
+def foreign_code_host(host: str) -> bool:
+    """A host code should not come from: not a forge or a registry (``known_code_host``), and not this machine
+    or a private network. The documentation ranges (``203.0.113.0/24`` …) route nowhere private: foreign."""
+    if known_code_host(host):
+        return False
+    address = _address(host)
+    if address is not None and any(address in n for n in _DOCUMENTATION if n.version == address.version):
+        return True
+    return host_reason(host) is None
 
 
 def git_url_host(url: str) -> str:

@@ -109,6 +109,9 @@ _KINDS: Final = (
                 "terminals)", "agentjson", (".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
                                             ".cursor/mcp.json", ".config/Code/User/settings.json",
                                             ".gemini/settings.json")),
+    PlantedKind("install_sources", "a package manager's sources", "every later install (apt, maven, terraform, "
+                "podman, gem, conda)", "pkgsrc", (".terraformrc", ".m2/settings.xml", "etc/apt/sources.list.d/x.list",
+                                                 ".config/containers/registries.conf", ".gemrc", ".condarc")),
     PlantedKind("client_startup", "a client's start-up file", "the next gdb, psql or sqlite3 session", "clientrc",
                        (".gdbinit", ".psqlrc", ".sqliterc")),
     PlantedKind("path_shadow", "a program on PATH under a system command's name", "the next shell that runs that "
@@ -344,6 +347,9 @@ def _system_kind(parts: list[str]) -> str | None:
         return "editor_startup"
     if name == ".pdbrc":
         return "pdbrc"
+    if name in (".terraformrc", "terraform.rc", ".gemrc", ".condarc", "registries.conf") or parts[-2:] == [
+            ".m2", "settings.xml"] or "sources.list.d" in parts[:-1] or parts[-2:] == ["apt", "sources.list"]:
+        return "install_sources"
     if name in (".gdbinit", ".psqlrc", ".sqliterc") or name == "gdbinit" and parent == "gdb":
         return "client_startup"
     if name in (".bash_logout", ".zlogout") or name.endswith(".fish") and "fish" in parts[:-1]:

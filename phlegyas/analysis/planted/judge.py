@@ -35,6 +35,7 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis.planted.catalogue import PlantedKind, run_dir
 from phlegyas.analysis.planted.extract import LOOSE, extract
 from phlegyas.analysis.planted.package_sources import PACKAGE_SOURCE, package_sources
+from phlegyas.analysis.planted.run_configs import foreign_sources
 from phlegyas.analysis.planted.sources import source_deny
 from phlegyas.analysis.planted.tools import ShellTools, short
 from phlegyas.analysis.shell.analyze import Run, expand
@@ -147,6 +148,11 @@ def _sources_finding(language: str, path: str, what: str, read_by: str, content:
         return []
     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
     verb = _SOURCE_VERBS.get(language, "points package installs at")
+    elsewhere = foreign_sources(content) if language not in _SOURCE_VERBS else []
+    if elsewhere:  # not a registry, a forge or a private index: what it serves runs at the next install
+        return [Finding(PLANTS_CODE, DENY, shown, f"{actor} writes {shown} ({what}, read by {read_by}) that sends "
+                                                  f"installs to {elsewhere[0]}, neither a package registry nor a "
+                                                  "code forge")]
     return [Finding(PACKAGE_SOURCE, ASK, shown, f"{actor} writes {shown} ({what}, read by {read_by}) that {verb} "
                                                 f"{found[0]}{more}")]
 

@@ -13,6 +13,8 @@ import re
 import shlex
 from typing import Final, Protocol
 
+from phlegyas.analysis.urls import foreign_code_host, host_of
+
 
 class _Content(Protocol):
     snippets: list[tuple[str, str]]
@@ -53,6 +55,16 @@ _OUTSIDE_CODE: Final = re.compile(r"(?:/tmp|/var/tmp|/dev/shm|~/\.|\$HOME/\.|\$\
                                   r"\.(?:js|cjs|mjs|ts|cts|mts|rb|py|sh|so|pl|lua|php|jar|dll|dylib)\b")
 _SERVES_ALL: Final = re.compile(r"\ballow\s*:\s*\[\s*['\"]/['\"]")
 _CLIENT_SHELL: Final = re.compile(r"^\s*(?:shell\s+|!|\\!\s*|\.shell\s+|\.system\s+)(.+?)\s*$", re.M)
+_USES_OWNER: Final = re.compile(r"^\s*-?\s*uses\s*:\s*['\"]?([\w.-]+)/", re.M)
+_ACTION_OWNERS: Final = frozenset({"actions", "github", "docker", "aws-actions", "azure", "google-github-actions",
+                                   "hashicorp", "codecov", "softprops", "dtolnay", "pypa", "astral-sh", "oven-sh",
+                                   "pnpm", "denoland", "gradle", "ruby", "shivammathur", "golangci", "goreleaser",
+                                   "cachix", "peaceiris", "actions-rs", "swatinem", "taiki-e", "crazy-max"})
+_SOURCE_LINE: Final = re.compile(r"registry|index|mirror|\burl\b|<url>|source|channels?|^\s*deb(?:-src)?\s|"
+                                  r"\bextra-index|find-links|goproxy|location\s*=", re.I)
+_URL: Final = re.compile(r"\bhttps?://[^\s'\"<>,\]]+")
+_SCOPED: Final = re.compile(r"\s*@[\w.-]+:registry\s*=|\s*\"?@[\w.-]+\"?\s*:\s*\{?\s*$")
+_BARE_LOCATION: Final = re.compile(r"^\s*location\s*=\s*[\"']([\w.-]+(?::\d+)?)(?:/[^\"']*)?[\"']")
 _EVERYTHING: Final = frozenset({"Bash", "Bash(*)", "Bash(:*)", "Bash(**)", "*"})
 
 
@@ -60,6 +72,9 @@ def read(language: str, text: str, out: _Content) -> None:
     """The snippets, doubts and denies of ``text`` in one of this module's languages (else nothing)."""
     if language == "sh":
         out.denies.extend(credential_wrappers(text))
+    elif language in ("cargo", "pkgsrc"):  # a registry or mirror elsewhere: every later install runs its code
+        out.denies.extend(f"sends every later install to {h} (neither a package registry nor a code forge)"
+                          for h in foreign_sources(text))
     elif language == "logrotate":  # `postrotate … endscript`: run through /bin/sh as root after each rotation
         out.snippets.extend(("sh", m.group(1)) for m in _LOGROTATE_SCRIPT.finditer(text))
     elif language == "udev":  # `RUN+="/bin/sh -c '…'"`: run as root for each matching device event
@@ -83,6 +98,24 @@ def read(language: str, text: str, out: _Content) -> None:
     elif language == "shadow":
         out.denies.append("puts a program first on PATH under the name of a command people type passwords into "
                           "or trust")
+
+
+def foreign_sources(text: str) -> list[str]:
+    """The hosts, neither a package registry nor a forge nor a private network, that lines of a package
+    configuration send installs to (``registry = https://registry.evil.example``, ``<mirror><url>…``,
+    ``network_mirror { url = … }``, ``deb [trusted=yes] http://203.0.113.9 …``)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if not _SOURCE_LINE.search(line) or _SCOPED.match(line):  # (a scope's own registry serves only its packages)
+            continue
+        if re.match(r"\s*deb(?:-src)?\s", line) and not re.search(r"trusted=yes|allow-insecure=yes", line):
+            continue  # a vendor's apt repository is signed: only one trusted without a signature counts
+        urls = _URL.findall(line) + [f"https://{m}" for m in _BARE_LOCATION.findall(line)]  # registries.conf
+        for url in urls:
+            _, host = host_of(url)
+            if host and foreign_code_host(host) and host not in out:
+                out.append(host)
+    return out
 
 
 def credential_wrappers(text: str) -> list[str]:
@@ -153,6 +186,8 @@ def _tool_config(text: str, out: _Content) -> None:
         args = [a or b for a, b in _JS_STRING.findall(m.group(2))]
         out.snippets.append(("sh", shlex.join([m.group(1), *args])))
     out.doubts.extend(f"loads {m.group(0)} from outside the project" for m in _OUTSIDE_CODE.finditer(text))
+    if re.search(r'"importMap"\s*:\s*"https?://', text):
+        out.doubts.append("it maps every import through a file on another host (a remote importMap)")
     if _SERVES_ALL.search(text):
         out.doubts.append("the dev server may serve any file of the machine (fs.allow /)")
     try:
@@ -174,12 +209,28 @@ def workflow_doubts(text: str) -> list[str]:
     out: list[str] = []
     if re.search(r"^\s*-?\s*pull_request_target\b", text, re.M):
         out.append("it runs pull requests from forks with the repository's secrets (pull_request_target)")
+    for owner in _USES_OWNER.findall(text):
+        near = next((o for o in _ACTION_OWNERS if o != owner.lower() and _one_edit(owner.lower(), o)), None)
+        if near is not None:
+            out.append(f"it runs the action of {owner}, one typo from {near} (a look-alike?)")
     if re.search(r"^\s*permissions\s*:\s*write-all\b", text, re.M):
         out.append("it gives the workflow's token every write permission (write-all)")
     if re.search(r"^\s*secrets\s*:\s*inherit\b", text, re.M) and re.search(r"^\s*uses\s*:\s*[\w.-]+/[\w.-]+/", text,
                                                                              re.M):
         out.append("it hands every secret to a workflow of another repository (secrets: inherit)")
     return out
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one letter added, dropped, changed or two swapped."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] \
+            and a[diff[1]] == b[diff[0]]
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
 def _agent_settings(text: str, out: _Content) -> None:
@@ -234,4 +285,4 @@ def _decodable(body: str) -> bool:
 
 
 LANGUAGES: Final = frozenset({"logrotate", "udev", "envfile", "tmux", "elisp", "dirlocals", "agentjson", "toolcfg",
-                              "clientrc", "shadow"})
+                              "clientrc", "shadow", "pkgsrc"})

@@ -68,6 +68,8 @@ KNOWN_BAD: Final[dict[str, dict[str, frozenset[str] | None]]] = {
         "rc": frozenset({"1.2.9", "1.3.9", "2.3.9"}), "colors": frozenset({"1.4.1", "1.4.2", "1.4.44-liberty-2"}),
         "faker": frozenset({"6.6.6"}), "node-ipc": frozenset({"10.1.1", "10.1.2", "10.1.3"}),
         "eslint-scope": frozenset({"3.7.2"})},
+    "crates": {"rustdecimal": None, "faster_log": None, "async_println": None},
+    "go": {"github.com/boltdb-go/bolt": None},
 }
 """Releases the registries pulled after they shipped malware: installing one is never automatic."""
 

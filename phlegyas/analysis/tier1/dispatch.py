@@ -91,6 +91,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("aws", "gcloud", "gsutil"), grants.detect_cloud_public)
     on("ssh-copy-id", grants.detect_ssh_copy_id)
     on("tailscale", grants.detect_tailscale)
+    on(("ssh", "chisel"), grants.detect_reverse_tunnel)
     on("kubectl", grants.detect_kube_grants)
     on("gh", grants.detect_gh_grants)
     on("ssh-import-id", grants.detect_ssh_import)

@@ -120,6 +120,28 @@ def detect_tailscale(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "priv.escalation", inv, "tailscale lets the tailnet log in to this machine over SSH")
 
 
+_LOGIN_PORTS: Final = frozenset({"22", "3389", "5900", "5901", "23"})
+
+
+def detect_reverse_tunnel(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``ssh -R 2222:localhost:22 host``, ``chisel client HOST R:socks``: another machine gets a way in to this
+    one's logins (ssh, RDP, VNC) or, through a SOCKS proxy, to every host this one reaches."""
+    texts = [w.text for w in inv.args]
+    if inv.program == "ssh":
+        specs = [texts[i + 1] for i, t in enumerate(texts[:-1]) if re.fullmatch(r"-[A-Za-z]*R", t)]  # -R, -fNR
+        specs += [t[2:] for t in texts if t.startswith("-R") and len(t) > 2]
+        for spec in specs:
+            parts = spec.split(":")
+            if len(parts) >= 2 and parts[-1] in _LOGIN_PORTS or len(parts) <= 2 and parts[-1].isdigit() and \
+                    "-D" not in texts and len(parts) == 1:
+                add(out, "net.reverse_shell", inv, f"ssh -R {spec} lets the other host reach this machine's "
+                                                   "login port (or proxy through it)")
+                return
+    elif inv.program == "chisel" and texts[:1] == ["client"] and any(t.startswith("R:") for t in texts):
+        add(out, "net.reverse_shell", inv, "chisel opens a reverse tunnel: the server reaches this machine and its "
+                                           "network")
+
+
 def detect_kube_grants(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     """``kubectl patch|edit clusterrolebinding cluster-admin``; ``kubectl proxy --address=0.0.0.0``: the
     cluster's API, with the user's credentials, to the whole network."""
@@ -150,4 +172,4 @@ def detect_remote_display(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 
 __all__ = ["detect_cloud_public", "detect_cloud_trust", "detect_gh_grants", "detect_kube_grants",
-           "detect_remote_display", "detect_ssh_copy_id", "detect_ssh_import", "detect_tailscale"]
+           "detect_remote_display", "detect_reverse_tunnel", "detect_ssh_copy_id", "detect_ssh_import", "detect_tailscale"]

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from phlegyas.analysis.programs.popular_packages import known_bad
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add
-from phlegyas.analysis.urls import host_of, host_reason, known_code_host
+from phlegyas.analysis.urls import foreign_code_host, host_of
 from phlegyas.core.analysis import AnalysisEnv
 
 _PIP: Final = ("-i", "--index-url", "--extra-index-url", "-f", "--find-links")
@@ -66,6 +67,7 @@ _SETTINGS: Final[dict[str, tuple[tuple[str, ...], ...]]] = {
     "bundle": (("config", "set", "--global"), ("config", "set"), ("config",)), "composer": (("config",),),
     "poetry": (("config",),), "cargo": (),
 }
+_REGISTRIES: Final = {"cargo": "crates", "go": "go"}
 _SOURCE_VARIABLES: Final = frozenset({"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "UV_INDEX_URL",
                                      "UV_EXTRA_INDEX_URL", "UV_INDEX", "UV_DEFAULT_INDEX", "NPM_CONFIG_REGISTRY",
                                      "YARN_REGISTRY", "YARN_NPM_REGISTRY_SERVER", "BUN_CONFIG_REGISTRY", "GOPROXY",
@@ -93,9 +95,7 @@ def _foreign(spec: str) -> str | None:
     if "://" not in text:
         return None
     _, host = host_of(text)
-    if host is None or known_code_host(host) or host_reason(host) is not None:
-        return None
-    return host
+    return host if host is not None and foreign_code_host(host) else None
 
 
 def detect_install_source(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -125,6 +125,15 @@ def detect_install_source(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                     "which runs as it installs or builds (neither a package registry nor a code forge)")
                 return
         break
+    registry = _REGISTRIES.get(program)
+    plain = [t for t in words if not t.startswith("-")]
+    if registry is not None and plain[:1] and plain[0] in ("add", "install", "get"):
+        for spec in plain[1:]:
+            name, _, version = spec.partition("@")
+            if known_bad(name, version, registry):
+                add(out, "net.pipe_to_shell", inv, f"{inv.program} {plain[0]} {spec} installs a package that shipped "
+                    "malware (the registry pulled it): it runs as it builds or installs")
+                return
     for path in _SETTINGS.get(program, ()):
         start = _subcommand(words, path)
         if start < 0:

@@ -107,6 +107,37 @@ def _runs(inv: Invocation, env: AnalysisEnv) -> str | None:
         for w in inv.args:
             if not w.text.startswith("-"):
                 return path_of(w.text, env)
+    return _builds_or_installs(inv, env)
+
+
+_FILE_INSTALLERS: Final = {"apt-get": "install", "apt": "install", "dnf": "install", "yum": "install",
+                           "zypper": "install", "pip": "install", "pip3": "install", "gem": "install",
+                           "npm": "install", "pnpm": "add", "yarn": "add", "snap": "install", "flatpak": "install"}
+_PACKAGE_FILE: Final = re.compile(r"\.(?:deb|rpm|whl|tar\.gz|tgz|gem|snap|flatpak|flatpakref|apk|pkg)$")
+
+
+def _builds_or_installs(inv: Invocation, env: AnalysisEnv) -> str | None:
+    """What a build or an install of a local file runs: ``apt-get install /tmp/u.deb`` (its maintainer scripts,
+    as root), ``dpkg -i F``, ``rpm -i F``, ``pip install F.whl``; ``make -C DIR`` (DIR's Makefile);
+    ``run-parts DIR`` (every program in DIR, as ``DIR/``)."""
+    texts = [w.text for w in inv.args]
+    plain = [t for t in texts if not t.startswith("-")]
+    sub = _FILE_INSTALLERS.get(inv.program)
+    if sub is not None and plain[:1] == [sub] or inv.program == "dpkg" and ("-i" in texts or "--install" in texts) \
+            or inv.program == "rpm" and any(re.fullmatch(r"-[iU][a-z]*|--install|--upgrade", t) for t in texts):
+        local = next((t for t in plain[1:] if "/" in t or _PACKAGE_FILE.search(t)), None) if sub is not None else \
+            next((t for t in plain if "/" in t or _PACKAGE_FILE.search(t)), None)
+        return path_of(local, env) if local is not None else None
+    if inv.program in ("make", "gmake"):
+        for i, t in enumerate(texts[:-1]):
+            if t == "-C":
+                where = path_of(texts[i + 1], env)
+                return where.rstrip("/") + "/Makefile" if where is not None else None
+            if t in ("-f", "--file", "--makefile"):
+                return path_of(texts[i + 1], env)
+    if inv.program == "run-parts" and plain:
+        where = path_of(plain[-1], env)
+        return where.rstrip("/") + "/" if where is not None else None
     return None
 
 
@@ -188,7 +219,9 @@ def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
             continue
         if downloaded or unpacked:
             ran = _runs(inv, env)
-            if ran is not None and ran in downloaded:
+            if ran is not None and ran.endswith("/") and any(p.startswith(ran) for p in downloaded):
+                add(out, "net.pipe_to_shell", inv, f"runs every program in {ran}, where a download just went, unseen")
+            elif ran is not None and ran in downloaded:
                 add(out, "net.pipe_to_shell", inv, f"runs {ran}, which {downloaded[ran]} just downloaded, unseen")
             elif ran is not None and unpacked is not None and not is_system_path(ran, env.home):
                 add(out, "net.pipe_to_shell", inv, f"runs {ran}, from an archive {unpacked} just downloaded, unseen")
