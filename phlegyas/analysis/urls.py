@@ -264,7 +264,8 @@ anyway (``tier1.install_sources`` judges code from anywhere else)."""
 
 
 def known_code_host(host: str) -> bool:
-    """A forge, a package registry or one of their subdomains (``raw.githubusercontent.com``, ``codeload.github.com``)."""
+    """A forge, a package registry or one of their subdomains (``raw.githubusercontent.com``,
+    ``codeload.github.com``)."""
     host = host.lower().rstrip(".")
     known = (*FORGES, *PACKAGE_HOSTS, "githubusercontent.com", "jfrog.io", "cloudsmith.io", "fury.io", "pkg.dev",
              "packagecloud.io", "myget.org")

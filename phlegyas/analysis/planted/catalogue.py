@@ -375,7 +375,8 @@ def _system_kind(parts: list[str]) -> str | None:
         if below[:1] in (["profile.d"], ["update-motd.d"]) or below in (["bash.bashrc"], ["zsh", "zshrc"],
                                                                         ["rc.local"], ["profile"]):
             return "system_startup"
-        if len(below) == 2 and (below[0] in _SYSTEM_HOOK_DIRS or below[0].startswith("rc") and below[0].endswith(".d")) \
+        rc_dir = below[0].startswith("rc") and below[0].endswith(".d")
+        if len(below) == 2 and (below[0] in _SYSTEM_HOOK_DIRS or rc_dir) \
                 or below[:2] == ["NetworkManager", "dispatcher.d"] or below[:1] == ["network"] and len(below) == 3 \
                 and below[1].startswith("if-") or below[:1] == ["ppp"] and below[1:2] in (["ip-up.d"], ["ip-down.d"]):
             return "system_hook"

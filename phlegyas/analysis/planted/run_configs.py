@@ -61,6 +61,8 @@ _ACTION_OWNERS: Final = frozenset({"actions", "github", "docker", "aws-actions",
                                    "pnpm", "denoland", "gradle", "ruby", "shivammathur", "golangci", "goreleaser",
                                    "cachix", "peaceiris", "actions-rs", "swatinem", "taiki-e", "crazy-max"})
 _SOURCE_LINE: Final = re.compile(r"registry|index|mirror|\burl\b|<url>|source|channels?|^\s*deb(?:-src)?\s|"
+                                  r"[\w\]]\s*@\s*(?:git\+)?https?://|"
+                                  r"(?:^|[\s\"'])(?:git\+)?https?://\S+\.(?:tar\.gz|tgz|whl|zip)\b|"
                                   r"\bextra-index|find-links|goproxy|location\s*=", re.I)
 _URL: Final = re.compile(r"\bhttps?://[^\s'\"<>,\]]+")
 _SCOPED: Final = re.compile(r"\s*@[\w.-]+:registry\s*=|\s*\"?@[\w.-]+\"?\s*:\s*\{?\s*$")

@@ -31,7 +31,8 @@ _STRING: Final = re.compile(r"(['\"])((?:(?!\1).)*)\1")
 _APT_HOOK: Final = re.compile(r"(?:Pre|Post)-Invoke(?:-Success)?|Pre-Install-Pkgs|Post-Install-Pkgs", re.I)
 _SSHD_COMMAND: Final = re.compile(r"^\s*(?:AuthorizedKeysCommand|AuthorizedPrincipalsCommand|ForceCommand)\s+(.+?)\s*$",
                                   re.M | re.I)
-_SSHD_GRANTS: Final = re.compile(r"^\s*(TrustedUserCAKeys\s+\S+|AuthorizedKeysFile\s+(?:\S*\s+)*/(?:tmp|var/tmp|dev/shm)/\S*|"
+_SSHD_GRANTS: Final = re.compile(r"^\s*(TrustedUserCAKeys\s+\S+|"
+                                 r"AuthorizedKeysFile\s+(?:\S*\s+)*/(?:tmp|var/tmp|dev/shm)/\S*|"
                                  r"PermitEmptyPasswords\s+yes)", re.M | re.I)
 _SSHD_GRANT_WHY: Final = (("trustedusercakeys", "whoever holds a certificate that key signs"),
                           ("authorizedkeysfile", "whoever can write a temporary directory"),

@@ -64,7 +64,8 @@ _add("make gmake", Spec(
               ("make -s -C build test", "safe"), ("make install", "notsafe"), ("make -j install", "notsafe"),
               ("make deploy", "notsafe"), ("make -f /tmp/x.mk", "notsafe"),
               ("make --eval='$(shell id)' test", "executes notsafe"), ("make CC=/tmp/evil test", "notsafe"),
-              ("make CFLAGS=-O2 DEBUG=1 test", "safe"), ("make CC=clang test", "safe"), ("make CC='ccache gcc'", "safe"), ("make 'CFLAGS=; id' test", "notsafe"),
+              ("make CFLAGS=-O2 DEBUG=1 test", "safe"), ("make CC=clang test", "safe"),
+              ("make CC='ccache gcc'", "safe"), ("make 'CFLAGS=; id' test", "notsafe"),
               ("make -f - test", "notsafe"))))
 _MVN_WHOLE = "-am -amd -fae -ff -fn -nsu -ntp -llr -pl -rf -gs -gt -emp -ep -cpu -npr -npu -up"
 _add("mvn mvnw", Spec(

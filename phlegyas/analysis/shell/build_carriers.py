@@ -35,7 +35,8 @@ _GO_VALUES: Final = frozenset({"-o", "-p", "-C", "-tags", "-ldflags", "-gcflags"
                                "-pkgdir", "-buildmode", "-compiler", "-overlay", "-pgo", "-exec", "-toolexec"})
 _PM2_VALUES: Final = frozenset({"--name", "-n", "--interpreter", "--cwd", "-i", "--instances", "--log", "-o", "-e",
                                 "--output", "--error", "--cron", "--max-memory-restart", "--watch"})
-BUILD_LANGUAGES: Final = frozenset({"foreign", "gotool", "gorun", "helm", "rubyun", "pm2", "maven", "apt", "rpm", "cargo"})
+BUILD_LANGUAGES: Final = frozenset({"foreign", "gotool", "gorun", "helm", "rubyun", "pm2", "maven", "apt", "rpm",
+                                    "cargo"})
 
 
 def values(sub: list[Word], *names: str) -> list[Word]:

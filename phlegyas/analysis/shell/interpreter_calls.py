@@ -7,6 +7,9 @@ program or spec.
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import urllib.parse
 from typing import Final
 
 from phlegyas.analysis import programs as P
@@ -67,6 +70,8 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
     interpreter's entry, when it is not ``INTERPRETERS[key]``)."""
     if it is None:
         it = P.INTERPRETERS[key]
+    if key in ("node", "nodejs", "bun", "deno"):
+        args = _data_url_code(args)
     run = ex.new_run(cmd, name, args, via, depth, remote, written, "interp")
     if it.lang in ("pwsh", "cmd"):  # Windows shells: their own option syntax and code (shell.windows)
         code, file = windows_command([a.text for a in args], it.lang)
@@ -256,6 +261,36 @@ def _pure_library(lang: str, opt: str, value: str) -> bool:
     return lang == "ruby" and opt == "-r" and value in PURE_RUBY_LIBRARIES
 
 
+_PRELOADS: Final = frozenset({"--import", "--require", "-r", "--loader", "--experimental-loader", "--preload"})
+
+
+def _data_url_code(args: list[Word]) -> list[Word]:
+    """``node --import 'data:text/javascript,CODE'`` (or ``--require``, ``--loader``): CODE runs before the program,
+    as ``-e CODE`` would (percent- or base64-encoded as a data URL says)."""
+    out: list[Word] = []
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        name, eq, value = t.partition("=")
+        if name in _PRELOADS and (eq and value.startswith("data:") or not eq and i + 1 < len(args)
+                                  and args[i + 1].text.startswith("data:")):
+            url = value if eq else args[i + 1].text
+            header, _, body = url.partition(",")
+            if header.endswith(";base64"):
+                try:
+                    body = base64.b64decode(body + "=" * (-len(body) % 4)).decode("utf-8", "replace")
+                except (ValueError, binascii.Error):
+                    body = ""
+            else:
+                body = urllib.parse.unquote(body)
+            out.extend([literal("-e"), Word(body, args[i].dynamic or not eq and args[i + 1].dynamic)])
+            i += 1 if eq else 2
+            continue
+        out.append(args[i])
+        i += 1
+    return out
+
+
 def _python_module(ex: Walk, cmd: SimpleCommand, run: Run, module: Word, rest: list[Word], via: tuple[str, ...],
                    depth: int, remote: bool) -> None:
     """``python -m MODULE``: a module the table knows runs as its program or spec; any other executes code."""
@@ -268,6 +303,25 @@ def _python_module(ex: Walk, cmd: SimpleCommand, run: Run, module: Word, rest: l
             interpreter(ex, cmd, run.program, "python", rest[i:], via + (f"python -m {module.text}",), depth, remote,
                         run.written)
             return
+    if module.text == "timeit" and not any(w.dynamic for w in rest):  # `-m timeit -s SETUP STMT…`: Python code
+        code: list[str] = []
+        i = 0
+        while i < len(rest):
+            t = rest[i].text
+            if t in ("-n", "--number", "-r", "--repeat", "-u", "--unit") and i + 1 < len(rest):
+                i += 2
+                continue
+            if t in ("-s", "--setup") and i + 1 < len(rest):
+                code.append(rest[i + 1].text)
+                i += 2
+                continue
+            if not t.startswith("-") or t == "-":
+                code.append(t)
+            i += 1
+        ex.out.runs.remove(run)
+        interpreter(ex, cmd, run.program, "python", [literal("-c"), literal("\n".join(code) or "pass")],
+                    via + ("python -m timeit",), depth, remote, run.written)
+        return
     known = P.PYTHON_MODULES.get(module.text)
     if known is None or module.dynamic:
         run.notes.append(("executes", f"runs the python module {module.text}"))

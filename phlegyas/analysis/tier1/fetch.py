@@ -26,7 +26,7 @@ from typing import Final
 from phlegyas.analysis.environment import secret_variables
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import Out, add, parse_opts
-from phlegyas.analysis.tier1.network import CURL_LONG_VALUES, CURL_SHORT_VALUES
+from phlegyas.analysis.tier1.uploads import CURL_LONG_VALUES, CURL_SHORT_VALUES
 from phlegyas.analysis.urls import dev_server, gate_action, host_of, host_reason, internal_reason, secrets_in
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding

@@ -46,7 +46,8 @@ def detect_gh_grants(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                                               "its private half gets in")
     elif words[:1] == ["api"] and _method(texts) in ("POST", "PUT", "PATCH") and any(
             re.search(r"(?:^|/)(?:repos/[^/\s]+/[^/\s]+|orgs/[^/\s]+)/hooks$", w) for w in words):
-        add(out, "net.exfiltration", inv, "gh api adds a webhook: every push (or every event) is sent to the URL it names")
+        add(out, "net.exfiltration", inv, "gh api adds a webhook: every push (or every event) is sent to the URL it "
+                                          "names")
     elif words[:2] == ["repo", "edit"] and any(t in ("--visibility=public",) or t == "--visibility" and i + 1 < len(
             texts) and texts[i + 1] == "public" for i, t in enumerate(texts)):
         add(out, "net.exfiltration", inv, "gh repo edit makes the repository public: its code and history, to everyone")
@@ -110,7 +111,8 @@ def detect_ssh_copy_id(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     texts = [w.text for w in inv.args]
     key = next((texts[i + 1] for i, t in enumerate(texts[:-1]) if t == "-i"), None)
     if key is not None and not _OWN_KEY.search(key):
-        add(out, "persistence.ssh_keys", inv, f"ssh-copy-id installs {key}, a key that is not one of yours, as a login key")
+        add(out, "persistence.ssh_keys", inv, f"ssh-copy-id installs {key}, a key that is not one of yours, as a "
+                                              "login key")
 
 
 def detect_tailscale(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
@@ -172,4 +174,5 @@ def detect_remote_display(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
 
 
 __all__ = ["detect_cloud_public", "detect_cloud_trust", "detect_gh_grants", "detect_kube_grants",
-           "detect_remote_display", "detect_reverse_tunnel", "detect_ssh_copy_id", "detect_ssh_import", "detect_tailscale"]
+           "detect_remote_display", "detect_reverse_tunnel", "detect_ssh_copy_id", "detect_ssh_import",
+           "detect_tailscale"]

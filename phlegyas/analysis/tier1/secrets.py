@@ -125,8 +125,6 @@ _CREDENTIAL_COMMANDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     "etcdctl": ((("get",), "etcd's keys (Kubernetes secrets among them)"),),
     "secret-tool": ((("lookup",), "a stored password"), (("search",), "stored passwords")),
     "age": ((("-d",), "decrypted secrets"), (("--decrypt",), "decrypted secrets")),
-    "history": (((), "the shell's history (passwords and tokens typed on command lines)"),),
-    "fc": ((("-l",), "the shell's history (passwords and tokens typed on command lines)"),),
     "infisical": ((("export",), "Infisical secrets"), (("secrets",), "Infisical secrets")),
     "gcloud": ((("auth", "print-access-token"), "a Google Cloud access token"),
                (("auth", "print-identity-token"), "a Google Cloud identity token"),

@@ -228,6 +228,9 @@ def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
         if kind == "b" and (lang in _BACKTICK_SHELL):
             report.shell.append(text)
             continue
+        if kind == "b" and lang == "js" and idx and toks[idx - 1][0] == "w" and toks[idx - 1][1].endswith("$"):
+            report.shell.append(text)  # Bun's and zx's $`cmd`: a shell command (its ${…} filled in by JS)
+            continue
         if kind != "w":
             continue
         word = text.rsplit(".", 1)[-1] if lang in ("js", "lua", "ruby") else text
