@@ -195,7 +195,8 @@ _add("stylelint standard xo markdownlint markdownlint-cli2 rubocop clang-tidy sw
          flags=E(f"{_HELP} -v -q --quiet --verbose --cache --allow-empty-input --color --no-color --strict "
                  "--display-cop-names -D -E -S -P --parallel -L --list-target-files -F --fail-fast "
                  "--force-exclusion --reporter-json --relative -tests --fast --new --print-issued-lines --show-cops"),
-         value_opts=E("-f --format --formatter --max-warnings --ignore-pattern --only --except --fail-level "
+         value_opts=E("-f --format --formatter --max-warnings --ignore-pattern --ignore -i --only --except "
+                      "--fail-level "
                       "-checks -checks= --checks -header-filter --header-filter --timeout -j --concurrency "
                       "--enable --disable --disable-all --enable-all --out-format --output.text.path "
                       "--new-from-rev --build-tags -tags -go -explain"),
@@ -209,6 +210,13 @@ _add("stylelint standard xo markdownlint markdownlint-cli2 rubocop clang-tidy sw
          examples=(("golangci-lint run ./...", "safe"), ("rubocop -a app", "writes safe"),
                    ("staticcheck ./...", "safe"), ("stylelint -c /tmp/x.js 'src/**/*.css'", "notsafe"),
                    ("clang-tidy -load /tmp/x.so a.c", "notsafe"))))
+_add("cppcheck", Spec(
+    category=LINT_FORMAT, operands="read",
+    flags=E(f"{_HELP} -q --quiet -v --verbose --inconclusive --inline-suppr --check-config --force"),
+    value_opts=E("--enable --std --suppress -j --language --platform --error-exitcode --template -D -U"),
+    read_flags=E("-I --suppressions-list --includes-file --file-list"), write_flags=E("--output-file"),
+    examples=(("cppcheck --enable=warning,style --quiet src/", "safe"),
+              ("cppcheck --output-file=/etc/x src", "notsafe"))))
 _add("shellcheck", Spec(
     category=LINT_FORMAT, operands="read",
     flags=E(f"{_HELP} -V -x --external-sources -a --check-sourced --norc --list-optional --color -C"),
