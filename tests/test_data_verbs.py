@@ -33,6 +33,8 @@ def test_a_dry_run_is_no_deletion(example):
 
 
 @pytest.mark.parametrize("command", ["nodetool -h cass-1 status", "snapper list", "timeshift --list",
+                                     "snapper -c home delete 42", "timeshift --delete --snapshot 's1'",
+                                     "duplicity remove-older-than 1Y --force s3://b",
                                      "kafka-topics.sh --bootstrap-server k:9092 --list", "flyway info",
                                      "bq ls acme-prod:analytics", "virsh list --all",
                                      "restic -r /srv/r snapshots", "restic -r /srv/r forget --keep-daily 7 --prune"])
@@ -42,3 +44,9 @@ def test_listing_and_retention_are_not_denied(command):
 
 def test_restic_keeping_one_snapshot_denies():
     assert verdict("restic -r s3:s3.amazonaws.com/b forget --keep-last 1 --prune") == "deny"
+
+
+@pytest.mark.parametrize("command", ["sudo snapper -c home delete --sync 1-9999",
+                                     "duplicity remove-all-but-n-full 1 --force s3://b"])
+def test_every_snapshot_or_all_but_one_backup_denies(command):
+    assert verdict(command) == "deny"

@@ -74,6 +74,10 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
             return _sources_finding(language[4:], path, kind.what, kind.runs_it, content, whole, env, actor, shown)
         root = replace(env, cwd=env.project_root if env.project_root != "/" else env.cwd)
         why = source_deny(_by_shebang(content) if language == "src:auto" else language[4:], content, root, tools)
+        if why is None and _AUTH_BYPASS.search(content) and not _TEST_PATH.search(path):
+            return [Finding(PLANTS_UNCHECKED, ASK, shown,
+                            f"{actor} puts code in {where} that lets in whoever gives one fixed token or password "
+                            "(a backdoor?)")]
         if why is None and _WEB_SHELL.search(content):  # a route that runs what the request says: a backdoor
             return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} puts code in {where} that runs a command or code "
                                                           "taken from a web request")]
@@ -120,6 +124,13 @@ _WEB_SHELL: Final = re.compile(
     r"\bparams\[)")
 """A shell or eval call fed straight from a web request (Flask/Django ``request.args``, Express ``req.query``,
 PHP's ``$_GET``, Rails ``params[…]``): an endpoint that runs whatever a caller sends."""
+_AUTH_BYPASS: Final = re.compile(
+    r"\bif\s*\(?\s*(?:[\w.\[\]'\"]+\.)?(?:token|password|passwd|pwd|secret|api_?key|apikey|auth_?token|otp|"
+    r"passcode|credentials?)\s*(?:===?|\.equals\(|==\s*)\s*[\"'][^\"'\n]{4,}[\"']\s*\)?\s*(?::|\{|\))?\s*\n?\s*"
+    r"(?:return|\{\s*return|then\s+return)\b[^\n]*", re.I)
+"""``if token == "dbg-7781-override": return User.get_admin()``: a fixed secret that opens the door."""
+_TEST_PATH: Final = re.compile(r"(?:^|/)(?:tests?|spec|__tests__|fixtures?)/|(?:^|/)test_[^/]*$|_test\.\w+$|"
+                               r"\.(?:test|spec)\.\w+$")
 _CODE_CONFIG: Final = re.compile(r"\.(?:js|cjs|mjs|ts|cts|mts)$|/\.(?:irbrc|pryrc)$")
 """Tool configurations that are code of a language ``planted.sources`` reads (the rest are data)."""
 _UNSEEN_ASKS: Final = frozenset({"editor_settings", "build_wrapper"})

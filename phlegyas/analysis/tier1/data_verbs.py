@@ -1,8 +1,8 @@
 """Destruction by verb in the tools ``tier1.cloud`` and ``tier1.backups`` do not cover, as a table: backups kept by
-databases and machines (wal-g, pgBackRest, duplicity, Cassandra, snapper, timeshift), hosting platforms that delete
-an app or a site, schema tools that drop every object, message brokers and coordination stores that delete topics or
-trees, virtual machines removed with their disks, snapshots of the machine deleted. Whatever the names, data goes
-that no local undo brings back (``data.cloud_delete``).
+databases and machines (wal-g, pgBackRest, duplicity keeping one, Cassandra, a range of snapper's, all of
+timeshift's), hosting platforms that delete an app or a site, schema tools that drop every object, message brokers
+and coordination stores that delete topics or trees, virtual machines removed with their disks, snapshots of the
+machine deleted. Whatever the names, data goes that no local undo brings back (``data.cloud_delete``).
 
 Each row is (programs, the subcommand words in order, options of which one must be present or ``()``, what is lost).
 The words are the command's operands, options and their values left out; ``--dry-run`` and the like make any row
@@ -10,6 +10,7 @@ harmless. A row's examples are run by the test suite as ``(command, "deny")``.
 """
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
@@ -23,12 +24,9 @@ ROWS: Final[tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str, 
     (("pgbackrest",), ("stanza-delete",), (), "a database's backups (pgbackrest stanza-delete)",
      "pgbackrest --stanza=main --force stanza-delete"),
     (("pgbackrest",), ("expire",), (), "database backups (pgbackrest expire)", "pgbackrest --stanza=main expire"),
-    (("duplicity",), ("remove-all-but-n-full",), (), "backup sets", "duplicity remove-all-but-n-full 1 --force s3://b"),
-    (("duplicity",), ("remove-older-than",), (), "backup sets", "duplicity remove-older-than 1D --force s3://b"),
+    (("timeshift",), (), ("--delete-all",), "every system snapshot", "timeshift --delete-all --yes"),
     (("nodetool",), ("clearsnapshot",), (), "Cassandra snapshots (the node's backups)",
      "nodetool -h cass-1 clearsnapshot --all"),
-    (("snapper",), ("delete",), (), "file system snapshots", "snapper -c home delete --sync 1-9999"),
-    (("timeshift",), (), ("--delete-all", "--delete"), "system snapshots", "timeshift --delete-all --yes"),
     (("netlify",), ("sites:delete",), (), "a hosted site", "netlify sites:delete 3f2c6a1e --force"),
     (("vercel",), ("remove",), (), "a deployed project", "vercel remove acme-web --yes"),
     (("vercel",), ("rm",), (), "a deployed project", "vercel rm acme-web --yes"),
@@ -81,6 +79,13 @@ def detect_data_verbs(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if _DRY.intersection(t.split("=", 1)[0] for t in texts):
         return
     words = _operands(inv)
+    if inv.program == "snapper" and "delete" in words and any(re.fullmatch(r"\d+-\d+", w) for w in words):
+        add(out, "data.cloud_delete", inv, "snapper delete destroys a range of file system snapshots")
+        return
+    if inv.program == "duplicity" and words[:1] in (["remove-all-but-n-full"], ["remove-all-inc-of-but-n-full"]) \
+            and len(words) > 1 and words[1].isdigit() and int(words[1]) <= 1:
+        add(out, "data.cloud_delete", inv, f"duplicity {words[0]} {words[1]} keeps one backup at most")
+        return
     for programs, path, flags, what, _ in ROWS:
         if inv.program not in programs:
             continue
@@ -98,6 +103,6 @@ def _in_order(words: list[str], path: tuple[str, ...]) -> bool:
     return any(words[i:i + n] == list(path) for i in range(min(3, len(words))))
 
 
-PROGRAMS: Final = frozenset(p for row in ROWS for p in row[0])
+PROGRAMS: Final = frozenset(p for row in ROWS for p in row[0]) | {"snapper", "duplicity"}
 
 __all__ = ["PROGRAMS", "ROWS", "detect_data_verbs"]

@@ -110,15 +110,18 @@ def detect_ssh_copy_id(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     """``ssh-copy-id -i /tmp/helper.pub host``: a key that is not one of the user's own (``~/.ssh/*.pub``)."""
     texts = [w.text for w in inv.args]
     key = next((texts[i + 1] for i, t in enumerate(texts[:-1]) if t == "-i"), None)
-    if key is not None and not _OWN_KEY.search(key):
-        add(out, "persistence.ssh_keys", inv, f"ssh-copy-id installs {key}, a key that is not one of yours, as a "
-                                              "login key")
+    target = next((t for t in reversed(texts) if not t.startswith("-") and t != key), "")
+    here = target.rsplit("@", 1)[-1] in ("localhost", "127.0.0.1", "::1")
+    if key is not None and not _OWN_KEY.search(key) and (re.match(r"/(?:tmp|var/tmp|dev/shm)/", key) or here):
+        add(out, "persistence.ssh_keys", inv, f"ssh-copy-id installs {key}, a key from a temporary directory or onto "
+                                              "this machine itself, as a login key")
 
 
 def detect_tailscale(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     """``tailscale up --ssh`` (with someone's ``--authkey``): the machine joins a tailnet that may log in to it."""
     texts = [w.text for w in inv.args]
-    if texts[:1] in (["up"], ["login"], ["set"]) and any(t == "--ssh" or t == "--ssh=true" for t in texts):
+    keyed = any(t.startswith(("--authkey", "--auth-key")) for t in texts)  # a tailnet someone handed over
+    if texts[:1] in (["up"], ["login"], ["set"]) and keyed and any(t == "--ssh" or t == "--ssh=true" for t in texts):
         add(out, "priv.escalation", inv, "tailscale lets the tailnet log in to this machine over SSH")
 
 
