@@ -58,6 +58,19 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
             and producer.stdin_text is not None \
             and not producer.command.stdin_dynamic:
         return producer.stdin_text, "pipe from cat"
+    if producer.program == "jq" and not any(w.dynamic for w in words):  # `jq -rn '"Y3Vy…" | @base64d'`
+        texts = [w.text for w in words]
+        flags = "".join(t[1:] for t in texts if t.startswith("-") and not t.startswith("--"))
+        programs = [t for t in texts if not t.startswith("-")]
+        m = _JQ_LITERAL.fullmatch(programs[0].strip()) if "n" in flags and len(programs) == 1 else None
+        if m is not None and "r" in flags:
+            text = m.group(1)
+            if m.group(2):
+                try:
+                    text = base64.b64decode(text + "=" * (-len(text) % 4)).decode("utf-8", "replace")
+                except (ValueError, binascii.Error):
+                    return None, ""
+            return text, "pipe from jq"
     if producer.program in _DECODERS and len(producer.upstream) <= 1:
         source = producer.upstream[0] if producer.upstream else None
         given = producer.stdin_text if source is None and not producer.command.stdin_dynamic else None
@@ -75,6 +88,7 @@ DECODERS: Final = _DECODERS
 """The programs ``literal_output`` knows the output of: a substitution starting with any other is not parsed."""
 
 
+_JQ_LITERAL: Final = re.compile(r'"([^"\\]*)"\s*(\|\s*@base64d)?')
 _ECHO_OCTAL: Final = re.compile(r"\\0([0-7]{1,3})")  # echo -e's octal escape: \0NNN (ANSI-C's is \NNN)
 
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from phlegyas.analysis.shell.expansion import literal
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.tier1.base import Out, add
+from phlegyas.analysis.tier1.base import Out, add, env_for
+from phlegyas.analysis.tier1.delete import detect_rm
 from phlegyas.core.analysis import AnalysisEnv
 
 _DRY: Final = frozenset({"--dry-run", "--dryrun", "--simulate", "--noop"})
@@ -69,6 +71,34 @@ ROWS: Final[tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str, 
 )
 
 
+_EMPTIED_BY: Final = (  # (program, subcommand words, the variable naming the directory it empties)
+    ("go", ("clean",), "-modcache", "GOMODCACHE"), ("go", ("clean",), "-cache", "GOCACHE"),
+    ("cargo", ("clean",), "", "CARGO_TARGET_DIR"), ("npm", ("cache", "clean"), "", "npm_config_cache"),
+    ("pip", ("cache", "purge"), "", "PIP_CACHE_DIR"), ("pip3", ("cache", "purge"), "", "PIP_CACHE_DIR"),
+    ("uv", ("cache", "clean"), "", "UV_CACHE_DIR"), ("yarn", ("cache", "clean"), "", "YARN_CACHE_FOLDER"),
+)
+
+
+def detect_emptied_dirs(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``GOMODCACHE=$HOME go clean -modcache``: a cleaner empties the directory a variable names; that directory is
+    judged as ``rm -rf`` of it would be (the home directory, the project, a system location deny)."""
+    words = _operands(inv)
+    texts = [w.text for w in inv.args]
+    for program, path, flag, variable in _EMPTIED_BY:
+        if inv.program != program or words[:len(path)] != list(path) or flag and flag not in texts:
+            continue
+        value = next((v for n, v in inv.command.assignments if n == variable), None)
+        if value is None:
+            continue
+        found: Out = []
+        candidate = Invocation("rm", [literal("-rf"), value], inv.command, inv.via, [], None, inv.remote)
+        detect_rm(candidate, env_for(candidate, env), found)
+        hit = next((f for f in found if f.id in ("delete.catastrophic", "delete.outside_project")), None)
+        if hit is not None:
+            add(out, hit.id, inv, f"{program} {' '.join(path)} empties {variable}={value.text}: {hit.message}")
+            return
+
+
 def _operands(inv: Invocation) -> list[str]:
     return [w.text for w in inv.args if not w.text.startswith("-")]
 
@@ -104,5 +134,6 @@ def _in_order(words: list[str], path: tuple[str, ...]) -> bool:
 
 
 PROGRAMS: Final = frozenset(p for row in ROWS for p in row[0]) | {"snapper", "duplicity"}
+CLEANERS: Final = frozenset(row[0] for row in _EMPTIED_BY)
 
-__all__ = ["PROGRAMS", "ROWS", "detect_data_verbs"]
+__all__ = ["CLEANERS", "PROGRAMS", "ROWS", "detect_data_verbs", "detect_emptied_dirs"]

@@ -85,6 +85,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("aws", "gcloud", "az", "gsutil", "doctl"), prod.detect_cloud)
     on(cloud.CLOUD_PROGRAMS, cloud.detect_cloud_data)
     on(data_verbs.PROGRAMS, data_verbs.detect_data_verbs)
+    on(data_verbs.CLEANERS, data_verbs.detect_emptied_dirs)
     on(install_sources.PROGRAMS, install_sources.detect_install_source)
     on(("aws", "gcloud", "az"), accounts.detect_cloud_admin)
     on("aws", grants.detect_cloud_trust)
