@@ -93,6 +93,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("ssh-copy-id", grants.detect_ssh_copy_id)
     on("tailscale", grants.detect_tailscale)
     on(("ssh", "chisel"), grants.detect_reverse_tunnel)
+    on(("git", "pip", "pip3", "uv", "npm", "pnpm", "yarn", "go", "cargo", "helm", "docker", "podman"),
+       network.detect_url_secret)
     on("kubectl", grants.detect_kube_grants)
     on("gh", grants.detect_gh_grants)
     on("ssh-import-id", grants.detect_ssh_import)

