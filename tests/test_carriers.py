@@ -82,6 +82,8 @@ _LANGUAGE_FORMS: dict[str, tuple] = {
     # a carrier's own command language → how it carries a command (the program and its path, the command)
     "vim": (lambda h, cmd: f"{h} -c {shlex.quote('!' + cmd)} notes.txt",
             lambda h, cmd: f"{h} {shlex.quote('+!' + cmd)}"),
+    "lldb": (lambda h, cmd: f"{h} --batch -o {shlex.quote('platform shell ' + cmd)}",
+             lambda h, cmd: f"{h} -b -o {shlex.quote('shell ' + cmd)} ./a.out"),
     "gdb": (lambda h, cmd: f"{h} -batch -ex {shlex.quote('shell ' + cmd)}",
             lambda h, cmd: f"{h} -batch -ex {shlex.quote('call (int)system(' + json.dumps(cmd) + ')')}"),
     "tex": (lambda h, cmd: f"{h} -shell-escape {shlex.quote(chr(92) + 'immediate' + chr(92) + 'write18{' + cmd + '}')}"

@@ -15,6 +15,7 @@ import re
 from typing import Final
 
 from phlegyas.analysis.planted.extract import extract
+from phlegyas.analysis.shell.interpreters.code_flows import code_flows
 
 _SAFE_WORD: Final = re.compile(r"[\w@%+=:,./~-]+")
 
@@ -34,11 +35,11 @@ def commands(language: str, text: str) -> list[str]:
     if language == "cmake":
         return cmake_commands(text)
     if language == "rust":
-        return rust_commands(text)
+        return rust_commands(text) + code_flows(text)  # a reverse shell, a secret sent (``code_flows``)
     if language == "go":
-        return go_commands(text)
+        return go_commands(text) + code_flows(text)
     if language == "gradle":
-        return gradle_commands(text)
+        return gradle_commands(text) + code_flows(text)
     if language == "msbuild":
         return [html.unescape(m.group(2)) for m in _MSBUILD_EXEC.finditer(text)]
     if language == "docker":  # RUN lines in shell form; the exec form (`RUN ["x", "y"]`) is an argv

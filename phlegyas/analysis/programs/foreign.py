@@ -18,8 +18,11 @@ FOREIGN: Final[dict[str, tuple[str, ...]]] = {
     "mlr": ("-s",), "bpftrace": ("-e",),
 }
 """Programs whose code ``shell.foreign_code`` reads: the options that take code (``-e CODE``); stdin too."""
+FOREIGN_LANGUAGES: Final = {"rake": "ruby"}
+"""Of those, the programs whose code is of a language the gate does read (``rake -e``: Ruby)."""
+FOREIGN.update({"rake": ("-e", "--execute", "-p", "--execute-print", "-E", "--execute-continue")})
 FOREIGN_OPERANDS: Final = frozenset({"mlr"})
 """Of those, the programs whose operands are code too (``mlr -n put 'end { system("…") }'``)."""
 
 
-__all__ = ["FOREIGN", "FOREIGN_OPERANDS"]
+__all__ = ["FOREIGN", "FOREIGN_LANGUAGES", "FOREIGN_OPERANDS"]

@@ -111,7 +111,7 @@ _interp("pwsh powershell pwsh.exe powershell.exe", Interpreter("pwsh", E("-c -Co
 _interp("cmd cmd.exe", Interpreter("cmd", E("/c /C /k /K")))  # both read by shell.windows, not by these options
 _interp("osascript", Interpreter("applescript", E("-e")))
 _interp("java", Interpreter("java", EMPTY, value_opts=E("-cp -classpath --class-path -jar -D -p --module-path "
-                                                        "--add-modules -agentpath -javaagent"),
+                                                        "--add-modules -agentpath -javaagent --source"),
                             readonly_opts=E("-version --version -help -h -showversion")))
 
 

@@ -17,11 +17,12 @@ import re
 import shlex
 from typing import Final
 
-from phlegyas.analysis.programs.foreign import FOREIGN, FOREIGN_OPERANDS
+from phlegyas.analysis.programs.foreign import FOREIGN, FOREIGN_LANGUAGES, FOREIGN_OPERANDS
 from phlegyas.analysis.shell.expansion import Walk, literal
 from phlegyas.analysis.shell.foreign_code import foreign_commands
+from phlegyas.analysis.shell.interpreters.scripting import analyze_literal_code
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
-from phlegyas.analysis.shell.stdin import stdin_text
+from phlegyas.analysis.shell.stdin import stdin_text, substitution_output
 
 _APT_HOOK: Final = re.compile(r"::(?:Pre|Post)-Invoke(?:-Success)?|::(?:Pre|Post)-Install-Pkgs", re.I)
 _RPM_SHELL: Final = re.compile(r"%\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
@@ -36,7 +37,7 @@ _GO_VALUES: Final = frozenset({"-o", "-p", "-C", "-tags", "-ldflags", "-gcflags"
 _PM2_VALUES: Final = frozenset({"--name", "-n", "--interpreter", "--cwd", "-i", "--instances", "--log", "-o", "-e",
                                 "--output", "--error", "--cron", "--max-memory-restart", "--watch"})
 BUILD_LANGUAGES: Final = frozenset({"foreign", "gotool", "gorun", "helm", "rubyun", "pm2", "maven", "apt", "rpm",
-                                    "cargo"})
+                                    "cargo", "curlconfig"})
 
 
 def values(sub: list[Word], *names: str) -> list[Word]:
@@ -68,6 +69,11 @@ def build_language(ex: Walk, cmd: SimpleCommand, name: str, sub: list[Word], via
         piped, _ = stdin_text(cmd, ex.ups_of)
         given += [Word(piped)] if piped is not None else []
         for code in given:
+            if program in FOREIGN_LANGUAGES:  # `rake -e 'FileUtils.rm_rf(ENV["HOME"])'`: Ruby, read as `ruby -e`
+                report = analyze_literal_code(code.text, FOREIGN_LANGUAGES[program])
+                codes.extend((f"{program} code", Word(c, code.dynamic)) for c in report.shell)
+                argvs.extend((f"{program} code", [literal(a) for a in argv]) for argv in report.argvs)
+                continue
             codes.extend((f"{program} code", Word(c, code.dynamic)) for c in foreign_commands(program, code.text))
     elif name == "rubyun":  # `ruby -run -e rm -- -rf DIR`: Ruby's un library runs the command it names
         texts = [w.text for w in sub]
@@ -87,6 +93,11 @@ def build_language(ex: Walk, cmd: SimpleCommand, name: str, sub: list[Word], via
             cut = next((i for i, w in enumerate(sub) if not w.text.startswith("-")
                         and (i == 0 or sub[i - 1].text not in _GO_VALUES)), len(sub))
             sub = sub[:cut]
+            for w in sub:  # `cat > /tmp/r.go <<EOF … EOF && go run /tmp/r.go`: Go source written in this line
+                source = ex.written.get(w.text[2:] if w.text.startswith("./") else w.text) if ex.written else None
+                if source is not None and w.text.endswith(".go"):
+                    codes.extend((f"{w.text} (written earlier in the line)", Word(c))
+                                 for c in foreign_commands("go", source))
         codes.extend((opt, v) for opt in ("-toolexec", "--toolexec", "-exec", "--exec") for v in values(sub, opt))
     elif name == "helm":
         programs = values(sub, "--post-renderer")
@@ -125,6 +136,15 @@ def build_language(ex: Walk, cmd: SimpleCommand, name: str, sub: list[Word], via
                 ex.problem("cargo --config names a computed program")
             elif words:
                 argvs.append(("--config", [literal(w) for w in words]))
+    elif name == "curlconfig":  # `curl -K <(printf 'upload-file = "~/.ssh/id_rsa"\n…')`: its lines are options
+        given = values(sub, "--config") + [sub[i + 1] for i, w in enumerate(sub[:-1]) if w.text.startswith("-")
+                                           and not w.text.startswith("--") and w.text.endswith("K")]
+        for v in given:
+            t = v.text
+            text = substitution_output("$(" + t[2:]) if t.startswith("<(") and t.endswith(")") else (
+                ex.written.get(t[2:] if t.startswith("./") else t) if ex.written and not v.dynamic else None)
+            if text is not None:
+                argvs.append((f"{v.text[:30]}", [literal("curl"), *(literal(a) for a in curl_config(text))]))
     for what, code in codes:
         if code.dynamic:
             ex.problem(f"{name} {what} with a computed command")
@@ -136,4 +156,21 @@ def build_language(ex: Walk, cmd: SimpleCommand, name: str, sub: list[Word], via
     return bool(codes or argvs)
 
 
-__all__ = ["BUILD_LANGUAGES", "build_language"]
+_CURL_LINE: Final = re.compile(r"""^\s*(-{0,2}[\w-]+)\s*(?:[=:]\s*|\s+|$)(.*?)\s*$""")
+
+
+def curl_config(text: str) -> list[str]:
+    """The options a curl config file (``-K``) gives: ``url = "x"``, ``upload-file: f``, ``--silent``."""
+    out: list[str] = []
+    for line in text.splitlines()[:200]:
+        m = _CURL_LINE.match(line)
+        if m is None or line.lstrip().startswith("#"):
+            continue
+        key, value = m.group(1), m.group(2)
+        out.append(key if key.startswith("-") else ("-" if len(key) == 1 else "--") + key)
+        if value:
+            out.append(value[1:-1] if len(value) > 1 and value[0] == value[-1] == '"' else value)
+    return out
+
+
+__all__ = ["BUILD_LANGUAGES", "build_language", "curl_config"]

@@ -26,7 +26,7 @@ from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import stdin_text, substitution_output
 
 _SSH_LOCAL: Final = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
-_MAKE_SHELL_FN: Final = re.compile(r"\$[({]shell\s+([^)}]*)[)}]")
+_MAKE_SHELL_FN: Final = re.compile(r"\$([({])shell\s+")
 _MAKE_RULE: Final = re.compile(r"^([^=:#;\t][^=:#;]*)::?(?!=)([^=;#]*);(.*)$")
 _MAKE_SHELL_VARS: Final = frozenset({"SHELL", "MAKESHELL"})
 _MAKE_ENV: Final = re.compile(r"(?<!\$)\$[({](HOME|USER|PWD|TMPDIR)[)}]")  # make's `$(HOME)`: the shell's $HOME
@@ -62,7 +62,7 @@ def language(ex: Walk, cmd: SimpleCommand, name: str, opts: list[tuple[str, Word
             elif eq and var in MAKE_PROGRAM_VARS and not harmless_command(var, assigned):
                 codes.append((var, Word(assigned, w.dynamic)))  # `make 'CC=sh -c "…" #'`: recipes run `$(CC) …`
             elif eq and var.isidentifier():
-                codes.extend((f"{var}=$(shell)", Word(c, w.dynamic)) for c in _MAKE_SHELL_FN.findall(assigned))
+                codes.extend((f"{var}=$(shell)", Word(c, w.dynamic)) for c in make_shell_calls(assigned))
         for opt, value in opts:
             if opt in ("--eval", "-E") and value is not None:
                 found = True  # make code: never automatic
@@ -139,10 +139,24 @@ def pager_commands(text: str) -> list[str]:
     return out
 
 
+def make_shell_calls(text: str) -> list[str]:
+    """The commands of make's ``$(shell …)`` calls, nested parentheses counted (``$(shell rm -rf $(HOME))``)."""
+    out: list[str] = []
+    for m in _MAKE_SHELL_FN.finditer(text):
+        opening = m.group(1)
+        closing = ")" if opening == "(" else "}"
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += (text[i] == opening) - (text[i] == closing)
+            i += 1
+        out.append(text[m.end():i - 1] if depth == 0 else text[m.end():])
+    return out
+
+
 def make_commands(text: str) -> list[str]:
     """The shell code of makefile text: recipe lines (after ``target:;`` or a tab) and ``$(shell …)``;
     ``$$`` is a dollar sign."""
-    out = list(_MAKE_SHELL_FN.findall(text))
+    out = make_shell_calls(text)
     for line in text.splitlines():
         if line.startswith("\t"):
             out.append(line[1:].lstrip("@+-"))

@@ -108,7 +108,7 @@ def _expand(ex: Walk, cmd: SimpleCommand, run: Run, c: Carrier, sub: list[Word],
         if opt in c.mounts:
             mounts.extend(_mount(value.text))
     operands = sub[parsed.rest:] if stop and parsed.rest >= 0 else ([] if stop else parsed.operands)
-    if c.language in ("vim", "gdb", "emacs"):
+    if c.language in ("vim", "gdb", "lldb", "emacs"):
         found = _language(ex, cmd, run, c.language, parsed.opts, operands, sub, inner_via, depth, remote) or found
     elif c.language in BUILD_LANGUAGES:
         found = build_language(ex, cmd, c.language, sub, inner_via, depth, remote, run.program) or found
@@ -225,9 +225,13 @@ def _host_code(text: str, mounts: list[tuple[str, str]]) -> str:
 # -- editors and debuggers: only what starts a shell is shell code -------------------------------------
 
 _VIM_SYSTEM: Final = re.compile(r"""\bsystem(?:list)?\s*\(\s*(['"])((?:(?!\1).)*)\1""")
-_VIM_BANG: Final = re.compile(r"^(?:(?:silent!?|sil!?|exe(?:cute)?|keepalt|noautocmd)\s+)*(?:\d*,?\d*\s*)?"
-                              r"(?:r(?:ead)?\s*|w(?:rite)?!?\s*|\.?\s*)?!(?P<code>.*)$", re.S)
-_GDB_SHELL: Final = re.compile(r"^\s*(?:shell\s+|!)(?P<code>.*)$", re.S)
+_VIM_BANG: Final = re.compile(r"^(?:(?:silent!?|sil!?|exe(?:cute)?|keepalt|noautocmd)\s+)*(?P<range>%|\d*,?\d*)\s*"
+                              r"(?P<how>r(?:ead)?\s*|w(?:rite)?!?\s*|\.?\s*)?!(?P<code>.*)$", re.S)
+_VIM_READ: Final = re.compile(r"^(?:(?:silent!?|sil!?)\s+)*(?:\d*\s*)?r(?:ead)?\s+(?P<file>[^!\s]\S*)\s*$")
+_VIM_DELETE: Final = re.compile(r"""\bdelete\(\s*(?:(?:vim\.fn\.)?expand\(\s*)?(['"])((?:(?!\1).)+)\1\s*\)?\s*,"""
+                                r"""\s*(['"])rf\3\s*\)""")
+"""``call delete(expand("~/x"), "rf")``, ``lua vim.fn.delete(vim.fn.expand("~/x"), "rf")``: ``rm -rf``."""
+_GDB_SHELL: Final = re.compile(r"^\s*(?:platform\s+shell\s+|shell\s+|!)(?P<code>.*)$", re.S)
 _GDB_PYTHON: Final = re.compile(r"^\s*(?:python|py|python-interactive|pi)(?:\s+(?P<code>.*))?$", re.S)
 _GDB_SYSTEM: Final = re.compile(r'^\s*(?:call|print|p|output)\b.*?\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"', re.S)
 """``call (int)system("rm -rf ~")``: the debugged process runs a shell command."""
@@ -251,20 +255,28 @@ def _language(ex: Walk, cmd: SimpleCommand, run: Run, language: str, opts: list[
         commands += [Word(w.text[1:], w.dynamic, w.glob, w.quoted) for w in operands if w.text.startswith("+")]
         if not commands:
             return False
+        buffer = [w.text for w in operands if not w.text.startswith(("+", "-"))]  # the files the buffer holds
         for ex_cmd in commands:
             text = ex_cmd.text.strip().lstrip(":").strip()
             m = _VIM_BANG.match(text)
+            read = _VIM_READ.match(text) if not m else None
+            if read is not None:
+                buffer.append(read.group("file"))
             codes = [m.group("code")] if m else [g[1] for g in _VIM_SYSTEM.findall(text)]
+            if m and buffer and ((m.group("how") or "").startswith("w") or m.group("range")):
+                codes = ["cat -- " + " ".join(buffer) + " | " + m.group("code")]  # `w !curl -d @- …`: the buffer
             lang = _VIM_LUA.match(text) if not m else None
             if lang is not None:  # read as `lua -e CODE` / `python3 -c CODE`
                 runner = "lua -e " if lang.group("lang") == "lua" else "python3 -c "
                 codes = [runner + quote(lang.group("code"))]
+            codes += [f"rm -rf -- {p if _PLAIN_PATH.fullmatch(p) else quote(p)}" for _, p, _ in _VIM_DELETE.findall(text)]
             for code in codes:
                 _code(ex, Word(code, ex_cmd.dynamic), "vim !", via, depth, remote)
         return True
-    if language == "gdb":
+    if language in ("gdb", "lldb"):
         commands = [v for o, v in opts if o in ("-ex", "--ex", "-iex", "--init-eval-command", "-eval-command",
-                                                 "--eval-command") and v is not None]
+                                                 "--eval-command", "-o", "--one-line", "-O", "--one-line-before-file",
+                                                 "-k", "--one-line-on-crash") and v is not None]  # lldb's -o too
         texts = [w.text for w in sub]
         found = bool(commands) or any(o in ("-x", "--command", "-ix", "--init-command") for o, _ in opts)
         for c in commands:

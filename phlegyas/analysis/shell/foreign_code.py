@@ -10,17 +10,19 @@ import re
 import shlex
 from typing import Final
 
+from phlegyas.analysis.shell.interpreters.code_flows import code_flows, home_literals
+
 _Q: Final = r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'"
 _SHELL_CALLS: Final = re.compile(
     r"(?:\bos:cmd|:os\.cmd|\bsystem|\bshell|\bexec|\bshell-command|\buiop:run-program|\brun-program|"
     r"\bprocess\s*\(|Runtime\.getRuntime\(\)\.exec|\bcallCommand|\bsystem\.run|\bcmd\.run|\bexecute|"
     r"command\s*=>)\s*\(?\s*(?:" + _Q + r")")
-_ARGV_CALLS: Final = re.compile(r"(?:System\.cmd|\bsystem\*|\brun-program|ProcessBuilder|\bproc)\s*\(?\s*((?:(?:"
+_ARGV_CALLS: Final = re.compile(r"(?:System\.cmd|exec\.Command|\bsystem\*|\brun-program|ProcessBuilder|\bproc)\s*\(?\s*((?:(?:"
                                 + _Q + r")[\s,\[\]'(]*){2,})")
 _STRINGS: Final = re.compile(_Q)
 _DELETES: Final = re.compile(
     r"(?:File\.rm_rf!?|delete-directory-tree|delete-directory/files|removeDirectoryRecursive|"
-    r"FileUtils\.deleteDirectory|deleteRecursively|rmtree|rm_rf|rmdir|Directory\.Delete|remove_all|rm)\s*\(?\s*"
+    r"FileUtils\.deleteDirectory|deleteRecursively|rmtree|rm_rf|rmdir|Directory\.Delete|remove_all|os\.RemoveAll|rm)\s*\(?\s*\[?\s*"
     r"(?:#p)?(?:\(?(?:Path\.expand|expand-user-path)\s*\(?\s*)?\"([^\"]+)\"")
 _EXECUTE: Final = re.compile(r"(?:" + _Q + r")\s*\.execute\(\)")
 _TCL_EXEC: Final = re.compile(r"\bexec\s+((?:[^\]\};\n])+)")
@@ -28,7 +30,8 @@ _TCL_EXEC: Final = re.compile(r"\bexec\s+((?:[^\]\};\n])+)")
 
 def foreign_commands(program: str, code: str) -> list[str]:
     """The shell command lines ``code`` (of ``program``'s language) amounts to, where it says one."""
-    out: list[str] = []
+    code = home_literals(code)
+    out: list[str] = code_flows(code)
     for m in _SHELL_CALLS.finditer(code):
         out.append(_unescape(m.group(1) if m.group(1) is not None else m.group(2)))
     for m in _ARGV_CALLS.finditer(code):

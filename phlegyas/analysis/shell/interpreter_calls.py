@@ -14,9 +14,11 @@ from typing import Final
 
 from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.expansion import Run, Walk, literal
+from phlegyas.analysis.shell.foreign_code import foreign_commands
 from phlegyas.analysis.shell.interpreters import PURE_RUBY_LIBRARIES
-from phlegyas.analysis.shell.nested import process_output, run_code, stdin_code
+from phlegyas.analysis.shell.nested import STDIN_FILES, process_output, run_code, stdin_code
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
+from phlegyas.analysis.shell.stdin import stdin_text
 from phlegyas.analysis.shell.windows import windows_code, windows_command
 
 SYNTAX_CHECKS: Final[dict[str, frozenset[str]]] = {
@@ -156,6 +158,7 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
         script = None
         if not readonly or rest:
             run.notes.append(("executes", "runs a Java program"))
+        _java_source(ex, cmd, rest, via, depth, remote)
     added = ex.add(run) is not None
     if module is not None:
         if not added:  # past MAX_RUNS: already a problem, and the module's own run would be one too many
@@ -177,6 +180,10 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
     if script is not None and script.text.startswith("<(") and (produced := process_output(script.text)) is not None:
         run_code(ex, run, it.lang, produced, via + (f"{name} {script.text[:40]}",), depth, remote)  # python3 <(echo …)
         return
+    if script is not None and it.lang == "python" and script.text.rsplit("/", 1)[-1] == "manage.py" and [
+            w.text for w in rest[1:2]] == ["dbshell"] and "--" in [w.text for w in rest]:
+        after = [w.text for w in rest[[w.text for w in rest].index("--") + 1:]]  # `dbshell -- -c 'DROP …'`: the
+        ex.synthetic(["psql", *after], via + ("manage.py dbshell --",), depth, remote)  # database's client's args
     if script is not None:
         if (it.lang == "python" and _project_dev(script, rest[1:], "manage.py", _DJANGO_DEV)
                 or it.lang == "php" and _project_dev(script, rest[1:], "artisan", _ARTISAN_DEV)):
@@ -194,6 +201,21 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
     if key == "java":
         return
     stdin_code(ex, run, name, cmd, via, depth, remote, it.lang)
+
+
+def _java_source(ex: Walk, cmd: SimpleCommand, rest: list[Word], via: tuple[str, ...], depth: int,
+                 remote: bool) -> None:
+    """``java --source 17 /dev/stdin <<EOF``, ``java /tmp/X.java`` written earlier in the line: Java's
+    single-file launch compiles and runs that source; what it hands a shell or deletes is read from it."""
+    if not rest or rest[0].dynamic:
+        return
+    first = rest[0].text
+    if first in STDIN_FILES or first == "-":
+        text, _ = stdin_text(cmd, ex.ups_of)
+    else:
+        text = ex.written.get(first[2:] if first.startswith("./") else first) if first.endswith(".java") else None
+    for code in foreign_commands("java", text or ""):
+        ex.nested(code, via + (f"java {first}",), depth, remote)
 
 
 _DJANGO_DEV: Final = frozenset({"test", "runserver", "check", "showmigrations", "makemigrations", "sqlmigrate"})
@@ -217,6 +239,8 @@ def _project_dev(script: Word, rest: list[Word], name: str, commands: frozenset[
         return False
     if not rest or rest[0].dynamic or any(w.dynamic for w in rest):
         return False
+    if any(w.text.startswith("--pythonpath") or w.text.startswith("--settings") and "/" in w.text for w in rest):
+        return False  # `manage.py test --pythonpath=/tmp --settings=x`: settings (code) from outside the project
     dry = rest[0].text == "migrate" and any(w.text in ("--pretend", "--plan") for w in rest)  # prints, runs nothing
     return rest[0].text in commands or dry
 

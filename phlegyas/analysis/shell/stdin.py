@@ -14,7 +14,7 @@ import zlib
 from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.shell.parse import SimpleCommand, parse
+from phlegyas.analysis.shell.parse import SimpleCommand, Word, parse
 from phlegyas.analysis.shell.readvars import printf_format
 from phlegyas.analysis.shell.syntax import decode_ansi_c
 
@@ -202,6 +202,9 @@ def _translate(args: list[str], text: str) -> str | None:
     return text.translate({ord(a): b for a, b in zip(first, second)})
 
 
+_HOME_WORDS: Final = frozenset({"$HOME", "${HOME}"})
+
+
 def substitution_output(text: str) -> str | None:
     """What ``$(…)`` prints when its pipeline only prints and decodes literals
     (``$(echo cm0gLXJmIH4= | base64 -d)`` is ``rm -rf ~``); None otherwise."""
@@ -215,11 +218,13 @@ def substitution_output(text: str) -> str | None:
         return None
     out: str | None = None
     for i, cmd in enumerate(script.commands):
-        if i and cmd.upstream != [i - 1] or any(w.dynamic for w in cmd.words) or not cmd.words:
+        if i and cmd.upstream != [i - 1] or not cmd.words or any(
+                w.dynamic and w.text not in _HOME_WORDS for w in cmd.words):  # `printf '%s/.ssh' "$HOME"` stays $HOME
             return None
         prog, args = cmd.program or "", [w.text for w in cmd.words[1:]]
         if i == 0:
-            producer = Invocation(prog, cmd.words[1:], cmd, stdin_text=cmd.stdin_text)
+            given = [Word(w.text, False, w.glob, True) if w.dynamic else w for w in cmd.words[1:]]
+            producer = Invocation(prog, given, cmd, stdin_text=cmd.stdin_text)
             out = literal_output(producer)[0]
         elif prog in _DECODERS and out is not None:
             out = decode(prog, args, out)

@@ -88,6 +88,40 @@ def windows_code(ex: Walk, text: str, via: tuple[str, ...], depth: int, remote: 
                 if paths:
                     words = [*words, paths[0].rstrip("\\/") + "\\*"]
             ex.synthetic([head, *words[1:]], via, depth, remote)
+            if head in _REMOVERS and (gone := _posix_delete(words)):  # pwsh on Linux: `-Path $HOME/proj,~/.ssh`
+                ex.synthetic(gone, via + (f"{words[0]} of POSIX paths",), depth, remote)
+
+
+_PATH_OPTS: Final = frozenset({"-path", "-literalpath", "-lp", "-pspath"})
+_HOME: Final = re.compile(r"^(?:\$home|\$\{?env:(?:home|userprofile)\}?|~)(?=[/\\]|$)", re.IGNORECASE)
+
+
+def _posix_delete(words: list[str]) -> list[str]:
+    """``Remove-Item -Recurse -Force -Path $HOME/proj,/srv``: the ``rm -rf -- ~/proj /srv`` it is where
+    PowerShell runs on Linux or macOS (the paths that start with ``/``, ``~`` or the home variables)."""
+    paths: list[str] = []
+    recursive = force = False
+    skip = False
+    for i, w in enumerate(words[1:], 1):
+        low = w.lower()
+        if skip:
+            skip = False
+            continue
+        if low.startswith("-") and len(low) > 1:
+            recursive = recursive or "-recurse".startswith(low) and len(low) >= 2
+            force = force or low in ("-force", "-fo")
+            if low in _PATH_OPTS or low in ("-include", "-exclude", "-filter"):
+                skip = low not in _PATH_OPTS
+                continue
+            continue
+        for part in w.split(","):
+            part = _HOME.sub("~", part.strip().strip("'\""))
+            if part.startswith(("/", "~")):
+                paths.append(part.replace("\\", "/"))
+    if not paths:
+        return []
+    return ["rm", "-" + ("r" if recursive else "") + ("f" if force else ""), "--", *paths] if recursive or force \
+        else ["rm", "--", *paths]
 
 
 def _evaluate(ex: Walk, statement: str, via: tuple[str, ...], depth: int, remote: bool) -> None:

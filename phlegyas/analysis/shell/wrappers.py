@@ -204,6 +204,14 @@ def carried(ex: Walk, assignments: list[tuple[str, Word]], via: tuple[str, ...],
     a ``GIT_CONFIG_VALUE_n`` of ``core.fsmonitor``): expanded like any code, through the variable."""
     for name, code in carried_commands(assignments):
         ex.nested(code, via + (name,), depth, remote)
+    for name, value in assignments:  # `BASH_ENV=<(echo 'rm -rf ~') bash -c …`: every bash sources that file
+        if name in ("BASH_ENV", "ENV"):
+            t = value.text
+            produced = substitution_output("$(" + t[2:]) if t.startswith("<(") and t.endswith(")") else None
+            if produced is not None:
+                ex.nested(produced, via + (f"{name}={value.text[:40]}",), depth, remote)
+            elif not value.dynamic:
+                ex.run_written(value.text, via + (name,), depth, remote)
 
 
 def _xargs(ex: Walk, cmd: SimpleCommand, args: list[Word], via: tuple[str, ...], depth: int, remote: bool) -> None:

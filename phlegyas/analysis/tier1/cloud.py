@@ -67,7 +67,9 @@ def _words(inv: Invocation) -> list[str]:
 _VALUE_OPTS: Final = frozenset({"profile", "region", "endpoint-url", "output", "query", "project", "account", "format",
                                 "configuration", "subscription", "resource-group", "name", "cli-input-json", "zone",
                                 "bucket", "key", "table-name", "db-instance-identifier", "db-cluster-identifier",
-                                "snapshot-id", "volume-id", "instance", "database", "config"})
+                                "snapshot-id", "volume-id", "instance", "database", "config", "exclude", "include",
+                                "acl", "storage-class", "sse", "sse-kms-key-id", "content-type", "cache-control",
+                                "expires", "grants", "metadata", "page-size", "source-region"})
 
 
 def _dry(inv: Invocation) -> bool:
@@ -90,8 +92,9 @@ def _aws(inv: Invocation, words: list[str]) -> str | None:
     if service == "s3":
         if op in ("rm", "rb"):
             return f"aws s3 {op} {words[2] if len(words) > 2 else ''}".strip()
-        if op == "sync" and any(w.text == "--delete" for w in inv.args) and words[-1].startswith("s3://"):
-            return f"aws s3 sync --delete into {words[-1]}"
+        dest = words[3] if len(words) > 3 else ""  # `sync SRC DEST` (an option's value, `public-read`, may follow)
+        if op == "sync" and any(w.text == "--delete" for w in inv.args) and dest.startswith("s3://"):
+            return f"aws s3 sync --delete into {dest}"
         if op == "mv" and len(words) > 2 and words[2].startswith("s3://"):
             return f"aws s3 mv moves (deletes) the objects of {words[2]}"
         return None

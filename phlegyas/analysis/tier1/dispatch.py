@@ -125,7 +125,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("gh",) + tuple(network.MAILERS), network.detect_upload)
     on(("npx", "pnpx", "bunx", "uvx", "npm", "pnpm", "yarn", "bun", "pipx", "uv", "deno"), network.detect_remote_package)
     # writes and persistence
-    on(("tee", "sed", "perl", "ruby", "cp", "install", "ln", "truncate", "fallocate"), writes.detect_program_writes)
+    on(("tee", "sed", "perl", "ruby", "awk", "gawk", "cp", "install", "ln", "truncate", "fallocate"), writes.detect_program_writes)
     on("crontab", writes.detect_crontab)
     on(("at", "batch"), writes.detect_at)
     on("systemctl", writes.detect_systemctl_persist, system.detect_systemctl)

@@ -16,6 +16,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add, env_for
 from phlegyas.analysis.tier1.words import in_project, resolve
+from phlegyas.analysis.urls import foreign_code_host, host_of
 from phlegyas.core.analysis import AnalysisEnv
 
 _ENV_WRAPPERS: Final = frozenset({"env", "sudo", "doas"})
@@ -41,7 +42,9 @@ def detect_environment(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         return
     env = env_for(inv, env)
     for name, value in pairs:
-        if name in V.INJECTION_VARS:
+        if (sent := _keyed_endpoint(name, value)) is not None:
+            add(out, "net.exfiltration", inv, sent)
+        elif name in V.INJECTION_VARS:
             if value.text.strip() or value.dynamic:
                 add(out, "env.code_injection", inv, f"{name} makes every program it starts load "
                                                     f"{_shown(value)} first")
@@ -54,6 +57,35 @@ def detect_environment(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                 if part and not value.dynamic and paths.is_temp_path(resolve(part, env)):
                     add(out, "env.code_injection", inv, f"{name} loads code from {part}, a shared temp directory")
                     break
+
+
+_KEYED_ENDPOINTS: Final = {
+    "OPENAI_BASE_URL": "the OpenAI API key", "OPENAI_API_BASE": "the OpenAI API key",
+    "ANTHROPIC_BASE_URL": "the Anthropic API key", "AZURE_OPENAI_ENDPOINT": "the Azure OpenAI key",
+    "GOOGLE_GEMINI_BASE_URL": "the Gemini API key", "GEMINI_BASE_URL": "the Gemini API key",
+    "MISTRAL_BASE_URL": "the Mistral API key", "GROQ_BASE_URL": "the Groq API key",
+    "HF_ENDPOINT": "the Hugging Face token", "GITHUB_API_URL": "the GitHub token", "VAULT_ADDR": "the Vault token", "AWS_ENDPOINT_URL": "AWS-signed requests",
+    "CONSUL_HTTP_ADDR": "the Consul token", "NOMAD_ADDR": "the Nomad token", "SENTRY_URL": "the Sentry token",
+}
+"""Variables that tell an SDK or CLI where to send its requests, each with the credential it sends along."""
+_KNOWN_APIS: Final = ("openai.com", "anthropic.com", "azure.com", "openrouter.ai", "groq.com", "together.xyz",
+                      "mistral.ai", "deepseek.com", "fireworks.ai", "googleapis.com", "x.ai", "perplexity.ai",
+                      "cohere.ai", "cohere.com", "huggingface.co", "amazonaws.com", "cloudflare.com", "hf-mirror.com",
+                      "sentry.io", "hashicorp.cloud", "ghe.com")
+"""Hosts of the providers those variables are set to every day (a gateway, a region, a mirror)."""
+
+
+def _keyed_endpoint(name: str, value: Word) -> str | None:
+    """``OPENAI_BASE_URL=https://evil.example/v1``: the credential that goes to a host that is neither a known
+    provider, a forge or registry, nor this machine or a private network; None otherwise."""
+    sent = _KEYED_ENDPOINTS.get(name) or (_KEYED_ENDPOINTS["AWS_ENDPOINT_URL"]
+                                          if name.startswith("AWS_ENDPOINT_URL_") else None)
+    if sent is None or value.dynamic:
+        return None
+    _, host = host_of(value.text)
+    if host is None or any(host == k or host.endswith("." + k) for k in _KNOWN_APIS) or not foreign_code_host(host):
+        return None
+    return f"{name} sends {sent} with every request to {host}"
 
 
 def _elsewhere(value: Word, env: AnalysisEnv) -> bool:

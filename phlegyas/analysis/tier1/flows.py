@@ -22,7 +22,11 @@ from phlegyas.analysis.tier1.writes import redirect_writes
 from phlegyas.core.analysis import AnalysisEnv
 
 _COPIERS: Final = frozenset({"cp", "install", "mv", "ln", "rsync", "dd"})
-FLOW_PROGRAMS: Final = frozenset({*UPLOADERS, "git"})
+_PUBLISHERS: Final = {"npm": "publish", "yarn": "publish", "pnpm": "publish", "bun": "publish", "cargo": "publish",
+                      "twine": "upload", "gem": "push", "poetry": "publish", "flit": "publish", "hatch": "publish",
+                      "uv": "publish", "vsce": "publish", "dotnet": "nuget"}
+"""Commands that publish the project directory: a secret copied into it earlier in the line goes with it."""
+FLOW_PROGRAMS: Final = frozenset({*UPLOADERS, "git", "docker", "podman", *_PUBLISHERS})
 """A line needs this walk only when it uploads or uses git at all (most lines do neither)."""
 
 
@@ -49,6 +53,14 @@ def secret_flows(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out,
                     add(out, "net.exfiltration", inv, f"{prog} uploads {p}, written from {tainted[p]} earlier in "
                                                       "this command line")
                     return
+        sub = next((w.text for w in inv.args if not w.text.startswith("-")), "")
+        if prog in _PUBLISHERS and sub == _PUBLISHERS[prog] and (
+                got := next((what for p, what in tainted.items() if is_within(p, ienv.cwd)), None)):
+            add(out, "net.exfiltration", inv, f"{prog} {sub} publishes the project, into which {got} was copied "
+                                              "earlier in this command line")
+            return
+        if prog in ("docker", "podman") and _container_taint(inv, ienv, tainted, out):
+            return
         if prog == "git":
             sub, ops = _git_words(inv)
             if sub == "push" and staged is not None:
@@ -156,6 +168,31 @@ def _taint(inv: Invocation, env: AnalysisEnv, tainted: dict[str, str]) -> None:
                 tainted[posixpath.join(dest, posixpath.basename((p or src).rstrip("/")))] = what
 
 
+def _container_taint(inv: Invocation, env: AnalysisEnv, tainted: dict[str, str], out: Out) -> bool:
+    """``docker cp ~/.ssh k:/s`` taints container k, ``docker commit k IMAGE`` and ``docker build -t IMAGE .``
+    (of a context a secret was copied into) taint the image; ``docker push IMAGE`` of a tainted one sends it."""
+    ops = [w.text for w in inv.args if not w.text.startswith("-")]
+    if not ops:
+        return False
+    if ops[0] == "cp" and len(ops) == 3 and ":" in ops[2] and (what := tainted.get(path_of(ops[1], env) or "")
+                                                                  or file_secret(ops[1], env)):
+        tainted["container:" + ops[2].split(":", 1)[0]] = what
+    elif ops[0] == "commit" and len(ops) == 3 and (what := tainted.get("container:" + ops[1])):
+        tainted["image:" + ops[2]] = what
+    elif ops[0] in ("build", "buildx") and len(ops) >= 2:
+        context = path_of(ops[-1], env)
+        texts = [w.text for w in inv.args]
+        tags = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-t", "--tag")]
+        what = next((w for p, w in tainted.items() if context is not None and is_within(p, context)), None)
+        if what:
+            tainted.update(("image:" + t, what) for t in tags)
+    elif ops[0] == "push" and len(ops) >= 2 and (what := tainted.get("image:" + ops[1])):
+        add(out, "net.exfiltration", inv, f"{inv.program} push sends an image holding {what}, put into it earlier "
+                                          "in this command line")
+        return True
+    return False
+
+
 def _git_words(inv: Invocation) -> tuple[str, list[str]]:
     """git's subcommand (after its global options) and the words after it."""
     texts = [w.text for w in inv.args]
@@ -180,7 +217,11 @@ def _staged(sub: str, ops: list[str], inv: Invocation, tainted: dict[str, str], 
                 return tainted[named]
             if sub == "add" and not o.startswith("-") and (got := file_secret(o, env)):  # `git add -f .env`
                 return got
-    if sub == "commit":
+    if sub in ("notes", "commit", "tag"):  # `git notes add -F ~/.aws/credentials`: the file is the message
+        for i, o in enumerate(ops[:-1]):
+            if o in ("-F", "--file") and (got := tainted.get(path_of(ops[i + 1], env) or "")
+                                          or file_secret(ops[i + 1], env)):
+                return got
         for w in inv.args:
             if w.dynamic:
                 got = substituted_secret(w.text, env, whole_files=True)

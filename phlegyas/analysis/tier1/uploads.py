@@ -50,6 +50,12 @@ _COPY_OPTIONS: Final = {
 }
 
 
+_AWS_FLAGS: Final = frozenset({"--recursive", "--dryrun", "--quiet", "--no-progress", "--delete", "--exact-timestamps",
+                               "--follow-symlinks", "--no-follow-symlinks", "--only-show-errors", "--no-sign-request",
+                               "--no-verify-ssl", "--no-guess-mime-type", "--size-only", "--no-paginate", "--debug"})
+"""``aws s3 cp/sync`` options that take no value (the others' values are not files: ``--acl public-read``)."""
+
+
 def uploads(inv: Invocation) -> tuple[list[str], bool]:
     """Files an uploader sends and whether it sends its stdin."""
     prog = inv.program
@@ -101,7 +107,9 @@ def uploads(inv: Invocation) -> tuple[list[str], bool]:
             return [o for o in operands[:-1] if ":" not in o.split("/", 1)[0]], False
         return [], False
     if prog in ("aws", "gsutil"):
-        words = [w.text for w in inv.args if not w.text.startswith("-")]
+        texts = [w.text for w in inv.args]
+        words = [t for i, t in enumerate(texts) if not t.startswith("-") and not (  # not an option's value
+            i and texts[i - 1].startswith("--") and "=" not in texts[i - 1] and texts[i - 1] not in _AWS_FLAGS)]
         if len(words) >= 3 and words[-1].startswith(("s3://", "gs://")) and ("cp" in words or "sync" in words or
                                                                           "mv" in words):
             return [w for w in words[:-1] if w not in ("s3", "cp", "sync", "mv") and "://" not in w], False

@@ -52,6 +52,14 @@ def program_writes(inv: Invocation) -> list[str]:
         operands = [w.text for w in opts.operands]
         has_script = opts.has("-e", "--expression", "-f", "--file", "-E") if prog == "sed" else opts.has("-e", "-E")
         return operands if has_script else operands[1:]
+    if prog in ("awk", "gawk"):  # `gawk -i inplace PROG FILE…`: each file is rewritten with what PROG prints
+        texts = [w.text for w in args]
+        if not any(t == "inplace" and i and texts[i - 1] in ("-i", "--include") or t in ("-iinplace", "--include=inplace")
+                   for i, t in enumerate(texts)):
+            return []
+        opts = parse_opts(args, short_values="ivfF", long_values=frozenset({"--include", "--file", "--assign"}))
+        operands = [w.text for w in opts.operands]
+        return operands if opts.has("-f", "--file") else operands[1:]
     if prog in ("cp", "mv", "install", "ln", "rsync"):
         opts = parse_opts(args, short_values="tSmogZ" if prog != "rsync" else "e",
                           long_values=frozenset({"--target-directory", "--suffix", "--mode", "--owner", "--group"}))

@@ -210,7 +210,7 @@ class _PyScan(ast.NodeVisitor):
             return None if base is None else ".".join([base, *reversed(parts)])
         if not isinstance(node, ast.Name):
             return None
-        base = self.aliases.get(node.id, node.id)
+        base = F.VENDORED.sub("", self.aliases.get(node.id, node.id))  # `from pip._vendor import requests`
         return ".".join([base, *reversed(parts)])
 
     def _version_read(self, local: str) -> None:

@@ -12,7 +12,7 @@ import ast
 import copy
 import re
 from collections.abc import Container
-from typing import Callable
+from typing import Callable, Final
 
 from phlegyas.core.redact import secret_kind
 
@@ -29,6 +29,9 @@ _REFERENCE_CALLS = frozenset({
 (the value is visited again where it is used, so a call with an effect would count twice)."""
 _MAX_VALUE_NODES = 200
 _MAX_INLINED_NODES = 4000
+
+VENDORED: Final = re.compile(r"^[\w.]*?\.(?:_vendor|vendored|_vendored|extern)\.")
+"""``pip._vendor.requests``, ``botocore.vendored.requests``: a bundled copy is the module itself."""
 
 
 def _dotted(node: ast.AST) -> str:

@@ -30,11 +30,13 @@ _DECODES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
         (re.compile(rf"""\bBase64\.(?:strict_|urlsafe_)?decode64\(?\s*({_STR})\s*\)?"""), "base64"),
         (re.compile(rf"""({_STR})\.unpack1?\(\s*['"]m0?['"]\s*\)(?:\.first|\[0\])?"""), "base64"),
         (re.compile(rf"""\[\s*({_STR})\s*\]\.pack\(\s*['"]H\*['"]\s*\)"""), "hex"),
+        (re.compile(rf"""({_STR})\.unpack1?\(\s*['"]u['"]\s*\)(?:\.first|\[0\])?"""), "uu"),
     ),
     "perl": (
         (re.compile(rf"""\b(?:scalar\s+)?reverse\s*\(?\s*({_STR})\s*\)?"""), "reverse"),
         (re.compile(rf"""\b(?:MIME::Base64::)?decode_base64\(\s*({_STR})\s*\)"""), "base64"),
         (re.compile(rf"""\bpack\(\s*['"]H\*['"]\s*,\s*({_STR})\s*\)"""), "hex"),
+        (re.compile(rf"""\bunpack\(\s*['"]u['"]\s*,\s*q?({_STR}|\{{[^{{}}]*\}}|\([^()]*\))\s*\)"""), "uu"),
     ),
     "php": (
         (re.compile(rf"""\bbase64_decode\(\s*({_STR})\s*\)"""), "base64"),
@@ -53,6 +55,8 @@ def _decode(text: str, how: str) -> str | None:
             return base64.b64decode(t + "=" * (-len(t) % 4)).decode("utf-8", "replace")
         if how == "hex":
             return bytes.fromhex(text).decode("utf-8", "replace")
+        if how == "uu":  # perl's `unpack("u", …)`, ruby's `.unpack1("u")`: uuencoded lines
+            return b"".join(binascii.a2b_uu(line) for line in text.strip().splitlines()).decode("utf-8", "replace")
         if how == "rot13":
             return codecs.encode(text, "rot13")
         if how in ("latin1", "binary"):

@@ -9,6 +9,7 @@ import re
 import shlex
 
 from phlegyas.analysis.shell.interpreters import script_flow as S
+from phlegyas.analysis.shell.interpreters.code_flows import code_flows
 from phlegyas.analysis.shell.interpreters.code_report import CodeReport
 from phlegyas.analysis.shell.interpreters.pure_scripts import pure_script
 from phlegyas.analysis.shell.interpreters.tcl import analyze_tcl
@@ -207,6 +208,7 @@ def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
         return report
     report.notes.append(("executes", f"{lang} code"))
     if lang == "tcl":  # its commands can be read exactly
+        report.shell.extend(code_flows(code))  # a reverse shell, a secret sent, in any language's spelling
         analyze_tcl(code, report)
         return report
     if lang == "applescript":
@@ -217,6 +219,7 @@ def analyze_literal_code(code: str, lang: str, depth: int = 0) -> CodeReport:
         report.shell.append(fetched)
     code = literal_paths(S.interpolated_home(S.join_literals(S.fold_constants(S.decode_literals(code, lang), lang),
                                                              lang), lang), lang)
+    report.shell.extend(code_flows(code))  # a reverse shell, a secret sent, in any language's spelling
     if lang == "ruby":  # `Kernel.send(:system, "…")`, `method(:system).call("…")`: the method named
         code = _RUBY_SEND.sub(lambda m: f" {m.group(1) or m.group(2)}(", code)
     sinks = _LANG_SINKS.get(lang, {})

@@ -32,6 +32,7 @@ _SPAWN_OPTIONS = frozenset({"-noecho", "-console", "-nottycopy", "-nottyinit", "
                             "-open"})
 _SPAWN_VALUE_OPTIONS = frozenset({"-open", "-leaveopen", "-ignore"})
 MAX_DEPTH = 8
+_HOMES = ("$env(HOME)", "$::env(HOME)", "${env(HOME)}", "$::env(USERPROFILE)")
 
 
 class _Word:
@@ -120,6 +121,11 @@ def _word(code: str, i: int, stops: str, nested: list[str]) -> tuple[int, str, b
             nested.append(code[i + 1:end - 1])
             computed = True
             i = end
+            continue
+        home = next((h for h in _HOMES if code.startswith(h, i)), None)
+        if home is not None and not text:  # `$env(HOME)/proj`: the home directory, as `~/proj`
+            text.append("~")
+            i += len(home)
             continue
         if ch == "$":
             computed = True
