@@ -3,7 +3,7 @@
 and 12 by people told to get past it (or to work as an agent does), without looking at the code:
 
 - everyday.jsonl … everyday8.jsonl: calls an agent makes all day, to be allowed;
-- unsafe.jsonl … unsafe7.jsonl: calls that look like Tier 2 work but are not safe, never to be allowed;
+- unsafe.jsonl … unsafe8.jsonl: calls that look like Tier 2 work but are not safe, never to be allowed;
 - deny.jsonl … deny9.jsonl: destruction and exfiltration in disguise, to be denied.
 
 Each set was written at once, by a helper who had not read the code; its first score is the fairest

@@ -169,6 +169,8 @@ TEMPLATES = {
                        '{"mcpServers": {"x": {"command": "mystery-tool", "args": ["--now"]}}}'),
     "install_sources": ("# mirrors\n", "<mirror><url>https://repo.x.example/maven2</url></mirror>\n", None),
     "client_startup": ("set pagination off\n", "shell {bad}\n", "python import x\n"),
+    "aws_config": ("[default]\nregion = eu-west-1\n", "[default]\ncredential_process = sh -c '{bad}'\n",
+                   "[default]\ncredential_process = /opt/mystery-tool --json\n"),
     # a program under sudo's name first on PATH is the deny, whatever it runs (outside a project: fresh2.tsv)
     "path_shadow": (None, None, None),
     "tool_config": ("module.exports = { testEnvironment: 'node' };\n",

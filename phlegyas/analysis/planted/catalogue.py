@@ -112,6 +112,8 @@ _KINDS: Final = (
     PlantedKind("install_sources", "a package manager's sources", "every later install (apt, maven, terraform, "
                 "podman, gem, conda)", "pkgsrc", (".terraformrc", ".m2/settings.xml", "etc/apt/sources.list.d/x.list",
                                                  ".config/containers/registries.conf", ".gemrc", ".condarc")),
+    PlantedKind("aws_config", "the AWS CLI's configuration", "every aws command and SDK call (credential_process)",
+                "awscfg", (".aws/config",)),
     PlantedKind("client_startup", "a client's start-up file", "the next gdb, psql or sqlite3 session", "clientrc",
                        (".gdbinit", ".psqlrc", ".sqliterc")),
     PlantedKind("path_shadow", "a program on PATH under a system command's name", "the next shell that runs that "
@@ -296,6 +298,8 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
         return _ALL["editor_settings"]
     if len(parts) >= 2 and parts[-2] == ".cargo" and name in ("config.toml", "config"):
         return KINDS["cargo_config"]
+    if name == "config" and parts[-2:-1] == [".aws"]:
+        return KINDS["aws_config"]
     if name == "config" and parts[-2:-1] in ([".ssh"], [".git"]) or name == ".gitconfig" or parts[-3:] == [
             ".config", "git", "config"]:
         return KINDS["ssh_config" if parts[-2:-1] == [".ssh"] else "git_config"]

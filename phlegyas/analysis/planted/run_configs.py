@@ -97,6 +97,8 @@ def read(language: str, text: str, out: _Content) -> None:
         out.snippets.extend(("sh", m.group(1)) for m in _CLIENT_SHELL.finditer(text))
         if re.search(r"^\s*(?:python|source|\\i|\.read|\.load)\b", text, re.M):
             out.doubts.append("it runs code or reads files the gate does not see")
+    elif language == "awscfg":  # `credential_process = CMD`: run (through no shell: an argv) for credentials
+        out.snippets.extend(("sh", m.group(1)) for m in re.finditer(r"^\s*credential_process\s*=\s*(.+)$", text, re.M))
     elif language == "shadow":
         out.denies.append("puts a program first on PATH under the name of a command people type passwords into "
                           "or trust")
@@ -235,6 +237,26 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
+def _json_objects(text: str) -> list[dict]:
+    """The JSON objects written out in ``text`` (a jq filter's ``{"command": …}``), outermost first."""
+    found: list[dict] = []
+    start = text.find("{")
+    while start >= 0 and len(found) < 10:
+        depth = 0
+        for end in range(start, min(len(text), start + 4000)):
+            depth += (text[end] == "{") - (text[end] == "}")
+            if depth == 0:
+                try:
+                    value = json.loads(text[start:end + 1])
+                except ValueError:
+                    break
+                if isinstance(value, dict):
+                    found.append(value)
+                break
+        start = text.find("{", start + 1)
+    return found
+
+
 def _agent_settings(text: str, out: _Content) -> None:
     """Claude Code's ``settings.json`` (hooks, status line, helpers, permissions), ``.mcp.json`` and the other
     MCP lists (a server's ``command`` and ``args``), an editor's terminal profiles (``path`` and ``args``)."""
@@ -245,6 +267,10 @@ def _agent_settings(text: str, out: _Content) -> None:
                             if _decodable(m.group(1)))
         if "bypassPermissions" in text:
             out.denies.append("turns the agent's permission checks off (bypassPermissions)")
+        if re.search(r'\ballow\b[^\n]{0,40}\[[^\]]*"(?:Bash|Bash\(\*\)|Bash\(:\*\)|Bash\(\*\*\)|\*)"', text):
+            out.denies.append("allows the agent every shell command without asking")
+        for piece in _json_objects(text):  # `.mcpServers.x={"command":"npx","args":[…]}`: a server entry
+            _walk({"mcpServers": {"x": piece}} if "command" in piece else piece, out, 0)
         return
     _walk(data, out, 0)
     permissions = data.get("permissions") if isinstance(data, dict) else None
@@ -287,4 +313,4 @@ def _decodable(body: str) -> bool:
 
 
 LANGUAGES: Final = frozenset({"logrotate", "udev", "envfile", "tmux", "elisp", "dirlocals", "agentjson", "toolcfg",
-                              "clientrc", "shadow", "pkgsrc"})
+                              "clientrc", "shadow", "pkgsrc", "awscfg"})

@@ -19,7 +19,7 @@ from phlegyas.analysis.shell.stdin import DECODERS, literal_output
 from phlegyas.analysis.tier1.base import piped_text
 from phlegyas.analysis.tier1.writes import DOWNLOADERS, program_writes
 from phlegyas.core.analysis import AnalysisEnv
-from phlegyas.core.model import Finding
+from phlegyas.core.model import Finding, Verdict
 
 _WHOLE_OPS: Final = frozenset({">", ">|", "&>"})
 _APPEND_OPS: Final = frozenset({">>", "&>>", "<>"})
@@ -43,6 +43,13 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
     if run.program in ("yq", "dasel") and any(w.text in ("-i", "--inplace") for w in run.args):
         files = [w for w in run.args if not w.text.startswith("-")][1:]  # `yq -i '.jobs… += […]' ci.yml`: unseen
         targets.extend((w, False, False) for w in files[-1:])
+    edited = _jq_settings_edit(run, env)
+    if edited is not None:  # `jq '.permissions.defaultMode="bypassPermissions"' ~/.claude/settings.json | sponge …`
+        path, fragment = edited
+        kind = planted_kind(path, env.project_root)
+        if kind is not None:  # only what the edit is denied for: jq alone writes nothing
+            out.extend(f for f in content_findings(path, kind, fragment, False, env, tools, "jq", _shown(path, env))
+                       if f.severity == Verdict.DENY)
     scripts = _npm_pkg_scripts(run)
     if scripts is not None:  # `npm pkg set scripts.postinstall='curl … | sh'`: an edit of package.json's scripts
         targets.append(("package.json", False, False))
@@ -64,6 +71,23 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
         out.extend(content_findings(path, kind, content, whole and run.program != "sed", env, tools,
                                     run.program or "the command", shown, run.program in DOWNLOADERS))
     return out
+
+
+def _jq_settings_edit(run: Run, env: AnalysisEnv) -> tuple[str, str] | None:
+    """(the agent settings file, the filter) of ``jq FILTER FILE`` when FILE is an agent's or editor's settings
+    and the filter assigns (``=``, ``+=``, ``|=``): what the edit puts there, read as a fragment of that file
+    (its written copy, ``> /tmp/s && mv /tmp/s FILE`` or ``| sponge FILE``, is the edit)."""
+    if run.program not in ("jq", "gojq"):
+        return None
+    words = [w for w in run.args if not w.text.startswith("-")]
+    if len(words) < 2 or words[0].dynamic or not re.search(r"[+|]?=(?!=)", words[0].text):
+        return None
+    for w in words[1:]:
+        path = paths.normalize(w.text, env.cwd, env.home)
+        kind = planted_kind(path, env.project_root)
+        if kind is not None and kind.id == "agent_settings":
+            return path, words[0].text
+    return None
 
 
 def _npm_pkg_scripts(run: Run) -> str | None:

@@ -89,6 +89,14 @@ def _setting(ex: Walk, cmd: SimpleCommand, key: str, value: Word, how: str, via:
         if code.startswith("/"):
             return _code(ex, value, f"{how} {key}", via, depth, remote)
         return False
+    if key == "core.hookspath" and ex.written and not value.dynamic:  # hooks written in this line run at the next
+        hooks = code.rstrip("/") + "/"  # commit or checkout: `printf '#!/bin/sh\n…' > /tmp/.h/post-checkout && …`
+        found = False
+        for path, text in list(ex.written.items()):
+            if path.startswith(hooks):
+                ex.nested(text, via + (f"{how} core.hooksPath: {path}",), depth, remote)
+                found = True
+        return found
     if _CODE_KEY.match(key) and code.strip():
         return _code(ex, value, f"{how} {key}", via, depth, remote)
     return False

