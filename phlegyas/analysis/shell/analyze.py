@@ -32,6 +32,7 @@ from phlegyas.analysis.shell.nested import builtin_code, shell, source_code, std
 from phlegyas.analysis.shell.parse import Script, SimpleCommand, Word, parse
 from phlegyas.analysis.shell.readvars import ASSIGNING_BUILTINS, DEFAULT_IFS, learn_builtin
 from phlegyas.analysis.shell.stdin import literal_output, stdin_text, substitution_output
+from phlegyas.analysis.shell.typed_output import typed_lines
 from phlegyas.analysis.shell.variables import (
     has_operators,
     head_readings,
@@ -143,7 +144,9 @@ class _Expander(Walk):
                         del values[name]  # the line's own value replaces the shell's (not a second, conflicting one)
                 learn(cmd, values, conflicting)
             if cmd.words and cmd.words[0].text in ASSIGNING_BUILTINS:
-                learn_builtin(cmd, values, conflicting, substitution_output)  # read x <<< rm, printf -v c …
+                piped = [script.commands[i] for i in cmd.upstream if i < len(script.commands)]
+                learn_builtin(cmd, values, conflicting, substitution_output,  # read x <<< rm, printf -v c …
+                              typed_lines(piped[0]) if len(piped) == 1 else None)  # `git log --format=%H | while read`
             if cmd.words and cmd.words[0].text == "alias" and not cmd.words[0].quoted:
                 self._learn_aliases(cmd.words[1:])
             elif cmd.words and cmd.words[0].text == "hash" and len(cmd.words) == 4 and cmd.words[1].text == "-p" \

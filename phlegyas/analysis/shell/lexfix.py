@@ -17,6 +17,7 @@ so the plain lines of the fast path never pay for them.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Final
 
 from phlegyas.analysis.shell.syntax import Script, SimpleCommand, Word
@@ -228,3 +229,21 @@ def wire_feeds(script: Script, feeds: list[tuple[SimpleCommand, int, int]]) -> N
             reader = script.commands[idx]
             if not reader.upstream and idx != at:
                 reader.upstream.append(at)
+
+
+_INDEXED: Final = re.compile(r"\[(\d{1,3})\]=(.*)", re.S)
+
+
+def indexed_elements(texts: list[str]) -> list[str] | None:
+    """The elements of an array written with indices (``([2]=/srv [0]=r [1]=m)`` → ``r m /srv``), gaps
+    empty; None when the elements are not all ``[N]=value``."""
+    found = [_INDEXED.fullmatch(t) for t in texts]
+    if not texts or not all(found):
+        return None
+    slots = {int(m.group(1)): m.group(2) for m in found if m is not None}
+    return [slots.get(i, "") for i in range(max(slots) + 1)]
+
+
+def globbed(texts: list[str]) -> bool:
+    """Whether an element of an indexed array is a glob (its ``[N]=`` is none)."""
+    return any(c in t for t in texts for c in "*?[")

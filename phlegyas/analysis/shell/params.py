@@ -18,6 +18,7 @@ import re
 from typing import Final
 
 from phlegyas.analysis.shell.stdin import substitution_output
+from phlegyas.analysis.shell.typed_output import typed_output
 
 LITERAL, EXPANDED, UNKNOWN = 0, 1, 2
 Segment = tuple[str, int]
@@ -96,7 +97,9 @@ def _flush(out: list[Segment], literal: list[str]) -> None:
 
 def _substitution(text: str) -> str | None:
     got = substitution_output(text)
-    return None if got is None else got.rstrip("\n")
+    if got is None:  # `$(git merge-base main HEAD)`, `$(date +%F)`: a value of a known, plain kind
+        return typed_output(text)
+    return got.rstrip("\n")
 
 
 def _closing(text: str, start: int, open_: str, close: str) -> int:

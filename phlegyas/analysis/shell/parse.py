@@ -286,6 +286,8 @@ class _Walker:
             return key, Word("")
         if value.type == "array":  # elements joined by NUL: ``shell.variables`` splits ``"${a[@]}"`` again
             parts = [self.word(c, depth, origin) for c in value.children if c.is_named]
+            if (texts := _lexfix.indexed_elements([p.text for p in parts])) is not None:  # `a=([2]=/srv [0]=r)`
+                return key, Word(ARRAY_SEPARATOR.join(texts), any(p.dynamic for p in parts) or _lexfix.globbed(texts))
             return key, Word(ARRAY_SEPARATOR.join(p.text for p in parts), any(p.dynamic or p.glob for p in parts))
         return key, self.word(value, depth, origin)
 
@@ -581,10 +583,9 @@ def _brace_words(source: str) -> Script | None:
     marked = _BRACE_WORD.sub(_BRACE_MARK, source)
     data = marked.encode("utf-8", "surrogatepass")
     tree, cut = _tree(data)
-    root = tree.root_node
-    if root.has_error or cut:
+    if tree.root_node.has_error or cut:
         return None
-    script = Script(source=source)
+    root, script = tree.root_node, Script(source=source)
     try:
         _Walker(data, script, False).collect(root, 0, "top")
     except RecursionError:

@@ -23,14 +23,22 @@ DEFAULT_IFS: Final = " \t\n"
 
 
 def learn_builtin(cmd: SimpleCommand, values: dict[str, str], conflicting: set[str],
-                  produced: Callable[[str], str | None] | None = None) -> None:
+                  produced: Callable[[str], str | None] | None = None, piped: str | None = None) -> None:
     """Record what ``cmd`` (``read``, ``printf -v``, ``mapfile``) assigns into ``values``; ``produced`` says
-    what a ``$(…)`` of literals prints (``stdin.substitution_output``, handed in: it reads variables)."""
+    what a ``$(…)`` of literals prints (``stdin.substitution_output``, handed in: it reads variables);
+    ``piped``, a stand-in for each line of the command piped in, when their kind is known
+    (``shell.typed_output``: ``git log --format=%H | while read -r c``: each line a commit id)."""
     words = cmd.words
     if not words or words[0].dynamic:
         return
     program = words[0].text
-    if program == "read":
+    if program == "read" and piped is not None and cmd.upstream and not cmd.redirects:
+        names = [w.text for w in words[1:] if not w.text.startswith("-")]
+        if len(names) == 1 and _NAME.fullmatch(names[0]) and all(w.text in ("-r",) for w in words[1:-1]):
+            _set(names[0], piped, values, conflicting)  # one field per line, of a known plain kind
+            return
+        _read(cmd, values, conflicting)
+    elif program == "read":
         _read(cmd, values, conflicting)
     elif program == "printf":
         _printf(cmd, values, conflicting)

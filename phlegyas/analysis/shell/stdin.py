@@ -15,6 +15,7 @@ from typing import Final
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import SimpleCommand, Word, parse
+from phlegyas.analysis.shell.printed import PRINTERS, printed
 from phlegyas.analysis.shell.readvars import printf_format
 from phlegyas.analysis.shell.syntax import decode_ansi_c
 
@@ -52,8 +53,8 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
         return (decode_ansi_c(_ECHO_OCTAL.sub(lambda m: "\\" + m.group(1), joined)) if escapes and "\\" in joined
                 else joined), "pipe from echo"
     if producer.program == "printf" and words and not any(w.dynamic for w in words):
-        printed = printf_format(words[0].text, [w.text for w in words[1:]])
-        return (printed, "pipe from printf") if printed is not None else (None, "")
+        formatted = printf_format(words[0].text, [w.text for w in words[1:]])
+        return (formatted, "pipe from printf") if formatted is not None else (None, "")
     if producer.program == "cat" and all(w.text == "-" and not w.dynamic for w in words) and len(words) <= 1 \
             and producer.stdin_text is not None \
             and not producer.command.stdin_dynamic:
@@ -71,6 +72,9 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
                 except (ValueError, binascii.Error):
                     return None, ""
             return text, "pipe from jq"
+    if producer.program in PRINTERS and not any(w.dynamic for w in words):  # `python3 -c 'print("rm -rf ~")'`
+        got = printed(producer.program, [w.text for w in words])
+        return (got, f"pipe from {producer.program}") if got is not None else (None, "")
     if producer.program in _DECODERS and len(producer.upstream) <= 1:
         source = producer.upstream[0] if producer.upstream else None
         given = producer.stdin_text if source is None and not producer.command.stdin_dynamic else None
@@ -83,7 +87,7 @@ def literal_output(producer: Invocation | None) -> tuple[str | None, str]:
 
 _DECODERS: Final = frozenset({"base64", "base32", "xxd", "rev", "basenc", "tr", "sed", "openssl", "gunzip", "zcat",
                               "gzip", "gzcat", "bunzip2", "bzcat", "bzip2", "unxz", "xzcat", "xz", "unlzma", "lzcat"})
-_PRODUCERS: Final = frozenset({"echo", "printf", "cat", *_DECODERS})
+_PRODUCERS: Final = frozenset({"echo", "printf", "cat", "jq", *_DECODERS, *PRINTERS})
 DECODERS: Final = _DECODERS
 """The programs ``literal_output`` knows the output of: a substitution starting with any other is not parsed."""
 
