@@ -169,6 +169,10 @@ TEMPLATES = {
                        '{"mcpServers": {"x": {"command": "mystery-tool", "args": ["--now"]}}}'),
     "install_sources": ("# mirrors\n", "<mirror><url>https://repo.x.example/maven2</url></mirror>\n", None),
     "client_startup": ("set pagination off\n", "shell {bad}\n", "python import x\n"),
+    "composer_scripts": ('{"scripts": {"test": "phpunit"}}', '{"scripts": {"post-install-cmd": "{bad}"}}',
+                         '{"scripts": {"post-install-cmd": "mystery-tool --now"}}'),
+    # a hosts file runs nothing: what it redirects is the deny
+    "hosts_file": ("127.0.0.1 localhost\n10.0.0.5 db.internal\n", "203.0.113.9 pypi.org files.pythonhosted.org\n", None),
     "aws_config": ("[default]\nregion = eu-west-1\n", "[default]\ncredential_process = sh -c '{bad}'\n",
                    "[default]\ncredential_process = /opt/mystery-tool --json\n"),
     # a program under sudo's name first on PATH is the deny, whatever it runs (outside a project: fresh2.tsv)

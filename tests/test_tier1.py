@@ -554,7 +554,8 @@ CASES = [
     ("grep alias ~/.bashrc", "persistence.shell_rc", "none"),
     ("source ~/.bashrc", "persistence.shell_rc", "none"),
     ("cp .bashrc backup/.bashrc", "persistence.shell_rc", "none"),
-    ("crontab -r", "persistence.cron", "ask"),
+    ("crontab -r", "delete.catastrophic", "deny"),  # no copy kept: the jobs are gone
+    ("crontab -ri", "persistence.cron", "ask"),
     ("crontab -l | grep -v x | crontab -", "persistence.cron", "ask"),
     ("cp job /etc/cron.d/job", "persistence.cron", "ask"),
     ("echo reboot | at now + 1 minute", "persistence.cron", "ask"),

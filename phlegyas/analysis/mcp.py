@@ -62,7 +62,8 @@ READ_VERBS: Final = frozenset({"get", "list", "search", "read", "describe", "sho
 SQL_KEYS: Final = frozenset({"sql", "query", "statement", "statements", "stmt", "sql_query"})
 COMMAND_KEYS: Final = frozenset({"command", "cmd", "script", "shell", "bash", "commandline", "command_line"})
 PATH_KEYS: Final = frozenset({"path", "paths", "file", "files", "file_path", "filepath", "filename", "directory", "dir",
-                              "target", "source", "destination", "dest", "folder", "cwd", "working_directory"})
+                              "target", "source", "destination", "dest", "folder", "cwd", "working_directory",
+                              "attachment", "attachments", "attach"})
 URL_KEYS: Final = frozenset({"url", "uri", "href", "link", "endpoint", "address", "website", "page", "location", "src"})
 ARGV_KEYS: Final = ("args", "argv", "arguments")
 CODE_KEYS: Final = frozenset({"code", "source", "source_code", "program", "snippet", "python", "javascript", "js"})
@@ -152,7 +153,10 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
                                 for f in analyze_command(f"rm -rf -- {_quoted(path)}", env).findings
                                 if f.severity >= Verdict.DENY)
             why = T2.sensitive(path, env)
-            if why is not None:
+            if why is not None and sends:  # `send_email {"attachments": ["~/.ssh/id_ed25519"]}`: the file leaves
+                findings.append(Finding("net.exfiltration", Verdict.DENY, path, f"the {server} tool {tool} sends "
+                                                                               f"{path} ({why}) to a remote service"))
+            elif why is not None:
                 findings.append(Finding("sensitive.read", Verdict.ASK, path, f"{tool} is given {path}: {why}"))
             protected = paths.protected_reason(path, env.home, env.project_root)
             if verb not in READ_VERBS and in_gate_state(path, env, True):
@@ -172,6 +176,10 @@ def mcp_analysis(name: str, tool_input: dict[str, Any], env: AnalysisEnv,
             findings.append(Finding("net.exfiltration", Verdict.DENY if sends or fetched else Verdict.ASK, name,
                                     f"sends {kind} to the MCP server {server} in its argument {key}"
                                     + (f" ({tool} posts it to a remote service)" if sends else "")))
+    if "key" in words and ("deploy" in words or "ssh" in words) and verb in ("add", "create", "put") and not any(
+            k.lower() in ("read_only", "readonly") and v is True for k, v in tool_input.items()):
+        findings.append(Finding("persistence.ssh_keys", Verdict.DENY, name, f"the {server} tool {tool} adds an SSH "
+                                "key: whoever holds its private half may push to the repository or log in"))
     if "push" in words and any(k.lower() in FORCE_KEYS and v is True for k, v in tool_input.items()):
         findings.append(Finding("git.force_push", Verdict.DENY, name,
                                 f"the {server} tool {tool} force-pushes, replacing the remote branch's history"))

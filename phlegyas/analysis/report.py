@@ -124,8 +124,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
         if eff.writes or eff.deletes or not eff.readonly:  # the gate's own state: approvals, audit, trust
             state_findings(run, eff.writes, [w for w, _ in eff.deletes], eff.readonly, renv, found)
         database_findings(run, eff.readonly, found)  # … and the fleet's shared store
-        if eff.writes or run.program in ("jq", "gojq"):  # a hook, recipe or script written here runs at the next
-            # safe command: judge its content (jq's edit of an agent's settings, whichever command writes it back)
+        if eff.writes or run.program in ("jq", "gojq", "composer"):  # a hook, recipe or script written here runs
+            # at the next safe command: judge its content (jq's edit of package.json, whichever command writes it back)
             found = found + shell_write_findings(run, renv, _PLANTED_TOOLS, first_of.get(id(run.command)) is run)
         if found:
             sub.findings.extend(found)

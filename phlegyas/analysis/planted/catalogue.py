@@ -45,6 +45,8 @@ _KINDS: Final = (
                        ("lefthook.yml", ".lefthook.yml", "lefthook-local.yaml")),
     PlantedKind("npm_scripts", "npm scripts", "npm install, npm test or npm run", "npm",
                        ("package.json", "web/package.json")),
+    PlantedKind("composer_scripts", "Composer scripts", "composer install, update or run-script", "npm",
+                       ("composer.json",)),
     PlantedKind("makefile", "a Makefile", "make", "make", ("Makefile", "makefile", "GNUmakefile", "rules.mk")),
     PlantedKind("justfile", "a justfile", "just", "just", ("justfile", ".justfile", "Justfile")),
     PlantedKind("taskfile", "a Taskfile", "task", "yaml:cmds", ("Taskfile.yml", "taskfile.yaml")),
@@ -112,6 +114,8 @@ _KINDS: Final = (
     PlantedKind("install_sources", "a package manager's sources", "every later install (apt, maven, terraform, "
                 "podman, gem, conda)", "pkgsrc", (".terraformrc", ".m2/settings.xml", "etc/apt/sources.list.d/x.list",
                                                  ".config/containers/registries.conf", ".gemrc", ".condarc")),
+    PlantedKind("hosts_file", "the hosts file", "every program that looks up a name (installs, git, the agent)",
+                "hosts", ("etc/hosts",)),
     PlantedKind("aws_config", "the AWS CLI's configuration", "every aws command and SDK call (credential_process)",
                 "awscfg", (".aws/config",)),
     PlantedKind("client_startup", "a client's start-up file", "the next gdb, psql or sqlite3 session", "clientrc",
@@ -191,7 +195,8 @@ _BY_NAME: Final = {
     ".pre-commit-config.yaml": "pre_commit", ".pre-commit-hooks.yaml": "pre_commit",
     "lefthook.yml": "lefthook", "lefthook.yaml": "lefthook", ".lefthook.yml": "lefthook", ".lefthook.yaml": "lefthook",
     "lefthook-local.yml": "lefthook", "lefthook-local.yaml": "lefthook",
-    "package.json": "npm_scripts", "Makefile": "makefile", "makefile": "makefile", "GNUmakefile": "makefile",
+    "package.json": "npm_scripts", "composer.json": "composer_scripts", "Makefile": "makefile",
+    "makefile": "makefile", "GNUmakefile": "makefile",
     "justfile": "justfile", "Justfile": "justfile", ".justfile": "justfile",
     "Taskfile.yml": "taskfile", "Taskfile.yaml": "taskfile", "taskfile.yml": "taskfile", "taskfile.yaml": "taskfile",
     "conftest.py": "conftest", "pytest.ini": "pytest_config", "tox.ini": "pytest_config",
@@ -376,6 +381,8 @@ def _system_kind(parts: list[str]) -> str | None:
         below = parts[parts.index("etc") + 1:]
         if below == ["environment"]:
             return "session_env"
+        if below == ["hosts"]:
+            return "hosts_file"
         if below[:1] in (["profile.d"], ["update-motd.d"]) or below in (["bash.bashrc"], ["zsh", "zshrc"],
                                                                         ["rc.local"], ["profile"]):
             return "system_startup"

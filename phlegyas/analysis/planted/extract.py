@@ -513,6 +513,7 @@ def _ini(text: str, out: Content, whole: bool = True) -> None:
                 out.snippets.append((LOOSE, _TOX_PLACEHOLDER.sub("", line.strip()).lstrip("-").strip()))
             elif line.strip() and not line.lstrip().startswith(("#", ";")):
                 break
+    out.snippets.extend(("sh", c) for c in _task_runner_commands(text))  # `poe lint`, `pdm run x`: the tasks
     for key, value in _ini_entries(text):
         if key == "addopts":
             args = " ".join(_toml_value_commands(value)) if value.startswith(("[", "'", '"')) else " ".join(
@@ -528,6 +529,25 @@ def _ini(text: str, out: Content, whole: bool = True) -> None:
                 command = _TOX_PLACEHOLDER.sub("", command).strip().lstrip("-").strip()
                 if command:
                     out.snippets.append(("sh", command))
+
+
+_TASK_SECTION: Final = re.compile(r"^\s*\[tool\.(?:poe\.tasks|pdm\.scripts|taskipy\.tasks|rye\.scripts|"
+                                 r"hatch\.envs\.[\w.-]+\.scripts)(?:\.[\w-]+)?\]\s*$")
+
+
+def _task_runner_commands(text: str) -> list[str]:
+    """The commands of pyproject's task-runner tables (poe, pdm, taskipy, rye, hatch): each value of
+    ``[tool.poe.tasks]`` (and ``cmd``/``shell`` of ``[tool.poe.tasks.NAME]``) is a command line."""
+    out: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("["):
+            inside = bool(_TASK_SECTION.match(line))
+            continue
+        m = _INI_LINE.match(line) if inside else None
+        if m is not None and m.group("key") not in ("help", "env", "cwd", "deps", "args", "envfile"):
+            out.extend(_toml_value_commands(m.group("value")))
+    return out
 
 
 def _toml_commands(text: str, keys: frozenset[str]) -> list[str]:

@@ -13,7 +13,7 @@ import re
 import shlex
 from typing import Final, Protocol
 
-from phlegyas.analysis.urls import foreign_code_host, host_of
+from phlegyas.analysis.urls import foreign_code_host, host_of, known_code_host
 
 
 class _Content(Protocol):
@@ -99,9 +99,28 @@ def read(language: str, text: str, out: _Content) -> None:
             out.doubts.append("it runs code or reads files the gate does not see")
     elif language == "awscfg":  # `credential_process = CMD`: run (through no shell: an argv) for credentials
         out.snippets.extend(("sh", m.group(1)) for m in re.finditer(r"^\s*credential_process\s*=\s*(.+)$", text, re.M))
+    elif language == "hosts":  # `203.0.113.9 registry.npmjs.org`: a registry, forge or API answered elsewhere
+        out.denies.extend(f"sends every connection to {name} to {address} instead" for address, name in
+                          _hosts_redirects(text))
     elif language == "shadow":
         out.denies.append("puts a program first on PATH under the name of a command people type passwords into "
                           "or trust")
+
+
+def _hosts_redirects(text: str) -> list[tuple[str, str]]:
+    """(address, name) of hosts-file lines that answer a registry, forge or well-known API with an address
+    other than this machine's or nowhere (``0.0.0.0 ads.example`` blocks; ``203.0.113.9 pypi.org`` redirects)."""
+    out: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        words = line.split("#", 1)[0].split()
+        if len(words) < 2 or words[0] in ("127.0.0.1", "0.0.0.0", "::1", "::", "127.0.1.1"):
+            continue
+        out.extend((words[0], n) for n in words[1:] if known_code_host(n) or n.endswith(_API_SUFFIXES))
+    return out[:5]
+
+
+_API_SUFFIXES: Final = ("anthropic.com", "openai.com", "amazonaws.com", "googleapis.com", "azure.com", "docker.io",
+                        "docker.com")
 
 
 def foreign_sources(text: str) -> list[str]:
@@ -313,4 +332,4 @@ def _decodable(body: str) -> bool:
 
 
 LANGUAGES: Final = frozenset({"logrotate", "udev", "envfile", "tmux", "elisp", "dirlocals", "agentjson", "toolcfg",
-                              "clientrc", "shadow", "pkgsrc", "awscfg"})
+                              "clientrc", "shadow", "pkgsrc", "awscfg", "hosts"})

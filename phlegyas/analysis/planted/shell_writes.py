@@ -52,7 +52,7 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
                        if f.severity == Verdict.DENY)
     scripts = _npm_pkg_scripts(run)
     if scripts is not None:  # `npm pkg set scripts.postinstall='curl … | sh'`: an edit of package.json's scripts
-        targets.append(("package.json", False, False))
+        targets.append(("composer.json" if run.program == "composer" else "package.json", False, False))
     for target, whole, redirected in targets:
         text = target.text if isinstance(target, Word) else target
         if isinstance(target, Word) and target.dynamic or "$" in text or "`" in text:
@@ -73,26 +73,55 @@ def shell_write_findings(run: Run, env: AnalysisEnv, tools: ShellTools, redirect
     return out
 
 
+_JQ_EDITED: Final = frozenset({"agent_settings", "npm_scripts", "vscode_tasks"})
+_JQ_ASSIGN: Final = re.compile(r"""(?<![\w\]])((?:\.[A-Za-z_][\w-]*|\.?\["[^"]*"\])+)\s*(?:\+=|\|=|=)(?!=)\s*""")
+
+
 def _jq_settings_edit(run: Run, env: AnalysisEnv) -> tuple[str, str] | None:
-    """(the agent settings file, the filter) of ``jq FILTER FILE`` when FILE is an agent's or editor's settings
-    and the filter assigns (``=``, ``+=``, ``|=``): what the edit puts there, read as a fragment of that file
-    (its written copy, ``> /tmp/s && mv /tmp/s FILE`` or ``| sponge FILE``, is the edit)."""
+    """(the file, what the edit puts in it) of ``jq FILTER FILE`` when FILE is an agent's or editor's settings,
+    package.json or the editor's tasks, and the filter assigns (``=``, ``+=``, ``|=``): the assignments of
+    literal values as the JSON they make (``.permissions.defaultMode = "bypassPermissions"`` →
+    ``{"permissions": {"defaultMode": "bypassPermissions"}}``), else the filter itself as a fragment. Its
+    written copy (``> /tmp/s && mv /tmp/s FILE``, ``| sponge FILE``) is the edit."""
     if run.program not in ("jq", "gojq"):
         return None
     words = [w for w in run.args if not w.text.startswith("-")]
-    if len(words) < 2 or words[0].dynamic or not re.search(r"[+|]?=(?!=)", words[0].text):
+    if len(words) < 2 or words[0].dynamic or not _JQ_ASSIGN.search(words[0].text):
         return None
     for w in words[1:]:
         path = paths.normalize(w.text, env.cwd, env.home)
         kind = planted_kind(path, env.project_root)
-        if kind is not None and kind.id == "agent_settings":
-            return path, words[0].text
+        if kind is not None and kind.id in _JQ_EDITED:
+            made = jq_assignments(words[0].text)
+            return path, json.dumps(made) if made else words[0].text
     return None
+
+
+def jq_assignments(program: str) -> dict:
+    """The JSON a jq filter's assignments of literal values build (``.a.b = "x" | .c += [1]``)."""
+    out: dict = {}
+    decoder = json.JSONDecoder()
+    for m in _JQ_ASSIGN.finditer(program):
+        try:
+            value, _ = decoder.raw_decode(program, m.end())
+        except ValueError:
+            continue
+        keys = re.findall(r'\.?\["([^"]*)"\]|\.([A-Za-z_][\w-]*)', m.group(1))
+        node = out
+        names = [a or b for a, b in keys]
+        for name in names[:-1]:
+            node = node.setdefault(name, {}) if isinstance(node.get(name, {}), dict) else {}
+        if names:
+            node[names[-1]] = value
+    return out
 
 
 def _npm_pkg_scripts(run: Run) -> str | None:
     """The ``scripts`` fragment ``npm pkg set scripts.NAME=VALUE …`` writes into package.json, as JSON."""
     words = [w for w in run.args if not w.text.startswith("-")]
+    if run.program == "composer" and [w.text for w in words[:1]] == ["config"] and len(words) >= 3 and words[
+            1].text.startswith("scripts.") and not words[2].dynamic:  # `composer config scripts.X 'CMD'`
+        return json.dumps({"scripts": {words[1].text[8:]: " ".join(w.text for w in words[2:])}})
     if run.program not in ("npm", "pnpm") or [w.text for w in words[:2]] != ["pkg", "set"]:
         return None
     pairs = {w.text.partition("=")[0][8:]: w.text.partition("=")[2] for w in words[2:]

@@ -186,8 +186,8 @@ class _Expander(Walk):
             self.ups_of[id(cmd)] = ups
         if cmd.redirects:
             self._remember_written(cmd)
-            if self.written and cmd.stdin_text is None and not ups:
-                cmd = self._written_input(cmd)  # `echo 'DROP …' > /tmp/m.sql && mysql < /tmp/m.sql`
+        if self.written and cmd.stdin_text is None and not ups:
+            cmd = self._written_input(cmd)  # `echo 'DROP …' > /tmp/m.sql && mysql < /tmp/m.sql` (or `psql -f`)
         if cmd.words[0].text == "tee" and not cmd.words[0].dynamic:
             self._remember_tee(cmd)
         words = expand_words(cmd.words)  # bash expands braces first: {rm,-fr,/} is rm -fr /
@@ -300,7 +300,7 @@ class _Expander(Walk):
     def _written_input(self, cmd: SimpleCommand) -> SimpleCommand:
         """``cmd`` reading a file this line wrote with literal text (``< /tmp/m.sql``): that text is its input."""
         source = next((r.target for r in cmd.redirects if r.op == "<" and r.fd in (None, "0") and r.target is not None
-                       and not r.target.dynamic), None)
+                       and not r.target.dynamic), None) or _script_file(cmd)
         text = self.written.get(_file_key(source.text)) if source is not None else None
         if text is None:
             return cmd
@@ -376,6 +376,28 @@ def _option_words(text: str, key: str, variable: str) -> list[Word]:
             if not eq and i + 1 < len(texts):
                 out.append(Word(texts[i + 1], False, False, True))
     return out
+
+
+_SCRIPT_FILE_OPTS: Final = {"psql": ("-f", "--file"), "cqlsh": ("-f", "--file"), "mongosh": ("--file", "-f"),
+                             "mongo": ("--file",), "clickhouse-client": ("--queries-file",), "duckdb": ("-f",),
+                             "usql": ("-f", "--file")}
+"""Data clients' options that name a script file they run, as if it came on stdin."""
+
+
+def _script_file(cmd: SimpleCommand) -> Word | None:
+    """The script file a data client is given (``psql -f /tmp/m.sql``, ``mongosh URL /tmp/x.js``), if any."""
+    words = cmd.words
+    flags = _SCRIPT_FILE_OPTS.get(words[0].text if words else "")
+    if flags is None:
+        return None
+    for i, w in enumerate(words[1:], 1):
+        if w.text in flags and i + 1 < len(words) and not words[i + 1].dynamic:
+            return words[i + 1]
+        if w.text.startswith(tuple(f + "=" for f in flags if f.startswith("--"))):
+            return Word(w.text.split("=", 1)[1])
+        if words[0].text in ("mongosh", "mongo") and w.text.endswith(".js") and not w.dynamic:
+            return w
+    return None
 
 
 def _file_key(path: str) -> str:

@@ -411,6 +411,10 @@ def carried_commands(assignments: list[tuple[str, Word]]) -> list[tuple[str, str
             fn = name[len("BASH_FUNC_"):].rstrip("%()") or "f"  # bash 4.4+ `BASH_FUNC_ls%%`, older `…()`
             out.append((name, f"{fn} {value.text}\n{fn}"))  # an exported function: defined in every child bash
             continue
+        if name.startswith("TF_CLI_ARGS"):  # `TF_CLI_ARGS_apply='-destroy -auto-approve'`: every such terraform
+            sub = name[len("TF_CLI_ARGS_"):] if name.startswith("TF_CLI_ARGS_") else ""  # run gets these arguments
+            out.append((name, f"terraform {sub} {value.text}".replace("  ", " ")))
+            continue
         if harmless_command(name, value.text):
             continue  # nothing to expand: the judge allows it as it is
         if is_code_var(name):

@@ -18,7 +18,7 @@ from typing import Final
 from phlegyas.analysis.environment import secret_variables
 from phlegyas.analysis.paths import sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, parse_opts
+from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, parse_opts, piped_text
 from phlegyas.analysis.tier1.words import path_of
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
@@ -84,6 +84,13 @@ def detect_passwd(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         add(out, "priv.escalation", inv, f"passwd -d empties the password of {user}: anyone may log in as them")
 
 
+def detect_chpasswd(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``echo 'root:toor' | chpasswd``: root's password set to one the line shows (anyone reading it is root)."""
+    texts, _ = piped_text(inv)
+    if any(line.strip().startswith("root:") for t in texts for line in t.splitlines()):
+        add(out, "priv.escalation", inv, "chpasswd sets root's password to one written in the command line")
+
+
 def detect_usermod(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     """usermod/useradd/gpasswd/adduser/addgroup: a user made root (a root group, uid 0)."""
     prog = inv.program
@@ -98,6 +105,10 @@ def detect_usermod(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         uid = opts.first("-u", "--uid")
         if uid == "0":
             add(out, "priv.escalation", inv, f"{prog} -u 0 gives a user root's id")
+            return
+        if prog == "usermod" and (opts.has("-p", "--password") or opts.has("-U", "--unlock")) and [
+                w.text for w in opts.operands[-1:]] == ["root"]:
+            add(out, "priv.escalation", inv, "usermod sets or unlocks root's password")
             return
         hit = next((g for g in groups if g in ROOT_GROUPS or g == "0"), None)
         if hit is not None:

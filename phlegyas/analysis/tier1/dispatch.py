@@ -154,7 +154,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("kill", system.detect_kill)
     on(("killall", "pkill", "killall5"), system.detect_killall)
     on("service", system.detect_service)
-    on(("shutdown", "reboot", "halt", "poweroff", "init", "telinit"), system.detect_power)
+    on(("shutdown", "reboot", "halt", "poweroff", "init", "telinit", "dbus-send", "busctl", "gdbus", "qdbus"),
+       system.detect_power)
     on(("iptables", "ip6tables", "iptables-legacy", "iptables-nft"), system.detect_iptables)
     on("ufw", system.detect_ufw)
     on("nft", system.detect_nft)
@@ -162,6 +163,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     # accounts, capabilities, mounts
     on("setcap", accounts.detect_setcap)
     on("passwd", accounts.detect_passwd)
+    on("chpasswd", accounts.detect_chpasswd)
     on(("usermod", "useradd", "adduser", "gpasswd", "addgroup"), accounts.detect_usermod)
     on(("userdel", "deluser"), accounts.detect_userdel)
     on(("mount", "umount"), accounts.detect_mount)

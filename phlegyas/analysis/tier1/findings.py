@@ -22,6 +22,7 @@ from phlegyas.analysis.tier1.environment import detect_environment
 from phlegyas.analysis.tier1.expansion import detect_unknown_words
 from phlegyas.analysis.tier1.flows import FLOW_PROGRAMS, SENDERS, secret_flows
 from phlegyas.analysis.tier1.gate import in_gate_state, shown
+from phlegyas.analysis.tier1.git import unrecoverable_history
 from phlegyas.analysis.tier1.mass import MASS_TOOLS, mass_deletes, saved_destroy_plans
 from phlegyas.analysis.tier1.network import redirect_to_socket
 from phlegyas.analysis.tier1.resources import background_loops
@@ -77,6 +78,8 @@ def script_findings(script: Script, invocations: Sequence[Invocation], env: Anal
         saved_destroy_plans(invocations, out)  # `terraform plan -destroy -out=p && terraform apply p`
     if len(invocations) > 1 and any(inv.program in MASS_TOOLS for inv in invocations):
         mass_deletes(invocations, out, script.commands)  # `docker rm -f $(docker ps -aq)`: all the listing prints
+    if len(invocations) > 2 and sum(inv.program == "git" for inv in invocations) > 2:
+        unrecoverable_history(invocations, out)  # `git branch -D main && git reflog expire … && git gc --prune=now`
     if len(invocations) > 1 and any(inv.program in FLOW_PROGRAMS or inv.program in SENDERS for inv in invocations):
         secret_flows(invocations, env, out, script.commands)  # a secret written or committed, then uploaded or pushed
     return out

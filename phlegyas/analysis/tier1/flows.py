@@ -36,9 +36,17 @@ def secret_flows(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out,
     tainted: dict[str, str] = {}  # path → the secret written into it earlier in the line
     staged: str | None = None  # the secret `git add`/`git commit` put into the repository
     held = _secret_variables(commands, env)  # `k=$(cat ~/.ssh/id_rsa)`: name → the secret it holds
+    cwd = env.cwd  # `cd /tmp/pkg && npm publish`: where the line has moved to
     for inv in invocations:
         ienv = env_for(inv, env)
         prog = inv.program
+        if prog == "cd" and len(inv.args) == 1 and (moved := path_of(inv.args[0].text, ienv)) is not None:
+            cwd = moved
+            continue
+        if prog == "cat" and not inv.args and any(v.startswith("git ") and "credential." in v and v.endswith(
+                "helper") for v in inv.via):  # a credential helper's `cat >> /tmp/x`: what git hands it, kept
+            tainted.update((p, "what git hands its credential helper (usernames, passwords, tokens)")
+                           for t in redirect_writes(inv) if (p := path_of(t, ienv)) is not None)
         if held and prog in SENDERS:
             used = next((n for n in held for w in inv.args if _uses(w.text, n)), None)
             if used is not None:
@@ -55,9 +63,9 @@ def secret_flows(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out,
                     return
         sub = next((w.text for w in inv.args if not w.text.startswith("-")), "")
         if prog in _PUBLISHERS and sub == _PUBLISHERS[prog] and (
-                got := next((what for p, what in tainted.items() if is_within(p, ienv.cwd)), None)):
-            add(out, "net.exfiltration", inv, f"{prog} {sub} publishes the project, into which {got} was copied "
-                                              "earlier in this command line")
+                got := next((what for p, what in tainted.items() if is_within(p, cwd)), None)):
+            add(out, "net.exfiltration", inv, f"{prog} {sub} publishes {cwd}, into which {got} was copied earlier "
+                                              "in this command line")
             return
         if prog in ("docker", "podman") and _container_taint(inv, ienv, tainted, out):
             return

@@ -15,7 +15,7 @@ Decisions (documented in the class catalog):
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, Sequence
 
 from phlegyas.analysis import git_index
 from phlegyas.analysis.shell.invocation import Invocation
@@ -311,6 +311,29 @@ def _reflog(inv: Invocation, args: list[Word], out: Out) -> None:
 def _gc(inv: Invocation, args: list[Word], out: Out) -> None:
     if any(w.text in ("--prune=now", "--prune=all") for w in args):
         add(out, "git.history_rewrite", inv, "git gc --prune=now deletes unreachable commits immediately")
+
+
+def unrecoverable_history(invocations: Sequence[Invocation], out: Out) -> None:
+    """A line that drops commits (a branch force-deleted, refs deleted, a hard reset, an orphan branch, a
+    rewrite) and then expires the reflog and prunes: nothing is left to recover them from (deny)."""
+    dropped = expired = None
+    for inv in invocations:
+        if inv.program != "git" or not inv.args:
+            continue
+        texts = [w.text for w in inv.args]
+        sub, rest = texts[0], texts[1:]
+        if sub == "branch" and any(t in ("-D", "--delete") or t.startswith("-") and "D" in t for t in rest) or \
+                sub == "update-ref" and any(t in ("-d", "--stdin") for t in rest) or sub == "reset" and "--hard" in \
+                rest or sub in ("checkout", "switch") and any(t in ("--orphan", "--orphan=") for t in rest) or sub in (
+                "filter-branch", "filter-repo"):
+            dropped = dropped or sub + {"branch": " -D", "reset": " --hard", "checkout": " --orphan",
+                                        "switch": " --orphan"}.get(sub, "")
+        elif sub == "reflog" and rest[:1] == ["expire"] and any(t in ("--expire=now", "--expire=all") for t in rest):
+            expired = True
+        elif sub == "gc" and expired and dropped and any(t in ("--prune=now", "--prune=all") for t in rest):
+            add(out, "git.history_rewrite", inv, f"git {dropped} drops commits, and the reflog expiry and git gc "
+                                                 "--prune=now that follow delete them for good", Verdict.DENY)
+            return
 
 
 _HOOK_KEYS: Final = frozenset({"core.hookspath", "core.fsmonitor"})

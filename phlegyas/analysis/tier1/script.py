@@ -95,6 +95,17 @@ def _extracts(inv: Invocation, downloaded: dict[str, str], env: AnalysisEnv) -> 
     return None
 
 
+def _hooks_path(inv: Invocation, env: AnalysisEnv) -> str | None:
+    """The directory ``git config [--global] core.hooksPath DIR`` (or ``git -c core.hooksPath=DIR``) names."""
+    texts = [w.text for w in inv.args]
+    for i, t in enumerate(texts):
+        if t.lower().startswith("core.hookspath="):
+            return path_of(t.split("=", 1)[1], env)
+        if t.lower() == "core.hookspath" and i + 1 < len(texts) and "config" in texts[:i]:
+            return path_of(texts[i + 1], env)
+    return None
+
+
 def _extract_dir(inv: Invocation, env: AnalysisEnv) -> str | None:
     """Where an extractor unpacks: ``tar -C DIR``/``--directory=DIR``, ``unzip -d DIR``, else the working
     directory."""
@@ -123,7 +134,13 @@ def _runs(inv: Invocation, env: AnalysisEnv) -> str | None:
         for w in inv.args:
             if not w.text.startswith("-"):
                 return path_of(w.text, env)
+    if inv.program in ("sqlite3", "duckdb") and (m := _LOADED.search(" ".join(w.text for w in inv.args))):
+        lib = m.group(1) or m.group(2) or m.group(3)  # `load_extension('/tmp/x')`: native code, run in-process
+        return path_of(lib if "." in lib.rsplit("/", 1)[-1] else lib + ".so", env)  # (sqlite adds the .so)
     return _builds_or_installs(inv, env)
+
+
+_LOADED: Final = re.compile(r"""load_extension\(\s*['"]([^'"]+)['"]|(?:^|\s)\.load\s+(\S+)|LOAD\s+['"]([^'"]+)""")
 
 
 _FILE_INSTALLERS: Final = {"apt-get": "install", "apt": "install", "dnf": "install", "yum": "install",
@@ -218,6 +235,11 @@ def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
         if inv.program in DOWNLOADERS:
             for p in _download_outputs(inv, env):
                 downloaded[p] = inv.program
+            continue
+        if inv.program == "git" and downloaded and (hooks := _hooks_path(inv, env)) is not None and any(
+                p.startswith(hooks.rstrip("/") + "/") for p in downloaded):  # a downloaded hook made git's own
+            add(out, "net.pipe_to_shell", inv, f"git config core.hooksPath makes git run {hooks}, where a download "
+                                               "just went, at every commit or checkout: remote code, unseen")
             continue
         if inv.program == "git":
             got_dir = _cloned_dir(inv, env)

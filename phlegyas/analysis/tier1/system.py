@@ -225,6 +225,11 @@ def detect_power(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if prog in ("init", "telinit"):
         if not texts or texts[0] not in ("0", "6", "1", "s", "S", "single"):
             return
+    if prog in ("dbus-send", "busctl", "gdbus", "qdbus"):  # login1's or systemd's PowerOff/Reboot/Halt method
+        called = re.search(r"(?:login1|systemd1)\b.*\b(PowerOff|Reboot|Halt|Kexec)\b", " ".join(texts))
+        if called is not None:
+            add(out, "system.power", inv, f"{prog} asks systemd to {called.group(1)}: it takes the machine down")
+        return
     add(out, "system.power", inv, f"{' '.join([prog, *texts])[:40]} shuts down or restarts the machine")
 
 

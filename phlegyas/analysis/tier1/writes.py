@@ -210,7 +210,10 @@ _ROOT_FILES: Final = {"/etc/sudoers": "who may run what as root", "/etc/passwd":
                       "/etc/gshadow": "the group passwords", "/etc/ld.so.preload": "what every program loads",
                       "/etc/doas.conf": "who may run what as root"}
 """System files whose content grants root: any write to them is an escalation, whatever is written."""
-_EMPTIED_ROOTS: Final = ("/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/var/lib/", "/opt/")
+_EMPTIED_ROOTS: Final = ("/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/var/lib/", "/opt/",
+                          "/var/log/auth.log", "/var/log/secure", "/var/log/syslog", "/var/log/messages",
+                          "/var/log/wtmp", "/var/log/btmp", "/var/log/lastlog", "/var/log/audit/", "/var/log/journal/")
+"""Files whose emptying is their loss: the system's own, and its record of who logged in and what ran."""
 
 
 def interpreter_key_writes(run: Invocation, words: list, env: AnalysisEnv) -> list:
@@ -341,6 +344,9 @@ def detect_crontab(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     fetcher = next((up.program for up in inv.upstream if up.program in DOWNLOADERS), None)
     if fetcher is not None and not opts.has("-r"):  # `curl … | crontab -`: the scheduler runs what was downloaded
         add(out, "net.pipe_to_shell", inv, f"crontab installs jobs {fetcher} downloads: the scheduler runs them unseen")
+        return
+    if opts.has("-r") and not opts.has("-i"):  # no copy is kept: the jobs are gone, not scheduled
+        add(out, "delete.catastrophic", inv, "crontab -r removes every cron job of the user, with no copy kept")
         return
     add(out, "persistence.cron", inv, f"crontab {what}")
 
