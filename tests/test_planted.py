@@ -173,6 +173,10 @@ TEMPLATES = {
                          '{"scripts": {"post-install-cmd": "mystery-tool --now"}}'),
     # a hosts file runs nothing: what it redirects is the deny
     "hosts_file": ("127.0.0.1 localhost\n10.0.0.5 db.internal\n", "203.0.113.9 pypi.org files.pythonhosted.org\n", None),
+    "launchd": ("<plist><dict><key>Label</key><string>x</string></dict></plist>",
+                "<plist><dict><key>ProgramArguments</key><array><string>/bin/sh</string><string>-c</string>"
+                "<string>{bad}</string></array></dict></plist>",
+                "<plist><dict><key>Program</key><string>/opt/mystery-tool</string></dict></plist>"),
     "aws_config": ("[default]\nregion = eu-west-1\n", "[default]\ncredential_process = sh -c '{bad}'\n",
                    "[default]\ncredential_process = /opt/mystery-tool --json\n"),
     # a program under sudo's name first on PATH is the deny, whatever it runs (outside a project: fresh2.tsv)

@@ -17,7 +17,7 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import secret_variables, shown_secrets
 from phlegyas.analysis.generated import generated_find, generated_target
-from phlegyas.analysis.planted import ShellTools, content_shown, shell_write_findings
+from phlegyas.analysis.planted import ShellTools, content_shown, planted_kind, shell_write_findings
 from phlegyas.analysis.project_scripts import judge_script_runs
 from phlegyas.analysis.run_effects import (
     FOUND_CHECKED,
@@ -60,10 +60,17 @@ _CHANGES_NAMED: Final = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "mv"
 
 
 def _is_project_write(word: Word, env: AnalysisEnv) -> bool:
+    """A write into the project that the project's code may then run or load: not a log or text output
+    (``pytest | tee out.log``), which no test runner, build or package manager executes."""
     if word.dynamic:
         return True
     path = paths.normalize(word.text, env.cwd, env.home)
+    if path.endswith(_OUTPUT_SUFFIXES) and planted_kind(path, env.project_root) is None:
+        return False
     return paths.is_within(path, env.project_root) and not paths.is_harmless_device(path)
+
+
+_OUTPUT_SUFFIXES: Final = (".log", ".txt", ".out", ".patch", ".diff", ".csv", ".tsv")
 
 
 def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None) -> Analysis:

@@ -114,6 +114,8 @@ _KINDS: Final = (
     PlantedKind("install_sources", "a package manager's sources", "every later install (apt, maven, terraform, "
                 "podman, gem, conda)", "pkgsrc", (".terraformrc", ".m2/settings.xml", "etc/apt/sources.list.d/x.list",
                                                  ".config/containers/registries.conf", ".gemrc", ".condarc")),
+    PlantedKind("launchd", "a launchd job", "macOS's launchd, at login or load", "plist",
+                ("Library/LaunchAgents/com.x.plist",)),
     PlantedKind("hosts_file", "the hosts file", "every program that looks up a name (installs, git, the agent)",
                 "hosts", ("etc/hosts",)),
     PlantedKind("aws_config", "the AWS CLI's configuration", "every aws command and SDK call (credential_process)",
@@ -293,8 +295,11 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
             or len(parts) >= 3 and parts[-3:-1] == ["spool", "cron"]:
         return KINDS["cron"]
     if name.endswith((".service", ".socket", ".path")) and "systemd" in parts or \
-            name.endswith(".desktop") and parts[-2:-1] == ["autostart"]:
-        return KINDS["service_unit"]
+            name.endswith(".desktop") and parts[-2:-1] == ["autostart"] or name.endswith(".conf") and "systemd" in \
+            parts and len(parts) >= 2 and parts[-2].endswith((".service.d", ".socket.d", ".timer.d", ".path.d")):
+        return KINDS["service_unit"]  # (a drop-in's `ExecStartPre=` runs as the unit's own does)
+    if name.endswith(".plist") and len(parts) >= 2 and parts[-2] in ("LaunchAgents", "LaunchDaemons"):
+        return KINDS["launchd"]
     if len(parts) >= 3 and parts[-3] == ".github" and parts[-2] == "workflows" and name.endswith((".yml", ".yaml")):
         return KINDS["ci"]
     if len(parts) >= 2 and parts[-2] == ".vscode" and name == "tasks.json":

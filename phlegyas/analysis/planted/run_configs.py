@@ -8,6 +8,7 @@ As in ``planted.system_configs``, each reader puts the shell code the file will 
 """
 from __future__ import annotations
 
+import html
 import json
 import re
 import shlex
@@ -99,12 +100,26 @@ def read(language: str, text: str, out: _Content) -> None:
             out.doubts.append("it runs code or reads files the gate does not see")
     elif language == "awscfg":  # `credential_process = CMD`: run (through no shell: an argv) for credentials
         out.snippets.extend(("sh", m.group(1)) for m in re.finditer(r"^\s*credential_process\s*=\s*(.+)$", text, re.M))
+    elif language == "plist":  # `ProgramArguments` (an argv) or `Program`: what launchd starts
+        out.snippets.extend(("sh", c) for c in launchd_commands(text))
     elif language == "hosts":  # `203.0.113.9 registry.npmjs.org`: a registry, forge or API answered elsewhere
         out.denies.extend(f"sends every connection to {name} to {address} instead" for address, name in
                           _hosts_redirects(text))
     elif language == "shadow":
         out.denies.append("puts a program first on PATH under the name of a command people type passwords into "
                           "or trust")
+
+
+_PLIST_ARGS: Final = re.compile(r"<key>\s*ProgramArguments\s*</key>\s*<array>(.*?)</array>", re.S)
+_PLIST_PROGRAM: Final = re.compile(r"<key>\s*Program\s*</key>\s*<string>(.*?)</string>", re.S)
+
+
+def launchd_commands(text: str) -> list[str]:
+    """The command lines a launchd job runs: its ``ProgramArguments`` array as one argv, or its ``Program``."""
+    out = [shlex.join(html.unescape(s) for s in re.findall(r"<string>(.*?)</string>", m.group(1), re.S))
+           for m in _PLIST_ARGS.finditer(text)]
+    out.extend(shlex.quote(html.unescape(m.group(1))) for m in _PLIST_PROGRAM.finditer(text))
+    return out
 
 
 def _hosts_redirects(text: str) -> list[tuple[str, str]]:
@@ -332,4 +347,4 @@ def _decodable(body: str) -> bool:
 
 
 LANGUAGES: Final = frozenset({"logrotate", "udev", "envfile", "tmux", "elisp", "dirlocals", "agentjson", "toolcfg",
-                              "clientrc", "shadow", "pkgsrc", "awscfg", "hosts"})
+                              "clientrc", "shadow", "pkgsrc", "awscfg", "hosts", "plist"})

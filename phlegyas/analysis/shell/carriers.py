@@ -12,6 +12,7 @@ command under DST is SRC on the host, and the command is then judged as running 
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Final
 
 from phlegyas.analysis.programs.carriers import CARRIERS as PROGRAM_CARRIERS
@@ -166,10 +167,24 @@ def _ansible_code(opts: list[tuple[str, Word | None]], args: Word) -> Word | Non
     module = module.rsplit(".", 1)[-1]
     if module in _ANSIBLE_SHELLS:
         return args
-    fields = dict(part.split("=", 1) for part in args.text.split() if "=" in part)
+    try:
+        parts = shlex.split(args.text)
+    except ValueError:
+        parts = args.text.split()
+    fields = dict(part.split("=", 1) for part in parts if "=" in part)
     target = fields.get("path") or fields.get("dest") or fields.get("name")
     if module == "file" and fields.get("state") == "absent" and target:
         return Word(f"rm -rf -- {quote(target)}", args.dynamic)
+    absent = fields.get("state") == "absent"
+    if module == "authorized_key" and fields.get("key") and not absent:  # a key that may log in as that user
+        user = fields.get("user", "root")
+        keys = "/root/.ssh/authorized_keys" if user == "root" else f"~{user}/.ssh/authorized_keys"
+        return Word(f"printf '%s\\n' {quote(fields['key'])} >> {keys}", args.dynamic)
+    added = fields.get("line") or fields.get("block")
+    if module in ("lineinfile", "blockinfile") and target and not absent and added:
+        return Word(f"printf '%s\\n' {quote(added)} >> {quote(target)}", args.dynamic)
+    if module == "copy" and fields.get("dest") and "content" in fields:
+        return Word(f"printf '%s' {quote(fields['content'])} > {quote(fields['dest'])}", args.dynamic)
     return None
 
 

@@ -19,6 +19,7 @@ from phlegyas.analysis.tier1.base import Out, add, env_for
 from phlegyas.analysis.tier1.network import UPLOADERS, file_secret, reader_secret, substituted_secret, uploads
 from phlegyas.analysis.tier1.words import path_of
 from phlegyas.analysis.tier1.writes import redirect_writes
+from phlegyas.analysis.urls import foreign_code_host, host_of
 from phlegyas.core.analysis import AnalysisEnv
 
 _COPIERS: Final = frozenset({"cp", "install", "mv", "ln", "rsync", "dd"})
@@ -48,8 +49,11 @@ def secret_flows(invocations: Sequence[Invocation], env: AnalysisEnv, out: Out,
             tainted.update((p, "what git hands its credential helper (usernames, passwords, tokens)")
                            for t in redirect_writes(inv) if (p := path_of(t, ienv)) is not None)
         if held and prog in SENDERS:
-            used = next((n for n in held for w in inv.args if _uses(w.text, n)), None)
-            if used is not None:
+            used = next((n for n in held for w in inv.args if _uses(w.text, n)), None) or next(
+                (n for n in held for up in inv.upstream if up.program in ("echo", "printf") for w in up.args
+                 if _uses(w.text, n)), None)  # `printf '%s' "$p" | curl --data-binary @- …`
+            prompted = used is not None and held[used].startswith("a password typed")
+            if used is not None and not (prompted and not _foreign_destination(inv)):  # (a typed token for the API)
                 add(out, "net.exfiltration", inv, f"{prog} sends ${used}, which holds {held[used]} (assigned earlier "
                                                   "in this command line)")
                 return
@@ -84,10 +88,20 @@ SENDERS: Final = frozenset({*UPLOADERS, "dig", "host", "nslookup", "drill", "pin
 """Programs whose arguments leave the machine: HTTP clients' URLs and bodies, DNS names, ping patterns."""
 
 
+def _foreign_destination(inv: Invocation) -> bool:
+    """Whether a URL ``inv`` is given names a host that is neither a forge, a registry nor a private one."""
+    hosts = [host_of(w.text)[1] for w in inv.args if "://" in w.text]
+    return any(h and foreign_code_host(h) for h in hosts)
+
+
 def _secret_variables(commands: Sequence[SimpleCommand], env: AnalysisEnv) -> dict[str, str]:
     """Variables the line assigns from a secret (``k=$(cat ~/.ssh/id_rsa)``, ``t=`base64 ~/.aws/credentials```)."""
     held: dict[str, str] = {}
     for cmd in commands:
+        if cmd.words and cmd.words[0].text == "read" and any(  # `read -rsp 'Password: ' p`: a hidden prompt
+                w.text.startswith("-") and not w.text.startswith("--") and "s" in w.text for w in cmd.words[1:]):
+            held.update((w.text, "a password typed at a hidden prompt (read -s)") for w in cmd.words[1:]
+                        if w.text.isidentifier())
         if cmd.words and cmd.words[0].text == "read" and cmd.upstream:  # `xxd -p key | while read -r c; do …`
             source = next((got for i in cmd.upstream if i < len(commands)
                            and (got := reader_secret(commands[i], env, True))), None)

@@ -37,6 +37,7 @@ INSTALLS: Final[dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...], bool], .
     "pnpm": ((("add",), _NPM, True), (("install",), _NPM, True), (("i",), _NPM, True), (("dlx",), _NPM, True)),
     "yarn": ((("add",), _NPM, True), (("dlx",), _NPM, True), (("install",), _NPM, False)),
     "uvx": (((), _PIP + ("--index", "--from", "--with"), False),),
+    "npx": (((), _NPM, False),),
     "bun": ((("add",), _NPM, True), (("install",), _NPM, True), (("i",), _NPM, True), (("x",), (), True)),
     "cargo": ((("install",), ("--git", "--index", "--registry"), False), (("add",), ("--git", "--registry"), False)),
     "gem": ((("install",), ("--source", "-s"), True),),
@@ -102,6 +103,9 @@ def _foreign(spec: str) -> str | None:
 def detect_install_source(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     """An install, a run of a package or a setting that fetches code from a host that is no registry or forge."""
     words = [w.text for w in inv.args]
+    head = inv.command.words[0].text.rsplit("/", 1)[-1] if inv.command.words else ""
+    if head == inv.program and len(inv.command.words) > len(words):  # a carrier's run (`pnpm dlx`) lost its path
+        words = [w.text for w in inv.command.words[1:]]
     program = "pip" if inv.program in ("pip3", "python3 -m pip") else inv.program
     for name, value in inv.command.assignments:  # `PIP_INDEX_URL=https://pypi.evil.example/simple pip install x`
         host = _foreign(value.text) if name.upper() in _SOURCE_VARIABLES and not value.dynamic else None
@@ -114,6 +118,9 @@ def detect_install_source(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         if start < 0:
             continue
         rest = words[start:]
+        named = [t for i, t in enumerate(rest) if not t.startswith("-") and not (i and rest[i - 1] in opts)]
+        if not path and not named:
+            break  # `npx --registry X -v`: nothing is fetched or run
         sources = [v for i, t in enumerate(rest) for v in ([rest[i + 1]] if t in opts and i + 1 < len(rest) else
                                                            [t.split("=", 1)[1]] if t.split("=", 1)[0] in opts else [])]
         if operands:
@@ -122,7 +129,7 @@ def detect_install_source(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         for spec in sources:
             host = _foreign(spec)
             if host is not None:
-                add(out, "net.pipe_to_shell", inv, f"{inv.program} {' '.join(path)} installs code from {host}, "
+                add(out, "net.pipe_to_shell", inv, f"{' '.join((inv.program, *path))} installs code from {host}, "
                     "which runs as it installs or builds (neither a package registry nor a code forge)")
                 return
         break

@@ -30,6 +30,8 @@ _TOOLS: Final[dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]]] 
     "helm": (frozenset({"uninstall", "delete", "del", "un"}), frozenset({"list", "ls"}),
              frozenset({"-f", "--filter", "-l", "--selector"})),
     "kill": (frozenset({""}), frozenset(), frozenset()),
+    "terraform": (frozenset({"state rm", "destroy -target", "taint"}), frozenset({"state list"}), frozenset({"-id"})),
+    "tofu": (frozenset({"state rm", "taint"}), frozenset({"state list"}), frozenset({"-id"})),
     "gh": (frozenset({"repo delete", "release delete"}), frozenset({"repo list", "release list"}),
            frozenset({"--topic", "--language"})),
     "kopia": (frozenset({"snapshot delete", "snapshot rm"}), frozenset({"snapshot list", "snapshot ls"}), frozenset()),

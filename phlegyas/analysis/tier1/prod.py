@@ -202,11 +202,13 @@ _DOCKER_MUTATING: Final = frozenset({"rm", "rmi", "stop", "kill", "run", "exec",
 
 def detect_docker(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     words = [w.text for w in inv.args if not w.text.startswith("-")]
-    if not any(w in _DOCKER_MUTATING for w in words[:3]):
+    if not any(w in _DOCKER_MUTATING for w in words[:5]):  # (`compose -f F -p P down`: values come first)
         return
     marks = prod_words(inv)
     if marks:
-        add(out, "prod.target", inv, f"{inv.program} {' '.join(words[:2])} against production ({marks[0]})")
+        verb = next(w for w in words[:5] if w in _DOCKER_MUTATING)
+        add(out, "prod.target", inv, f"{inv.program} {'compose ' if 'compose' in words[:1] else ''}{verb} against "
+                                     f"production ({marks[0]})")
     elif "prune" in words[:3] and ("system" in words[:2] or "volume" in words[:2]):
         texts = [w.text for w in inv.args]
         short = "".join(t[1:] for t in texts if t.startswith("-") and not t.startswith("--"))

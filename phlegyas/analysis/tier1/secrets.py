@@ -118,6 +118,8 @@ _CREDENTIAL_COMMANDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     "pulumi": ((("stack", "export", "--show-secrets"), "a Pulumi stack's secrets"),
                (("config", "--show-secrets"), "a Pulumi stack's secrets"),
                (("stack", "output", "--show-secrets"), "a Pulumi stack's secrets")),
+    "keepassxc-cli": ((("export",), "a KeePassXC database"), (("show",), "a KeePassXC entry"),
+                      (("clip",), "a KeePassXC password")),
     "bw": ((("export",), "a Bitwarden vault"), (("get",), "a Bitwarden secret"), (("list", "items"), "Bitwarden items")),
     "doppler": ((("secrets", "download"), "Doppler secrets"), (("secrets", "get"), "a Doppler secret"),
                 (("secrets",), "Doppler secrets")),
