@@ -164,6 +164,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("setcap", accounts.detect_setcap)
     on("passwd", accounts.detect_passwd)
     on("chpasswd", accounts.detect_chpasswd)
+    on("hg", git.detect_hg)
     on(("usermod", "useradd", "adduser", "gpasswd", "addgroup"), accounts.detect_usermod)
     on(("userdel", "deluser"), accounts.detect_userdel)
     on(("mount", "umount"), accounts.detect_mount)

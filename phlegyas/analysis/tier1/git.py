@@ -336,6 +336,24 @@ def unrecoverable_history(invocations: Sequence[Invocation], out: Out) -> None:
             return
 
 
+def detect_hg(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """Mercurial's ``strip`` (also behind ``--config extensions.strip=``): commits removed from the repository;
+    with ``--no-backup`` or of every revision (``all()``, ``0:``) nothing is kept to bring them back."""
+    texts = [w.text for w in inv.args]
+    plain = [t for i, t in enumerate(texts) if not t.startswith("-") and not (i and texts[i - 1] in (
+        "--config", "-R", "--repository", "--cwd", "-r", "--rev"))]
+    if plain[:1] != ["strip"] and plain[:1] != ["prune"]:
+        return
+    revs = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-r", "--rev")] + plain[1:]
+    every = any(r.replace(" ", "") in ("all()", "0:", "0", "0:tip", "::", ":") for r in revs)
+    if every or "--no-backup" in texts:
+        add(out, "git.history_rewrite", inv, f"hg {plain[0]} removes {'every commit' if every else 'commits'} "
+                                             + ("without a backup bundle" if "--no-backup" in texts else
+                                                "of the repository"), Verdict.DENY)
+    else:
+        add(out, "git.history_rewrite", inv, f"hg {plain[0]} removes commits (a backup bundle is kept)")
+
+
 _HOOK_KEYS: Final = frozenset({"core.hookspath", "core.fsmonitor"})
 _CONFIG_READ: Final = frozenset({"--get", "--get-all", "--get-regexp", "--list", "-l", "--unset", "--unset-all",
                                  "--get-urlmatch", "--show-origin", "--name-only"})

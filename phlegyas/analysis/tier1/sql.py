@@ -502,8 +502,9 @@ def detect_etcdctl(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     if words[:1] != ["del"]:
         return
     key = words[1] if len(words) > 1 else ""
-    if any(t in ("--prefix", "--from-key") for t in texts):
-        how = "--prefix" if "--prefix" in texts else "--from-key"
+    flags = {t.split("=", 1)[0] for t in texts if t.split("=", 1)[-1] not in ("false", "0")}  # `--from-key=true`
+    if flags & {"--prefix", "--from-key"}:
+        how = "--prefix" if "--prefix" in flags else "--from-key"
         if _whole(key):
             add(out, "sql.destructive", inv, f"etcdctl del {how} {key!r} deletes every key of the cluster")
         else:
@@ -520,8 +521,10 @@ def detect_consul(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     prefix = words[2] if len(words) > 2 else ""
     if _whole(prefix):
         add(out, "sql.destructive", inv, "consul kv delete -recurse without a prefix deletes every key")
-    else:
-        add(out, "sql.destructive", inv, f"consul kv delete -recurse deletes every key under {prefix}", Verdict.ASK)
+    else:  # a tree of keys: asks, but not on a production cluster (`-http-addr=https://consul.prod.internal`)
+        prod = next((w.text for w in inv.args if is_prod(w.text)), None)
+        add(out, "sql.destructive", inv, f"consul kv delete -recurse deletes every key under {prefix}"
+            + (f" on production ({prod})" if prod else ""), None if prod else Verdict.ASK)
 
 
 def detect_dropdb(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
