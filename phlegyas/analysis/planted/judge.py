@@ -79,8 +79,8 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
                             f"{actor} puts code in {where} that lets in whoever gives one fixed token or password "
                             "(a backdoor?)")]
         if why is None and _WEB_SHELL.search(content):  # a route that runs what the request says: a backdoor
-            return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} puts code in {where} that runs a command or code "
-                                                          "taken from a web request")]
+            return [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that runs a command or code "
+                                                      "taken from a web request (a backdoor anyone can reach)")]
         if why is not None and kind.id == "dockerfile":  # `RUN curl … | sh` is how images install tools: a person
             return [Finding(PLANTS_UNCHECKED, ASK, shown, f"{actor} puts code in {where} that {why}")]  # decides
         return [] if why is None else [Finding(PLANTS_CODE, DENY, shown, f"{actor} plants code in {where} that {why}")]
@@ -118,7 +118,7 @@ def content_findings(path: str, kind: PlantedKind, content: str | None, whole: b
 
 
 _WEB_SHELL: Final = re.compile(
-    r"\b(?:subprocess\.\w+|os\.system|os\.popen|getoutput|check_output|eval|exec|execSync|exec|spawn|spawnSync|"
+    r"\b(?:subprocess\.\w+|os\.system|os\.popen|getoutput|check_output|eval|exec|execSync|spawn|spawnSync|"
     r"shell_exec|passthru|system|popen|proc_open)\s*\([^;\n]{0,120}?(?:\brequest\.(?:args|form|values|json|data|GET|"
     r"POST|get_json|headers|cookies|query_params)|\breq\.(?:query|body|params|headers)|\$_(?:GET|POST|REQUEST|COOKIE)|"
     r"\bparams\[)")
