@@ -112,7 +112,7 @@ def _other(words: list[str]) -> str | None:
     if program == "nproc" and not args or program == "getconf" and args == ["_NPROCESSORS_ONLN"]:
         return "2"
     if program == "uname" and args in ([], ["-s"], ["-m"], ["-r"]):
-        return "Linux"
+        return {"-m": "x86_64", "-r": "0.0.0"}.get(args[0] if args else "", "Linux")
     if program == "id" and args in (["-u"], ["-g"]):
         return "1000"
     return None
