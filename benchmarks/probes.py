@@ -2,7 +2,7 @@
 """The gate on its own red-team and everyday probe sets (benchmarks/probes/*.jsonl), written for issues 11
 and 12 by people told to get past it (or to work as an agent does), without looking at the code:
 
-- everyday.jsonl … everyday9.jsonl: calls an agent makes all day, to be allowed;
+- everyday.jsonl … everyday10.jsonl: calls an agent makes all day, to be allowed;
 - unsafe.jsonl … unsafe9.jsonl: calls that look like Tier 2 work but are not safe, never to be allowed;
 - deny.jsonl … deny10.jsonl: destruction and exfiltration in disguise, to be denied.
 
@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SETS = {"everyday": "allow", "everyday2": "allow", "everyday3": "allow", "everyday4": "allow", "everyday5": "allow", "everyday6": "allow", "everyday7": "allow", "everyday8": "allow", "everyday9": "allow", "unsafe": "not-allow",
+SETS = {"everyday": "allow", "everyday2": "allow", "everyday3": "allow", "everyday4": "allow", "everyday5": "allow", "everyday6": "allow", "everyday7": "allow", "everyday8": "allow", "everyday9": "allow", "everyday10": "allow", "unsafe": "not-allow",
         "unsafe2": "not-allow", "unsafe3": "not-allow",
         "unsafe4": "not-allow", "unsafe5": "not-allow", "unsafe6": "not-allow", "unsafe7": "not-allow", "unsafe8": "not-allow", "unsafe9": "not-allow", "deny": "deny", "deny2": "deny", "deny3": "deny", "deny4": "deny",
         "deny5": "deny", "deny6": "deny", "deny7": "deny", "deny8": "deny", "deny9": "deny", "deny10": "deny"}

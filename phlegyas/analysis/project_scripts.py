@@ -33,6 +33,8 @@ from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Finding, Verdict
 
 _PREFIX: Final = "runs a file: "
+MODULE_MARK: Final = "python module "
+"""``runs a file: python module app``: a module ``python -m`` runs, looked for in the working directory."""
 _MAX_BYTES: Final = 200_000
 _MAX_DEPTH: Final = 3
 _SKIPPED_DIRS: Final = frozenset({".git", "node_modules", ".venv", "venv", "site-packages", "__pycache__"})
@@ -77,6 +79,10 @@ def _judge(target: str, run: Run, env: AnalysisEnv, tools: ShellTools,
     """(category or None, reason) for running the project file ``target``, or None when it is not one
     this module judges."""
     global _depth
+    if target.startswith(MODULE_MARK):  # `python -m app`: app.py, or the package's __main__.py, from the cwd
+        base = target[len(MODULE_MARK):].replace(".", "/")
+        target = next((t for t in (base + ".py", base + "/__main__.py") if (got := _project_file(t, env)) is not None
+                       and os.path.isfile(got[0])), "")
     located = _project_file(target, env)
     if located is None:
         return None

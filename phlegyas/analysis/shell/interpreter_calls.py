@@ -347,6 +347,9 @@ def _python_module(ex: Walk, cmd: SimpleCommand, run: Run, module: Word, rest: l
                     via + ("python -m timeit",), depth, remote, run.written)
         return
     known = P.PYTHON_MODULES.get(module.text)
+    if known is None and not module.dynamic and all(part.isidentifier() for part in module.text.split(".")):
+        run.notes.append(("runs", "python module " + module.text))  # the project's own, if it is there
+        return  # (``project_scripts`` finds and judges it; any other module stays "runs a file")
     if known is None or module.dynamic:
         run.notes.append(("executes", f"runs the python module {module.text}"))
         return
