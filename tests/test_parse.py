@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from phlegyas.analysis.shell import parse as P
+from phlegyas.analysis.shell.grammar import bash_parser
 from phlegyas.analysis.shell.plain import parse_plain
 
 
@@ -14,7 +15,7 @@ def tree_sitter_parse(src: str) -> P.Script:
     """The full parse, bypassing the plain fast path."""
     script = P.Script(source=src)
     data = src.encode("utf-8", "surrogatepass")
-    root = P._parser().parse(data).root_node
+    root = bash_parser().parse(data).root_node
     walker = P._Walker(data, script, root.has_error)
     if root.has_error:
         script.problems.append("syntax error")

@@ -8,11 +8,11 @@ bodies, array subscripts) add their commands, marked with where they came from. 
 from __future__ import annotations
 
 import re
-import time
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final
 
 from phlegyas.analysis.shell import lexfix as _lexfix
 from phlegyas.analysis.shell import plain as _plain
+from phlegyas.analysis.shell.grammar import FIRST_UNPARSEABLE, PARSE_BUDGET_SECONDS, bash_parser, tree_of
 from phlegyas.analysis.shell.syntax import (
     EXPANDS,
     Redirect,
@@ -25,23 +25,7 @@ from phlegyas.analysis.shell.syntax import (
     unescape_unquoted,
 )
 
-if TYPE_CHECKING:  # tree-sitter itself is loaded on the first line the plain fast path does not take
-    from tree_sitter import Parser
-
 MAX_DEPTH: Final = 150  # deeper nesting is reported as a problem instead of being walked (no RecursionError)
-
-_PARSER: Parser | None = None  # declared: a compiled module checks the type of what is stored here
-
-
-def _parser() -> Parser:
-    global _PARSER
-    if _PARSER is None:
-        import tree_sitter_bash  # lean start-up: most lines never need the grammar (the plain fast path)
-        from tree_sitter import Language, Parser
-
-        _PARSER = Parser(Language(tree_sitter_bash.language()))
-    return _PARSER
-
 
 _COMMAND_KINDS: Final = frozenset({
     "command", "pipeline", "list", "redirected_statement", "subshell", "compound_statement",
@@ -485,6 +469,14 @@ class _Walker:
         for child in children:
             if not child.is_named:
                 continue
+            if child.type == "list" and upstream:  # `a | b | c && d` comes as `a | (b | c && d)`: the pipe feeds
+                named = [c for c in child.children if c.is_named]  # `b | c`; `&& d` is a command of its own
+                head = named[0] if named else child
+                got = self.pipeline(head.children, depth + 1, origin, upstream) if head.type == "pipeline" else \
+                    self.pipeline([head], depth + 1, origin, upstream)
+                for rest in named[1:]:
+                    self.collect(rest, depth + 1, origin)
+                return got
             got = self.collect(child, depth + 1, origin)
             if upstream:
                 for idx in got:
@@ -493,37 +485,6 @@ class _Walker:
                         cmd.upstream.extend(upstream)
             upstream = [i for i in got if self.script.commands[i].origin == origin] or got
         return upstream
-
-
-_FIRST_UNPARSEABLE: Final = "\U00040000"
-"""tree-sitter-bash 0.25 crashes (SIGSEGV, one run in two) on ``{`` then a code point from about U+54000 up;
-planes 4 and up hold only tags and private use, so such a line is refused unparsed: never understood."""
-
-
-LARGE_SOURCE: Final = 4096
-PARSE_BUDGET_SECONDS: Final = 0.5
-_CHUNK: Final = 1024
-"""tree-sitter's error recovery is quadratic on long runs of operators (``cmd >>>>…``, ``||||…``: 16 KB of ``||``
-take 2 s, 230 KB minutes). A line longer than ``LARGE_SOURCE`` bytes is fed through a reader that ends the input
-once the budget is spent; what was not read is a problem (not understood). The reader hands out 1 KB at a time:
-given the whole rest at once, tree-sitter may never ask again (a 180 KB ``$(date …)`` chain took 6 s in one call)."""
-
-
-def _tree(data: bytes) -> tuple[Any, bool]:
-    """The tree of ``data``, and whether the parse budget cut it short."""
-    if len(data) <= LARGE_SOURCE:
-        return _parser().parse(data), False
-    deadline = time.monotonic() + PARSE_BUDGET_SECONDS
-    view = memoryview(data)
-    cut = [False]
-
-    def read(offset: int, point: Any) -> Any:
-        if time.monotonic() > deadline:
-            cut[0] = True
-            return b""
-        return view[offset:offset + _CHUNK]  # small pieces: the parser comes back here often enough to be stopped
-
-    return _parser().parse(read), cut[0]
 
 
 def parse(source: str) -> Script:
@@ -541,11 +502,11 @@ def parse(source: str) -> Script:
     if "\x00" in source:
         script.problems.append("NUL byte in the command")
         source = source.replace("\x00", "")
-    if source and max(source) >= _FIRST_UNPARSEABLE:
+    if source and max(source) >= FIRST_UNPARSEABLE:
         script.problems.append("characters beyond U+3FFFF (unassigned or private use), which the parser cannot take")
         return script
     data = source.encode("utf-8", "surrogatepass")
-    tree, cut = _tree(data)
+    tree, cut = tree_of(data)
     if cut:
         script.problems.append(f"too slow to parse (more than {PARSE_BUDGET_SECONDS:g} s): only a prefix was read")
     root = tree.root_node
@@ -555,7 +516,7 @@ def parse(source: str) -> Script:
             return retry
     read_write: frozenset[int] = frozenset()
     if root.has_error and not cut and (b"<>" in data or b"<<<" in data):
-        repaired = _lexfix.repair(data, root, lambda d: _parser().parse(d).root_node)
+        repaired = _lexfix.repair(data, root, lambda d: bash_parser().parse(d).root_node)
         if repaired is not None:
             data, root, read_write = repaired
     walker = _Walker(data, script, root.has_error, read_write)
@@ -582,7 +543,7 @@ def _brace_words(source: str) -> Script | None:
         return None
     marked = _BRACE_WORD.sub(_BRACE_MARK, source)
     data = marked.encode("utf-8", "surrogatepass")
-    tree, cut = _tree(data)
+    tree, cut = tree_of(data)
     if tree.root_node.has_error or cut:
         return None
     root, script = tree.root_node, Script(source=source)

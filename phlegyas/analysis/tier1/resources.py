@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from phlegyas.analysis.shell.grammar import bash_parser
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.shell.parse import Script, _parser
+from phlegyas.analysis.shell.parse import Script
 from phlegyas.analysis.tier1.base import Out, add, parse_opts
 from phlegyas.analysis.tier1.network import _ENDLESS, _interp_opts
 from phlegyas.analysis.tier1.words import is_safe_device, path_of
@@ -55,7 +56,7 @@ def background_loops(script: Script, out: Out) -> None:
     if not background and not _ENDLESS_HEAD.search(source):
         return
     try:
-        root = _parser().parse(source.encode("utf-8", "surrogatepass")).root_node
+        root = bash_parser().parse(source.encode("utf-8", "surrogatepass")).root_node
     except (ValueError, UnicodeError):
         return
     worst: tuple[bool, str] | None = None
