@@ -173,6 +173,9 @@ TEMPLATES = {
                          '{"scripts": {"post-install-cmd": "mystery-tool --now"}}'),
     # a hosts file runs nothing: what it redirects is the deny
     "hosts_file": ("127.0.0.1 localhost\n10.0.0.5 db.internal\n", "203.0.113.9 pypi.org files.pythonhosted.org\n", None),
+    "terraform": ('resource "aws_s3_bucket" "b" {\n  bucket = "logs"\n}\n',
+                  'resource "null_resource" "x" {\n  provisioner "local-exec" {\n    command = "{bad}"\n  }\n}\n',
+                  'data "external" "x" {\n  program = ["/opt/mystery-tool", "--now"]\n}\n'),
     "launchd": ("<plist><dict><key>Label</key><string>x</string></dict></plist>",
                 "<plist><dict><key>ProgramArguments</key><array><string>/bin/sh</string><string>-c</string>"
                 "<string>{bad}</string></array></dict></plist>",

@@ -114,6 +114,8 @@ _KINDS: Final = (
     PlantedKind("install_sources", "a package manager's sources", "every later install (apt, maven, terraform, "
                 "podman, gem, conda)", "pkgsrc", (".terraformrc", ".m2/settings.xml", "etc/apt/sources.list.d/x.list",
                                                  ".config/containers/registries.conf", ".gemrc", ".condarc")),
+    PlantedKind("terraform", "Terraform configuration", "terraform plan or apply (external data, local-exec)", "tf",
+                ("infra/main.tf",)),
     PlantedKind("launchd", "a launchd job", "macOS's launchd, at login or load", "plist",
                 ("Library/LaunchAgents/com.x.plist",)),
     PlantedKind("hosts_file", "the hosts file", "every program that looks up a name (installs, git, the agent)",
@@ -229,7 +231,8 @@ _BY_SUFFIX: Final = (
     (".rb", "ruby_source"), (".sh", "shell_script"), (".bash", "shell_script"), (".cmake", "cmake"),
     (".rs", "rust_source"), (".go", "go_source"), (".gradle", "gradle"), (".gradle.kts", "gradle"),
     (".csproj", "msbuild"), (".fsproj", "msbuild"), (".vbproj", "msbuild"), (".targets", "msbuild"),
-    (".props", "msbuild"), (".Dockerfile", "dockerfile"), (".dockerfile", "dockerfile"), (".ipynb", "notebook"),
+    (".props", "msbuild"), (".tf", "terraform"), (".Dockerfile", "dockerfile"), (".dockerfile", "dockerfile"),
+    (".ipynb", "notebook"),
 )
 _TOOL_CONFIGS: Final = frozenset({".rspec", ".irbrc", ".pryrc", ".pnpmfile.cjs", ".pnpmfile.js", "tsconfig.json",
                                   "jsconfig.json", "deno.json", "deno.jsonc", ".rubocop.yml", ".pylintrc", "pylintrc",

@@ -18,6 +18,7 @@ from typing import Final
 from phlegyas.analysis.planted.run_configs import LOOSE, workflow_doubts
 from phlegyas.analysis.planted.run_configs import read as read_run_config
 from phlegyas.analysis.planted.system_configs import read as read_system_config
+from phlegyas.core.redact import secret_kind
 
 
 @dataclass
@@ -184,12 +185,14 @@ def _direnv_line(m: re.Match[str]) -> str:
 
 
 _CI_EXPR: Final = re.compile(r"\$\{\{.*?\}\}")
+_CI_SECRET: Final = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_]\w*)\s*\}\}")
 
 
 def _ci_text(text: str) -> str:
-    """``${{ github.event.issue.title }}`` is pasted into the script before the shell sees it: text the
-    gate cannot know, so a computed word."""
-    return _CI_EXPR.sub("$CI_EXPRESSION", text)
+    """``${{ github.event.issue.title }}`` is pasted in before the shell runs: a computed word (a secret, ``$X``)."""
+    return _CI_EXPR.sub("$CI_EXPRESSION", _CI_SECRET.sub(
+        lambda m: "$" + m.group(1) + ("" if secret_kind(m.group(1)) else "_SECRET"), text))
+
 
 
 # -- YAML (hooks managers, task runners, CI) ---------------------------------------------------------
@@ -500,7 +503,7 @@ def _toml_value_commands(value: str) -> list[str]:
 
 
 def _quoted_items(text: str) -> list[str]:
-    return [a if a else b for a, b in _QUOTED.findall(text)]
+    return [a or b for a, b in _QUOTED.findall(text)]
 
 
 def _ini(text: str, out: Content, whole: bool = True) -> None:
@@ -516,9 +519,8 @@ def _ini(text: str, out: Content, whole: bool = True) -> None:
     out.snippets.extend(("sh", c) for c in _task_runner_commands(text))  # `poe lint`, `pdm run x`: the tasks
     for key, value in _ini_entries(text):
         if key == "addopts":
-            args = " ".join(_toml_value_commands(value)) if value.startswith(("[", "'", '"')) else " ".join(
-                value.split())
-            out.snippets.append(("sh", "pytest " + args))
+            quoted = value.startswith(("[", "'", '"'))
+            out.snippets.append(("sh", "pytest " + " ".join(_toml_value_commands(value) if quoted else value.split())))
         elif key == "pythonpath":  # pytest puts these first on sys.path: a module there shadows any other
             far = [d for d in " ".join(_toml_value_commands(value) if value.startswith("[") else value.split()).split()
                    if d.startswith(("/", "~", "$")) or d == ".." or d.startswith("../")]

@@ -100,6 +100,8 @@ def read(language: str, text: str, out: _Content) -> None:
             out.doubts.append("it runs code or reads files the gate does not see")
     elif language == "awscfg":  # `credential_process = CMD`: run (through no shell: an argv) for credentials
         out.snippets.extend(("sh", m.group(1)) for m in re.finditer(r"^\s*credential_process\s*=\s*(.+)$", text, re.M))
+    elif language == "tf":  # `data "external"`'s program (an argv), `local-exec`'s command: run by plan or apply
+        out.snippets.extend(("sh", c) for c in terraform_commands(text))
     elif language == "plist":  # `ProgramArguments` (an argv) or `Program`: what launchd starts
         out.snippets.extend(("sh", c) for c in launchd_commands(text))
     elif language == "hosts":  # `203.0.113.9 registry.npmjs.org`: a registry, forge or API answered elsewhere
@@ -108,6 +110,26 @@ def read(language: str, text: str, out: _Content) -> None:
     elif language == "shadow":
         out.denies.append("puts a program first on PATH under the name of a command people type passwords into "
                           "or trust")
+
+
+_TF_PROGRAM: Final = re.compile(r"\bprogram\s*=\s*\[((?:[^\]\"]|\"(?:[^\"\\]|\\.)*\")*)\]", re.S)
+_TF_COMMAND: Final = re.compile(r"\bcommand\s*=\s*(?:\"((?:[^\"\\]|\\.)*)\"|<<-?(\w+)\n(.*?)\n\s*\3\b)", re.S)
+
+
+def terraform_commands(text: str) -> list[str]:
+    """What ``terraform plan``/``apply`` runs of a configuration: each ``external`` data source's
+    ``program`` (an argv) and each ``local-exec`` provisioner's ``command`` (a shell line)."""
+    out = [shlex.join(json.loads(f"[{m.group(1)}]")) for m in _TF_PROGRAM.finditer(text) if _json_list(m.group(1))]
+    out.extend(json.loads(f'"{m.group(1)}"') if m.group(1) is not None else m.group(4)
+               for m in _TF_COMMAND.finditer(text) if m.group(1) is None or _decodable(m.group(1)))
+    return out
+
+
+def _json_list(items: str) -> bool:
+    try:
+        return isinstance(json.loads(f"[{items}]"), list)
+    except ValueError:
+        return False
 
 
 _PLIST_ARGS: Final = re.compile(r"<key>\s*ProgramArguments\s*</key>\s*<array>(.*?)</array>", re.S)
@@ -347,4 +369,4 @@ def _decodable(body: str) -> bool:
 
 
 LANGUAGES: Final = frozenset({"logrotate", "udev", "envfile", "tmux", "elisp", "dirlocals", "agentjson", "toolcfg",
-                              "clientrc", "shadow", "pkgsrc", "awscfg", "hosts", "plist"})
+                              "clientrc", "shadow", "pkgsrc", "awscfg", "hosts", "plist", "tf"})

@@ -18,7 +18,7 @@ from typing import Final
 from phlegyas.analysis.environment import secret_variables
 from phlegyas.analysis.paths import sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
-from phlegyas.analysis.tier1.base import INTERPRETERS, SHELLS, Out, add, parse_opts, piped_text
+from phlegyas.analysis.tier1.base import RUNS_ANYTHING, Out, add, parse_opts, piped_text
 from phlegyas.analysis.tier1.words import path_of
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
@@ -31,11 +31,6 @@ ROOT_CAPABILITIES: Final = frozenset({
 })
 """Each of these is root by another name (GTFOBins' capabilities list: set the uid, read or write any file,
 load a kernel module, trace another process)."""
-_RUNS_ANYTHING: Final = SHELLS | INTERPRETERS | frozenset({
-    "vim", "vi", "nvim", "view", "rvim", "rview", "vimdiff", "emacs", "gdb", "env", "find", "tar", "rsync", "less",
-    "more", "nano", "ed", "awk", "gawk", "mawk", "tclsh", "wish", "expect", "docker", "openssl", "dd", "cp", "mv",
-    "chmod", "chown", "busybox", "strace", "ltrace", "make", "git", "ssh", "sed", "pip", "pip3", "npm",
-})
 ROOT_GROUPS: Final = frozenset({"sudo", "wheel", "admin", "root", "docker", "lxd", "lxc", "disk", "shadow", "libvirt",
                                 "kvm", "adm", "staff", "sudoers"})
 
@@ -54,7 +49,7 @@ def detect_setcap(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         program = base.rstrip("0123456789.") or base
         what = ", ".join(sorted(caps))
         named = {w.rstrip("0123456789.") for w in re.findall(r"[\w.+-]+", target)} if "$(" in target else set()
-        if base in _RUNS_ANYTHING or program in _RUNS_ANYTHING or named & _RUNS_ANYTHING:
+        if base in RUNS_ANYTHING or program in RUNS_ANYTHING or named & RUNS_ANYTHING:
             add(out, "priv.escalation", inv, f"setcap gives {target} {what}: anyone who runs it becomes root")
         else:
             add(out, "priv.escalation", inv, f"setcap gives {target} {what}, a capability that amounts to root",
@@ -230,6 +225,20 @@ def _image(texts: list[str]) -> str | None:
             continue
         return t
     return None
+
+
+def detect_open_daemon(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``dockerd -H tcp://0.0.0.0:2375`` without TLS: the Docker API (root on this machine) open to the network."""
+    texts = [w.text for w in inv.args]
+    hosts = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-H", "--host")] + [
+        t.split("=", 1)[1] for t in texts if t.startswith("--host=")]
+    if "--tlsverify" in texts:
+        return
+    exposed = next((h for h in hosts if re.match(r"tcp://(?:0\.0\.0\.0|\[::\]|::|\*)?:\d+", h)
+                    or re.match(r"tcp://(?!127\.|localhost|\[::1\])[\w.\[\]:-]+:\d+", h)), None)
+    if exposed is not None:
+        add(out, "priv.escalation", inv, f"dockerd listens on {exposed} without TLS: anyone who reaches it is root "
+                                         "on this machine")
 
 
 def detect_act_image(inv: Invocation, env: AnalysisEnv, out: Out) -> None:

@@ -162,6 +162,12 @@ INTERPRETERS: Final = frozenset({
     "luajit", "bun", "deno", "tclsh", "Rscript", "R", "julia", "jjs", "jrunscript", "osascript", "irb", "pwsh",
     "powershell", "groovy", "scala", "elixir", "guile", "racket", "sbcl", "clisp",
 })
+RUNS_ANYTHING: Final = SHELLS | INTERPRETERS | frozenset({
+    "vim", "vi", "nvim", "view", "rvim", "rview", "vimdiff", "emacs", "gdb", "env", "find", "tar", "rsync", "less",
+    "more", "nano", "ed", "awk", "gawk", "mawk", "tclsh", "wish", "expect", "docker", "openssl", "dd", "cp", "mv",
+    "chmod", "chown", "busybox", "strace", "ltrace", "make", "git", "ssh", "sed", "pip", "pip3", "npm",
+})
+"""Programs that run whatever they are asked to: given setuid or a root capability, root for anyone."""
 NET_SOURCES: Final = frozenset({
     "curl", "wget", "fetch", "nc", "ncat", "netcat", "http", "https", "httpie", "xh", "aria2c",
     "lwp-request", "lwp-download", "GET", "POST", "ftp", "tftp", "telnet", "socat", "openssl", "ssh",

@@ -85,6 +85,12 @@ def _is_delete(verb: str) -> bool:
     return verb in _DELETE_VERBS or verb.startswith(_DELETE_PREFIXES)
 
 
+_AWS_AUDIT: Final = frozenset({("cloudtrail", "delete-trail"), ("cloudtrail", "stop-logging"),
+                                ("guardduty", "delete-detector"), ("configservice", "delete-configuration-recorder"),
+                                ("configservice", "stop-configuration-recorder"),
+                                ("securityhub", "disable-security-hub"), ("logs", "delete-log-group")})
+
+
 def _aws(inv: Invocation, words: list[str]) -> str | None:
     if len(words) < 2:
         return None
@@ -100,6 +106,8 @@ def _aws(inv: Invocation, words: list[str]) -> str | None:
         return None
     if service == "ec2":
         return f"aws ec2 {op}" if op.startswith(_AWS_EC2_DATA) else None
+    if (service, op) in _AWS_AUDIT:  # the record of who did what in the account: its own deletion is hidden
+        return f"aws {service} {op} (the account's audit trail or threat detection)"
     if service in _AWS_DATA and _is_delete(op):
         return f"aws {service} {op}"
     return None

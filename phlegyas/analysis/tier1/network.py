@@ -60,9 +60,11 @@ def _interp_opts(inv: Invocation) -> tuple[Opts, tuple[str, ...]]:
     return parse_opts(args, short_values=short, long_values=longs, stop_at_operand=True), code_flags
 
 
-def _stdin_is_program(prog: str, opts: Opts, code_flags: tuple[str, ...]) -> bool:
+def _stdin_is_program(prog: str, opts: Opts, code_flags: tuple[str, ...], texts: tuple[str, ...] = ()) -> bool:
     if opts.has(*code_flags) or opts.has("-m"):
         return False
+    if prog == "php" and "--" in texts and not any(not t.startswith("-") for t in texts[:texts.index("--")]):
+        return True  # `php -- --install-dir=bin`: the words after `--` are for the program php reads from stdin
     if _family(prog) == "shell" and opts.has("-s"):
         return True
     return not opts.operands or opts.operands[0].text in ("-", "/dev/stdin")
@@ -104,7 +106,7 @@ def detect_interpreter(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
         if not codes or any("$XARGS_ITEM" in c or "{}" in c for c in codes):  # `xargs -0 bash -c`: items are code
             if _executes_input(inv, out, f"{inv.via[-1].split()[0]} hands each item it reads to {prog} as code"):
                 return
-    if not module and _stdin_is_program(prog, opts, code_flags):
+    if not module and _stdin_is_program(prog, opts, code_flags, tuple(w.text for w in inv.args)):
         feeder = next((v for v in reversed(inv.via) if v.startswith(_DATA_FEEDERS)), None)
         if feeder is not None:
             add(out, "exec.data_as_code", inv, f"{feeder} hands the files it reads to {prog} as its program")

@@ -127,6 +127,9 @@ def _runs(inv: Invocation, env: AnalysisEnv) -> str | None:
     words = inv.command.words
     if not words:
         return None
+    if inv.via and "/" not in words[0].text:  # `nohup /tmp/x`, `timeout 5 ./a`: the wrapped program's own word
+        words = next((words[i:] for i, w in enumerate(words) if "/" in w.text and not w.dynamic
+                      and w.text.rsplit("/", 1)[-1] == inv.program), words)
     first = words[0].text
     if "/" in first and not words[0].dynamic:
         return path_of(first, env)

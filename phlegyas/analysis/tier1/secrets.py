@@ -159,6 +159,10 @@ _CREDENTIAL_COMMANDS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
 """Programs whose output is itself a credential (``gh auth token``, ``gcloud auth print-access-token``)."""
 
 
+_KUBE_VALUED: Final = frozenset({"--context", "-n", "--namespace", "--kubeconfig", "--cluster", "--user", "-s",
+                                 "--server", "-l", "--selector", "--field-selector"})
+
+
 def credential_output(prog: str, texts: list[str]) -> str | None:
     """What credential ``prog TEXTS`` prints, or None: a table of such commands, ``aws configure get`` of a
     secret key, ``kubectl get secret -o …``."""
@@ -172,6 +176,8 @@ def credential_output(prog: str, texts: list[str]) -> str | None:
     if prog == "aws" and ops[:2] == ["configure", "get"] and len(ops) > 2 and (
             "secret" in ops[2].lower() or "token" in ops[2].lower() or "key" in ops[2].lower()):
         return "an AWS secret key"
+    if prog == "kubectl":  # `kubectl --context prod get secrets -A -o json`: the global options' values go
+        ops = [t for i, t in enumerate(texts) if not t.startswith("-") and not (i and texts[i - 1] in _KUBE_VALUED)]
     if prog == "kubectl" and ops[:1] == ["get"] and len(ops) > 1 and ops[1].startswith("secret") and any(
             t in ("-o", "--output") or t.startswith(("-o", "--output=")) for t in texts):
         return "Kubernetes secrets"

@@ -298,3 +298,25 @@ def detect_file_server(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     else:
         add(out, "net.exfiltration", inv, f"http.server serves {path} ({why}) to every machine that reaches "
                                           f"this one{' on ' + bind if bind else ''}")
+
+_ESSENTIAL: Final = frozenset({"libc6", "libc-bin", "bash", "coreutils", "dpkg", "apt", "systemd", "sudo", "util-linux",
+                               "glibc", "base-files", "base-passwd", "init", "login", "passwd", "linux-image-generic",
+                               "openssh-server", "python3", "libstdc++6", "dash", "sed", "grep", "tar", "gzip", "rpm",
+                               "yum", "dnf", "pacman", "filesystem"})
+"""Packages without which the system no longer boots, logs in or installs anything."""
+
+
+def detect_essential_removal(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``apt-get purge --allow-remove-essential libc6``, ``dpkg --force-remove-essential -r bash``, ``dnf remove
+    glibc``: the machine is broken beyond what a package manager can repair."""
+    texts = [w.text for w in inv.args]
+    words = [t for t in texts if not t.startswith("-")]
+    flags = {"dpkg": ("-r", "-P", "--remove", "--purge"), "rpm": ("-e", "--erase")}.get(inv.program, ())
+    removing = bool(words) and words[0] in ("remove", "purge", "autoremove", "erase") and not flags or any(
+        t in flags or inv.program == "pacman" and t.startswith("-R") for t in texts)
+    forced = any("remove-essential" in t or t in ("--nodeps", "-Rdd") for t in texts)
+    hit = next((w for w in words[1:] + words[:1] if w.split(":", 1)[0].rstrip("*") in _ESSENTIAL), None)
+    if removing and (hit or forced):
+        add(out, "delete.catastrophic", inv, f"{inv.program} removes {hit or 'essential packages'}, which the "
+                                             "system needs to boot, log in or install again")
+
