@@ -99,6 +99,9 @@ CASES = [
     # `python -m MODULE` of the project's own module or package (its __main__.py) is that script
     ("python -m tools.gen", "allow"), ("python3 -m durctl parse 1h30m", "allow"), ("python -m wiper", "deny"),
     ("python -m tools.wipe", "deny"), ("python -m not_here", "ask"),
+    # a program this line builds from the project runs the project's code, as `go run` would
+    ("go build -o bin/app ./cmd/app && ./bin/app --version", "allow"), ("./bin/app --version", "ask"),
+    ("go build -o /tmp/app ./cmd/app && /tmp/app", "ask"), ("cc -o app /tmp/evil.c && ./app", "ask"),
     # what this module does not vouch for
     ("bash scripts/link.sh", "ask"), ("./a.out", "ask"), ("bash node_modules/x/run.sh", "ask"),
     ("python manage.py migrate", "ask"), ("source scripts/test.sh", "ask"), ("bash big.sh", "ask"),

@@ -125,6 +125,44 @@ def _shell(content: str, shown: str, env: AnalysisEnv, tools: ShellTools,
     return None, f"runs {shown}, which is not automatic"
 
 
+_COMPILERS: Final = frozenset({"cc", "gcc", "g++", "c++", "clang", "clang++", "rustc", "zig"})
+
+
+def build_outputs(run: Run, env: AnalysisEnv) -> list[str]:
+    """The program a project build writes where ``-o`` says (``go build -o bin/app ./cmd/app``, ``cc -o app
+    src/main.c``), when it lies in the project: running it next runs the project's code, as ``go run`` does."""
+    texts = [w.text for w in run.args]
+    if not (run.program == "go" and texts[:1] == ["build"] or run.program in _COMPILERS) or "-o" not in texts:
+        return []
+    at = texts.index("-o")
+    out = texts[at + 1] if at + 1 < len(texts) else ""
+    sources = [t for i, t in enumerate(texts) if i != at + 1 and not t.startswith("-") and t != "build"]
+    if any(run.args[i].dynamic for i in range(len(texts))) or not sources or not all(
+            t.startswith(("./", "../")) and _project_dir(t.rstrip("./") or ".", env) or _project_file(t, env)
+            for t in sources):
+        return []  # built from something outside the project (`cc -o a /tmp/x.c`, `go build -o a evil.example/x`)
+    located = _project_file(out, env) if out else None
+    return [located[0]] if located is not None else []
+
+
+def _project_dir(target: str, env: AnalysisEnv) -> bool:
+    path = paths.normalize(target, env.cwd, env.home)
+    return paths.is_within(path, env.project_root)
+
+
+def run_built(eff: Effects, built: set[str], env: AnalysisEnv) -> None:
+    """Take the runs of programs this line built from the project off ``eff.runs``: the project's code."""
+    kept: list[str] = []
+    for note in eff.runs:
+        located = _project_file(note[len(_PREFIX):], env) if note.startswith(_PREFIX) else None
+        if located is not None and located[0] in built:
+            eff.changes.append(f"runs {located[1]}, which this line just built from the project")
+            eff.category = P.TEST_BUILD if eff.category in (None, P.READ_ONLY) else eff.category
+        else:
+            kept.append(note)
+    eff.runs[:] = kept
+
+
 def _project_file(target: str, env: AnalysisEnv) -> tuple[str, str] | None:
     """(path, as shown) of ``target`` when it is a file of the project this module may read."""
     if not target or "$" in target or "`" in target or "*" in target or "?" in target or "[" in target:

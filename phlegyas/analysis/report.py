@@ -18,7 +18,7 @@ from phlegyas.analysis import tier2 as T2
 from phlegyas.analysis.environment import secret_variables, shown_secrets
 from phlegyas.analysis.generated import generated_find, generated_target
 from phlegyas.analysis.planted import ShellTools, content_shown, planted_kind, shell_write_findings
-from phlegyas.analysis.project_scripts import judge_script_runs
+from phlegyas.analysis.project_scripts import build_outputs, judge_script_runs, run_built
 from phlegyas.analysis.run_effects import (
     FOUND_CHECKED,
     cache_find,
@@ -88,6 +88,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
     categories: list[str] = []
     all_safe = readonly = edits = understood
     runs_project_code = writes_project = changed = False
+    built: set[str] = set()  # programs this line's project builds wrote (`go build -o bin/app`)
     last_command = max((i for i, r in enumerate(ex.runs) if r.program not in DECLARATIONS), default=-1)
     for index, run in enumerate(ex.runs):
         renv = state.env
@@ -103,6 +104,8 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
             if printed is not None and printed not in eff.secrets:  # `helm get values`, `sops -d`, `bw get …`
                 eff.secrets.append(printed)
         script_found = judge_script_runs(run, eff, renv, _PLANTED_TOOLS) if eff.runs and not changed else None
+        if eff.runs and built:  # `go build -o bin/app ./cmd/app && ./bin/app --version`: the build's own output
+            run_built(eff, built, renv)
         if first_of.get(id(run.command)) is run:
             if run.command.assignments or run.program in DECLARATIONS:
                 command_assignments(run.program, run.args, run.command.assignments, eff, index < last_command,
@@ -119,6 +122,7 @@ def analyze_command(command: str, env: AnalysisEnv, script: Script | None = None
                                    "vanish, split, become an option, or name a file that is not safe to read)")
         if category in _PROJECT_CODE:
             runs_project_code = True
+            built.update(build_outputs(run, renv))
         if eff.writes and category not in _PROJECT_CODE and run.program not in _KEEPS_TEXT \
                 and any(_is_project_write(w, renv) for w in eff.writes) and not content_shown(run):
             writes_project = True
