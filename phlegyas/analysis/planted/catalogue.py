@@ -313,6 +313,8 @@ def planted_kind(path: str, root: str = "") -> PlantedKind | None:
         return KINDS["cargo_config"]
     if name == "config" and parts[-2:-1] == [".aws"]:
         return KINDS["aws_config"]
+    if name == ".lfsconfig":
+        return KINDS["git_config"]  # git-lfs reads it as git config (its url is where large files go)
     if name == "config" and parts[-2:-1] in ([".ssh"], [".git"]) or name == ".gitconfig" or parts[-3:] == [
             ".config", "git", "config"]:
         return KINDS["ssh_config" if parts[-2:-1] == [".ssh"] else "git_config"]

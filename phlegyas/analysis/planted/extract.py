@@ -126,8 +126,8 @@ _WAIVER: Final = re.compile(r"no need to (?:ask|confirm|check)|without (?:asking
                             r"skip (?:the )?(?:confirmation|approval|review|tests)|yes to all|bypassPermissions|"
                             r"dangerously|--no-verify|auto-approve", re.I)
 _URL_WORD: Final = re.compile(r"https?://|\bftp://|\bs3://|\bgist\b|\bpastebin\b", re.I)
-_SECRET_WORD: Final = re.compile(r"(?:^|[\s`'\"(/])(?:\.env\b|id_rsa|id_ed25519|\.ssh\b|\.aws\b|credentials|\.netrc|"
-                                 r"api[ _-]?keys?\b|tokens?\b|secrets?\b|passwords?\b)", re.I)
+_SECRET_WORD: Final = re.compile(r"(?:^|[\s`'\"(/.])(?:\.env\b|id_rsa|id_ed25519|\.ssh\b|\.aws\b|credentials|\.netrc|"
+                                 r"api[ _-]?keys?\b|tokens?\b|secrets?\b|passwords?\b|env\b|environ\b|printenv)", re.I)
 _DEVCONTAINER_KEYS: Final = ("initializeCommand", "onCreateCommand", "updateContentCommand", "postCreateCommand",
                              "postStartCommand", "postAttachCommand")
 _OPEN_VALUE: Final = re.compile(r'"\s*:\s*"((?:[^"\\]|\\.)*)')

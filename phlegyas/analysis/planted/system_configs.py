@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Final, Protocol
 
-from phlegyas.analysis.urls import FORGES, git_url_host
+from phlegyas.analysis.urls import FORGES, foreign_code_host, git_url_host
 
 
 class _Content(Protocol):
@@ -105,6 +105,23 @@ def _url_rewrites(text: str) -> list[str]:
     return out
 
 
+def _lfs_elsewhere(text: str) -> list[str]:
+    """``[lfs] url = https://lfs.evil.example/…``: every large file pushed or fetched (and the credentials git
+    hands it) goes to a host that is neither a forge, a registry nor a private one."""
+    out: list[str] = []
+    section = ""
+    for line in text.splitlines():
+        if line.lstrip().startswith("["):
+            section = line.strip().strip("[]").split()[0].lower() if line.strip().strip("[]") else ""
+            continue
+        key, eq, value = line.partition("=")
+        if eq and section == "lfs" and key.strip().lower() in ("url", "pushurl"):
+            host = git_url_host(value.strip().strip('"'))
+            if host and foreign_code_host(host):
+                out.append(f"sends the repository's large files, and the credentials for them, to {host} (lfs.url)")
+    return out
+
+
 def vim_commands(text: str) -> list[str]:
     """The shell commands a vimrc or init.lua runs: ``!cmd`` ex commands (in autocmds too), ``system('…')``,
     Lua's ``os.execute``/``io.popen``, ``jobstart({'sh', '-c', '…'})``."""
@@ -128,7 +145,7 @@ def read(language: str, text: str, out: _Content) -> None:
             out.snippets.append(("sh", value[1:-1] if quoted else value))
     elif language == "gitconfig":  # `[core] fsmonitor = "curl … | sh"`: run by the next git status
         out.snippets.extend(("sh", v) for v in git_commands(text))
-        out.denies.extend(_url_rewrites(text))
+        out.denies.extend(_url_rewrites(text) + _lfs_elsewhere(text))
     elif language == "vim":
         out.snippets.extend(("sh", c) for c in vim_commands(text))
     elif language == "pdb":  # `.pdbrc`: `!stmt` (and an alias's `!stmt`) is Python run at every breakpoint

@@ -18,9 +18,10 @@ FOREIGN: Final[dict[str, tuple[str, ...]]] = {
     "mlr": ("-s",), "bpftrace": ("-e",),
 }
 """Programs whose code ``shell.foreign_code`` reads: the options that take code (``-e CODE``); stdin too."""
-FOREIGN_LANGUAGES: Final = {"rake": "ruby"}
+FOREIGN_LANGUAGES: Final = {"rake": "ruby", "rails": "ruby"}
 """Of those, the programs whose code is of a language the gate does read (``rake -e``: Ruby)."""
-FOREIGN.update({"rake": ("-e", "--execute", "-p", "--execute-print", "-E", "--execute-continue")})
+FOREIGN.update({"rake": ("-e", "--execute", "-p", "--execute-print", "-E", "--execute-continue"),
+                "rails": ("runner", "r")})  # `rails runner CODE`: Ruby run in the application
 FOREIGN_OPERANDS: Final = frozenset({"mlr"})
 """Of those, the programs whose operands are code too (``mlr -n put 'end { system("…") }'``)."""
 

@@ -16,6 +16,7 @@ from phlegyas.analysis import programs as P
 from phlegyas.analysis.shell.expansion import Run, Walk, literal
 from phlegyas.analysis.shell.foreign_code import foreign_commands
 from phlegyas.analysis.shell.interpreters import PURE_RUBY_LIBRARIES
+from phlegyas.analysis.shell.interpreters.code_flows import code_flows
 from phlegyas.analysis.shell.nested import STDIN_FILES, process_output, run_code, stdin_code
 from phlegyas.analysis.shell.parse import SimpleCommand, Word
 from phlegyas.analysis.shell.stdin import stdin_text
@@ -180,6 +181,12 @@ def interpreter(ex: Walk, cmd: SimpleCommand, name: str, key: str, args: list[Wo
     if script is not None and script.text.startswith("<(") and (produced := process_output(script.text)) is not None:
         run_code(ex, run, it.lang, produced, via + (f"{name} {script.text[:40]}",), depth, remote)  # python3 <(echo …)
         return
+    if script is not None and it.lang == "python" and script.text.rsplit("/", 1)[-1] == "manage.py" and [
+            w.text for w in rest[1:2]] == ["shell"]:  # `manage.py shell -c CODE`: the project's ORM, driven by CODE
+        texts = [w.text for w in rest]
+        given = texts[texts.index("-c") + 1] if "-c" in texts[:-1] else None
+        for code in code_flows(given) if given is not None else ():
+            ex.nested(code, via + ("manage.py shell -c",), depth, remote)
     if script is not None and it.lang == "python" and script.text.rsplit("/", 1)[-1] == "manage.py" and [
             w.text for w in rest[1:2]] == ["dbshell"] and "--" in [w.text for w in rest]:
         after = [w.text for w in rest[[w.text for w in rest].index("--") + 1:]]  # `dbshell -- -c 'DROP …'`: the

@@ -6,6 +6,7 @@ interpreter's code analysis reports becomes notes and nested commands of the run
 """
 from __future__ import annotations
 
+import shlex
 from typing import Final
 
 from phlegyas.analysis.shell import interpreters as I
@@ -161,8 +162,28 @@ def stdin_code(ex: Walk, run: Run, name: str, cmd: SimpleCommand, via: tuple[str
         return
     if cmd.upstream or (cmd.stdin_dynamic and cmd.stdin_text is not None):
         run.notes.append(("executes", f"code read from stdin ({name})"))
+        if lang == "shell":
+            _printed_by_find(ex, cmd, via, depth, remote)
         return
     run.notes.append(("executes", f"starts an interactive {name}"))
+
+
+def _printed_by_find(ex: Walk, cmd: SimpleCommand, via: tuple[str, ...], depth: int, remote: bool) -> None:
+    """``find /home/u -printf 'rm -f -- "%p"\\n' | sh``: the shell runs the format once for each file found,
+    which is ``find … -exec rm -f -- {} ';'`` (analysed as that)."""
+    for up in ex.ups_of.get(id(cmd), []):
+        words = [w.text for w in up.args]
+        if up.program not in ("find", "gfind") or "-printf" not in words or any(w.dynamic for w in up.args):
+            continue
+        at = words.index("-printf")
+        fmt = words[at + 1] if at + 1 < len(words) else ""
+        line = fmt.replace("\\n", "\n").split("\n")[0].replace("%p", "{}").replace("%P", "{}")
+        try:
+            argv = shlex.split(line)
+        except ValueError:
+            continue
+        if argv:
+            ex.synthetic([up.program, *words[:at], "-exec", *argv, ";"], via + ("find -printf | sh",), depth, remote)
 
 
 def run_code(ex: Walk, run: Run, lang: str, text: str, via: tuple[str, ...], depth: int, remote: bool) -> None:

@@ -68,6 +68,17 @@ ROWS: Final[tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str, 
     (("influx",), ("delete",), (), "InfluxDB data",
      "influx delete --bucket m --start 1970-01-01T00:00:00Z --stop 2030-01-01T00:00:00Z"),
     (("mc", "mcli"), ("rb",), (), "a bucket", "mc rb --force x/backups"),
+    (("azcopy",), ("sync",), ("--delete-destination=true", "--delete-destination"), "the blobs the source lacks",
+     "azcopy sync /tmp/empty 'https://x.blob.core.windows.net/backups' --delete-destination=true"),
+    (("azcopy",), ("remove",), ("--recursive", "--recursive=true"), "a storage container's blobs",
+     "azcopy remove 'https://x.blob.core.windows.net/backups' --recursive"),
+    (("podman", "docker"), ("system", "reset"), (), "every container, image and volume",
+     "podman system reset --force"),
+    (("btrfs",), ("subvolume", "delete"), (), "a subvolume or snapshot", "btrfs subvolume delete /.snapshots/1"),
+    (("lvremove",), (), (), "a logical volume and its data", "lvremove -f vg0/data"),
+    (("vgremove",), (), (), "a volume group and its data", "vgremove -f vg0"),
+    (("mdadm",), (), ("--zero-superblock", "--stop"), "a RAID array", "mdadm --zero-superblock /dev/sda"),
+    (("unison",), (), ("-force",), "files the forced side lacks", "unison /tmp/empty /srv/data -force /tmp/empty"),
 )
 
 

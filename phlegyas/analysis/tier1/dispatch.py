@@ -71,7 +71,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("git", git.detect_git)
     # databases
     on(("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach",
-        "sqlcmd", "cqlsh"), sql.detect_sql_client)
+        "sqlcmd", "cqlsh", "prisma"), sql.detect_sql_client)
     on(("mongo", "mongosh"), sql.detect_mongo)
     on("redis-cli", sql.detect_redis)
     on("etcdctl", sql.detect_etcdctl)

@@ -9,6 +9,7 @@ The seed's ``DangerousPatternDetector`` (``phlegyas.tier1_dangerous``) lives in 
 """
 from __future__ import annotations
 
+import re
 from typing import Final, Sequence
 
 from phlegyas.analysis.shell.invocation import Invocation
@@ -30,7 +31,7 @@ from phlegyas.analysis.tier1.secrets import detect_piped_reads, find_secret, tra
 from phlegyas.analysis.tier1.words import in_project, resolve
 from phlegyas.analysis.tier1.writes import detect_redirects, persistence_class, private_key, root_grant
 from phlegyas.core.analysis import AnalysisEnv
-from phlegyas.core.model import Finding, ToolCall
+from phlegyas.core.model import Finding, ToolCall, Verdict
 
 __all__ = ["CLASSES", "FindingClass", "invocation_findings", "script_findings", "file_tool_findings"]
 
@@ -133,4 +134,28 @@ def file_tool_findings(call: ToolCall, env: AnalysisEnv) -> list[Finding]:
         what = find_secret(_written_text(call.tool_name, call.tool_input))
         if what:
             add(out, "secrets.in_file", path, f"{call.tool_name} puts {what} into {path}, a file that gets committed")
+    if path.rsplit("/", 1)[-1] in (".gitignore", ".dockerignore", ".npmignore") and (
+            dropped := _unignored(call.tool_name, call.tool_input)):  # the next `git add -A` takes the secret along
+        add(out, "secrets.in_file", path, f"{call.tool_name} stops {path.rsplit('/', 1)[-1]} ignoring {dropped} (a "
+                                          "secret file): the next git add -A, build or publish takes it along",
+            Verdict.ASK)
     return out
+
+
+_SECRET_PATTERN: Final = re.compile(r"^/?(?:\*\*/)?(?:\.env\b.*|\*?\.pem|\*?\.key|\*?\.p12|id_[a-z0-9]+|"
+                                    r"\.?secrets?\b.*|credentials.*|\.npmrc|\.pypirc|\.netrc|\.aws/?.*|\*\.tfstate.*|"
+                                    r"\*\.tfvars)$")
+
+
+def _unignored(tool: str, data: dict) -> str | None:
+    """A secret-file pattern an Edit of an ignore file takes out (its old text has it, its new text not)."""
+    edits = [data] if tool == "Edit" else data.get("edits") if tool == "MultiEdit" else None
+    for e in edits if isinstance(edits, list) else []:
+        old, new = (e.get("old_string"), e.get("new_string")) if isinstance(e, dict) else (None, None)
+        if isinstance(old, str) and isinstance(new, str):
+            kept = {line.strip() for line in new.splitlines()}
+            gone = [line.strip() for line in old.splitlines() if line.strip() and line.strip() not in kept]
+            hit = next((g for g in gone if _SECRET_PATTERN.match(g)), None)
+            if hit is not None:
+                return hit
+    return None

@@ -128,6 +128,11 @@ _PASSWORD_TABLES: Final = frozenset({"pg_shadow", "pg_authid", "pg_catalog.pg_sh
                                     "mysql.user", "authentication_string", "sys.sql_logins", "password_hash"})
 
 
+_SECRET_COLUMN: Final = re.compile(r"(?i)^[\"`]?\w*(?:password|passwd|secret|api_?key|private_?key|plaintext|"
+                                   r"access_?token|refresh_?token|credential)\w*[\"`]?$")
+"""Names of columns and tables that hold secrets (``key_plaintext``, ``api_keys``, ``password_hash``)."""
+
+
 def judge_sql(sql: str, hash_comments: bool = False, depth: int = 0) -> tuple[list[tuple[Verdict, str]], bool]:
     """(destructive statements as (severity, what), whether any statement changes data). The bodies of
     ``DO $$ … $$`` blocks are statements too, and so is what their ``EXECUTE`` builds
@@ -145,6 +150,10 @@ def judge_sql(sql: str, hash_comments: bool = False, depth: int = 0) -> tuple[li
         planted = _PLANTED_DIR.search(path.rsplit("/", 1)[0]) or _PLANTED_NAME.search(path.rsplit("/", 1)[-1])
         found.append((Verdict.DENY if planted else Verdict.ASK,
                       f"a write of {path}{' (a file that grants logins or runs later)' if planted else ''}"))
+        mutating = True
+    made = generated_ddl(sql) if "gexec" in sql else None
+    if made is not None:  # `SELECT format('DROP TABLE %I', …) FROM pg_tables \gexec`: psql runs each row it returns
+        found.append((Verdict.DENY, f"the {made} statements it generates (\\gexec runs them)"))
         mutating = True
     for tokens in statements(sql, hash_comments):
         verb, rest = _verb(tokens)
@@ -171,6 +180,9 @@ def judge_sql(sql: str, hash_comments: bool = False, depth: int = 0) -> tuple[li
             found.append((Verdict.DENY, "COPY … PROGRAM (a shell command run on the database server)"))
         elif any(t.lower().strip('"`') in _PASSWORD_TABLES for t, _ in tokens):
             found.append((Verdict.ASK, "the accounts' password hashes read (pg_shadow, pg_authid, mysql.user)"))
+        elif verb == "SELECT" and (column := next((t for t, _ in tokens if _SECRET_COLUMN.search(t)), None)):
+            name = column.strip(chr(34) + "`").lower()
+            found.append((Verdict.ASK, f"{name}, a column or table that holds secrets, read"))
         elif any(w in _FILE_READERS for w in (t for t, _ in tokens)) or verb == "COPY" and "FROM" in rest:
             found.append((Verdict.ASK, "a file of the database server read (pg_read_file, LOAD_FILE, COPY FROM)"))
     return found, mutating
@@ -356,8 +368,19 @@ def _cqlsh(inv: Invocation) -> _Query:
     return q
 
 
+def _prisma(inv: Invocation) -> _Query:
+    """``prisma db execute --url URL (--stdin | --file F)``: the statements go to the database URL names."""
+    q = _Query()
+    texts = [w.text for w in inv.args]
+    q.files = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t == "--file"]
+    q.hosts = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t == "--url"]
+    q.unknown = "--stdin" not in texts and not q.files
+    return q
+
+
 _CLIENTS: Final = {
-    "psql": _psql, "mysql": _mysql, "mariadb": _mysql, "sqlite3": _sqlite, "sqlite": _sqlite, "duckdb": _sqlite,
+    "prisma": _prisma, "psql": _psql, "mysql": _mysql, "mariadb": _mysql, "sqlite3": _sqlite, "sqlite": _sqlite,
+    "duckdb": _sqlite,
     "clickhouse-client": _clickhouse, "clickhouse": _clickhouse, "cockroach": _cockroach, "sqlcmd": _sqlcmd,
     "cqlsh": _cqlsh,
 }
@@ -381,8 +404,32 @@ def _report(inv: Invocation, found: list[tuple[Verdict, str]], mutating: bool, u
             Verdict.ASK)
 
 
+_GENERATED: Final = re.compile(r"""(?i)\bselect\b.*?'\s*(drop\s+(?:table|database|schema|keyspace)|truncate|"""
+                               r"""delete\s+from)\b""", re.S)
+
+
+_PRINTED_DDL: Final = re.compile(r"""(?i)(?:print|printf)\b[^;}]*?["']\s*(drop\s+(?:table|database|schema|keyspace)|"""
+                                 r"""truncate|delete\s+from)\b""")
+_TEXT_MAKERS: Final = frozenset({"awk", "gawk", "mawk", "perl", "sed", "python3", "python", "ruby", "jq"})
+
+
+def generated_ddl(sql: str) -> str | None:
+    """The destructive statement a query builds as text (``SELECT CONCAT('TRUNCATE TABLE ', t) …``), if any."""
+    m = _GENERATED.search(sql)
+    return " ".join(m.group(1).upper().split()) if m else None
+
+
 def detect_sql_client(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    if inv.program == "prisma" and [w.text for w in inv.args[:2]] != ["db", "execute"]:
+        return
     q = _CLIENTS[inv.program](inv)
+    for up in inv.upstream:  # `mysql -N -e "SELECT CONCAT('TRUNCATE TABLE ', …)" | mysql`: one builds, one runs
+        made = next((g for t in _CLIENTS[up.program](up).texts if (g := generated_ddl(t))), None) if (
+            up.program in _CLIENTS) else next((" ".join(m.group(1).upper().split()) for w in up.args if (
+                m := _PRINTED_DDL.search(w.text))), None) if up.program in _TEXT_MAKERS else None
+        if made is not None:
+            add(out, "sql.destructive", inv, f"{inv.program} runs the {made} statements {up.program} generates")
+            return
     piped, piped_unknown = piped_text(inv)
     texts = q.texts + piped
     for name in q.files:  # `psql -f <(echo 'DROP TABLE t')`, `psql -f migrate.sql`: what the file holds

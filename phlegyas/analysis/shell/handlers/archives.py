@@ -130,3 +130,4 @@ def archive_generic(c: Call) -> None:
         eff.writes.extend(out or [literal(".")])
     elif ops:
         eff.writes.extend(archive)
+        eff.reads.extend(c.parsed.operands[2:])  # `7z a out.7z ~/.aws`: what goes into it is read

@@ -60,6 +60,13 @@ _JOINED: Final = re.compile(r""""~"\s*(?:\+|\.\.|\.|,)?\s*["']/([^"']*)["']""")
 _WALK_DELETE: Final = re.compile(r"""Files\.walk\(\s*(?:java\.nio\.file\.)?(?:Path\.of|Paths\.get)\(\s*"([^"]+)"\s*\)""")
 
 
+_SQL_TEXT: Final = re.compile(r"""(["'])\s*((?:DROP\s+(?:TABLE|DATABASE|SCHEMA)|TRUNCATE|DELETE\s+FROM)\b"""
+                              r"""[^"']{0,200})\1""", re.I)
+_ORM_WIPE: Final = re.compile(r"""\.objects\.all\(\)\.delete\(\)|\.delete_all\b|\.destroy_all\b|"""
+                              r"""\.deleteMany\(\s*\{\s*\}\s*\)|\.truncate\(\s*\)|"""
+                              r"""\.destroy\(\s*\{\s*(?:where:\s*\{\s*\},\s*)?truncate:\s*true""")
+
+
 def home_literals(code: str) -> str:
     """``code`` with its home-directory expressions as the literal ``"~"`` and literals joined to one
     (``[getenv("HOME") "/proj"]``) as one literal (``"~/proj"``)."""
@@ -87,6 +94,10 @@ def code_flows(code: str) -> list[str]:
         for path in dict.fromkeys(_PATHS.findall(code)):
             if not path.startswith(("//", "/dev/null")):
                 out.append(f"curl --data-binary @{_path(path)} {url}")
+    for m in _SQL_TEXT.finditer(code):  # `c.execute("TRUNCATE #{t} CASCADE")`: the statement a string holds
+        out.append("psql -c " + shlex.quote(re.sub(r"#\{[^}]*\}|\$\{[^}]*\}|%[sd]|\{\w*\}", "x", m.group(2))))
+    if _ORM_WIPE.search(code):  # `Model.objects.all().delete()`, `Model.delete_all`, `deleteMany({})`
+        out.append("psql -c 'DELETE FROM every_table'")
     for path in _WALK_DELETE.findall(code):
         if ".delete" in code or "::delete" in code or "deleteIfExists" in code:
             out.append(f"rm -rf -- {_path(path)}")
