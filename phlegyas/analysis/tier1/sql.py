@@ -425,8 +425,8 @@ def detect_sql_client(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     q = _CLIENTS[inv.program](inv)
     for up in inv.upstream:  # `mysql -N -e "SELECT CONCAT('TRUNCATE TABLE ', …)" | mysql`: one builds, one runs
         made = next((g for t in _CLIENTS[up.program](up).texts if (g := generated_ddl(t))), None) if (
-            up.program in _CLIENTS) else next((" ".join(m.group(1).upper().split()) for w in up.args if (
-                m := _PRINTED_DDL.search(w.text))), None) if up.program in _TEXT_MAKERS else None
+            up.program in _CLIENTS) else next((" ".join(hit.group(1).upper().split()) for w in up.args if (
+                hit := _PRINTED_DDL.search(w.text))), None) if up.program in _TEXT_MAKERS else None
         if made is not None:
             add(out, "sql.destructive", inv, f"{inv.program} runs the {made} statements {up.program} generates")
             return
