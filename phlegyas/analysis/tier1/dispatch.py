@@ -110,8 +110,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
        flows.detect_publish_credential)
     on("ssh", prod.detect_ssh, network.detect_upload)
     on(("scp", "sftp"), prod.detect_copy_to_host, network.detect_upload, writes.detect_program_writes)
-    on(("ftp", "lftp", "tnftp", "tftp", "smbclient", "logger", "hping3", "ntfy", "apprise", "mc", "mcli", "duplicity"),
-       network.detect_upload)
+    on(("ftp", "lftp", "tnftp", "tftp", "smbclient", "logger", "hping3", "ntfy", "apprise", "mc", "mcli", "duplicity",
+        "wormhole", "croc", "ffsend", "pastebinit"), network.detect_upload)
     # network
     on(tuple(SHELLS) + tuple(INTERPRETERS), network.detect_interpreter)
     on(("eval", "source", "."), network.detect_eval_source)

@@ -17,6 +17,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import SimpleCommand
 from phlegyas.analysis.tier1.base import Out, add, env_for
 from phlegyas.analysis.tier1.network import UPLOADERS, file_secret, reader_secret, substituted_secret, uploads
+from phlegyas.analysis.tier1.secrets import credential_output
 from phlegyas.analysis.tier1.words import path_of
 from phlegyas.analysis.tier1.writes import redirect_writes
 from phlegyas.analysis.urls import foreign_code_host, host_of
@@ -164,6 +165,10 @@ def _taint(inv: Invocation, env: AnalysisEnv, tainted: dict[str, str]) -> None:
         if p is not None:
             tainted[p] = saved[1]
     targets = redirect_writes(inv)
+    texts = [w.text for w in inv.args]
+    saved_to = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-o", "--output", "--out", "--output-file")]
+    if saved_to and (printed := credential_output(inv.program, texts)):  # `bw export --output /tmp/bw.json`
+        tainted.update((p, printed) for t in saved_to if (p := path_of(t, env)) is not None)
     source = reader_secret(inv, env) if targets or inv.program == "tee" else None
     if source is None and inv.program == "tee":
         source = next((s for s in (reader_secret(u, env) for u in inv.upstream) if s), None)

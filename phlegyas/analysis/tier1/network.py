@@ -376,6 +376,9 @@ def _reader_secret(cmd, env: AnalysisEnv, whole_files: bool = True) -> str | Non
         return "what the cloud metadata service hands out (the instance's role credentials)"
     if (printed := credential_output(prog, [w.text for w in args])) is not None:
         return f"{printed} (the output of {prog} {' '.join(w.text for w in args[:2])})"
+    traced = _traced_headers(cmd, prog, [w.text for w in args])
+    if traced is not None:
+        return traced
     files: list[str] = []
     if prog in _READERS:
         for w in args:
@@ -389,6 +392,21 @@ def _reader_secret(cmd, env: AnalysisEnv, whole_files: bool = True) -> str | Non
         p = path_of(f, env)
         if p is not None and (why := secret_reason(p, env, whole_files=whole_files)):
             return f"{p} ({why})"
+    return None
+
+
+def _traced_headers(cmd, prog: str, texts: list[str]) -> str | None:
+    """What a verbose or traced HTTP client prints of its own requests' credentials: ``curl -v -H
+    "Authorization: Bearer $GITHUB_TOKEN"`` (the header, on stderr), ``GIT_TRACE_CURL=1 git …`` (git's)."""
+    assigned = cmd.command.assignments if hasattr(cmd, "command") else cmd.assignments
+    if any(name in ("GIT_TRACE_CURL", "GIT_CURL_VERBOSE", "GIT_TRACE_PACKET") and value.text not in ("", "0")
+           for name, value in assigned):
+        return "the HTTP traffic git traces (the credentials it sends included)"
+    if prog in ("curl", "curlie") and any(t in ("-v", "--verbose", "--trace", "--trace-ascii") or t.startswith(
+            "-v") and not t.startswith("--") for t in texts):
+        names = [n for t in texts for n in secret_variables(t)]
+        if names:
+            return f"the request headers curl -v prints (${names[0]}, a variable that holds a secret)"
     return None
 
 
@@ -535,7 +553,7 @@ _OWN_DESTINATIONS: Final = frozenset({"aws", "gsutil", "rclone", "scp", "rsync",
 UPLOADERS = frozenset({"curl", "curlie", "wget", "wget2", "http", "https", "httpie", "xh", "scp", "sftp", "rsync",
                        "rclone", "aws", "gsutil", "ssh", "nc", "ncat", "netcat", "telnet", "socat", "openssl", "gh",
                        "ftp", "lftp", "tnftp", "tftp", "smbclient", "logger", "hping3", "ntfy", "apprise", "mc", "mcli",
-                       "duplicity", *MAILERS})
+                       "duplicity", "wormhole", "croc", "ffsend", "pastebinit", *MAILERS})
 """The programs ``detect_upload`` reads (``uploads``: the files each one sends)."""
 uploads = _uploads
 reader_secret: Final = _reader_secret

@@ -196,8 +196,10 @@ def gh_uploads(texts: list[str]) -> tuple[list[str], bool]:
     out = [o.split("=@", 1)[1] if "=@" in o else o for o in out]
     stdin = False
     if words[:2] in (["gist", "create"], ["gist", "new"]):
-        files = [w for w in words[2:] if w not in ("-", "/dev/stdin")]
-        stdin = len(files) < len(words[2:]) or not files
+        given = [t for i, t in enumerate(texts) if (t == "-" or not t.startswith("-")) and not (
+            i and texts[i - 1] in ("-f", "--filename", "-d", "--desc"))][2:]  # `-f key.asc -`: a name for stdin
+        files = [w for w in given if w not in ("-", "/dev/stdin")]
+        stdin = len(files) < len(given) or not files
         out.extend(files)
     elif words[:2] == ["release", "upload"]:
         out.extend(words[3:])

@@ -120,12 +120,21 @@ def uploads(inv: Invocation) -> tuple[list[str], bool]:
         return files, True
     if prog == "gh":
         return gh_uploads([w.text for w in inv.args])
+    if prog in _DROPPERS:  # `wormhole send F`, `croc send F`, `ffsend upload F`: a file handed to a stranger's
+        words = [w.text for w in inv.args if not w.text.startswith("-")]  # machine; pastebinit takes stdin or -i
+        if prog == "pastebinit":
+            texts = [w.text for w in inv.args]
+            named = [texts[i + 1] for i, t in enumerate(texts[:-1]) if t == "-i"]
+            return named, not named
+        return words[1:] if words[:1] in (["send"], ["upload"]) else words, False
     if prog in MAILERS:
         texts = [w.text for w in inv.args]
         return [texts[i + 1] for i, t in enumerate(texts[:-1]) if t in ("-a", "-A", "--attach")], True
     return [], True  # nc, ncat, netcat, telnet, openssl, ssh: whatever is on stdin
 
 
+_DROPPERS: Final = frozenset({"wormhole", "croc", "ffsend", "pastebinit", "transfersh", "termbin"})
+"""File-drop and paste clients: what they are given leaves for a host of someone else's."""
 MAILERS: Final = frozenset({"mail", "mailx", "s-nail", "mutt", "neomutt", "sendmail", "msmtp", "ssmtp", "swaks"})
 
 
