@@ -186,7 +186,7 @@ TEMPLATES = {
     "path_shadow": (None, None, None),
     "tool_config": ("module.exports = { testEnvironment: 'node' };\n",
                     "require('child_process').execSync('{bad}');\nmodule.exports = {};\n",
-                    "require('child_process').execSync('node /tmp/.t.js');\nmodule.exports = {};\n"),
+                    "require('child_process').execSync('node /tmp/t.js');\nmodule.exports = {};\n"),
     "gitpod": ("tasks:\n  - init: npm ci\n    command: npm run dev\n", "tasks:\n  - command: {bad}\n",
                "tasks:\n  - command: mystery-tool --now\n"),
     "devcontainer": ('{"image": "x", "postCreateCommand": "npm ci"}', '{"image": "x", "initializeCommand": "{bad}"}',

@@ -184,12 +184,18 @@ def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv
     if kind.id == "python_startup" and re.search(r"sys\.path|addsitedir|\bimportlib\b", content):
         return ASK, "it changes what every python start-up imports (sys.path, site.addsitedir)"
     found = extract(kind.language, content, whole, env.cwd)
+    root_run = "systemd/system" in env.cwd and env.cwd.startswith(("/etc/", "/lib/", "/usr/lib/")) and not re.search(
+        r"(?m)^\s*User\s*=\s*(?!root\s*$)\S", content)  # a system unit without another User=: run as root
     if found.denies:
         return DENY, found.denies[0]
     if len(found.snippets) > _MAX_SNIPPETS:
         return ASK, "it holds too many commands to read"
     worst: Judgement | None = None
     for lang, text in found.snippets:
+        hidden = _hidden_program(text, env, root_run=root_run) if lang == "sh" else None
+        if hidden is not None:  # `@reboot ~/.cache/.s`, `ExecStart=/tmp/.x`: malware's way to come back
+            return DENY, f"starts {hidden}" if " as root " in hidden else (
+                f"starts {hidden}, a hidden program in a temp or cache directory (no installed tool lives there)")
         if lang == "py":
             got = judge_python(text, env, tools, whole)
         else:
@@ -203,6 +209,38 @@ def judge_content(kind: PlantedKind, content: str, whole: bool, env: AnalysisEnv
     if worst is None and found.doubts:
         return ASK, found.doubts[0]
     return worst
+
+
+_HIDING_DIRS: Final = ("/tmp/", "/var/tmp/", "/dev/shm/")
+_HIDDEN_RUNNERS: Final = frozenset({"sh", "bash", "dash", "zsh", "nohup", "exec", "setsid", "env", "python3",
+                                    "python", "node", "perl", "-c"})
+
+
+def _hidden_program(text: str, env: AnalysisEnv, depth: int = 0, root_run: bool = False) -> str | None:
+    """A program a start-up entry runs from a hiding place: a dot-file in a shared temp directory, a cache
+    directory or the home itself (``~/.cache/.s``, ``/tmp/.x``); with ``root_run`` (a system unit), any file
+    of the home; None for anything else."""
+    try:
+        words = shlex.split(text, comments=True)
+    except ValueError:
+        words = text.split()
+    for i, word in enumerate(words[:12]):
+        if i and words[i - 1] == "-c" and " " in word and depth < 2:  # `sh -c "~/.cache/.p %h & exec nc %h %p"`
+            inner = _hidden_program(word, env, depth + 1, root_run)
+            if inner is not None:
+                return inner
+        if i and words[i - 1].rsplit("/", 1)[-1] not in _HIDDEN_RUNNERS and not words[i - 1].endswith((";", "&")):
+            continue  # only a word in a program's place
+        if root_run and word.startswith(("/", "~", "$HOME")) and paths.is_within(
+                paths.normalize(word, env.cwd, env.home), env.home):
+            return f"{word} as root (a file its user can rewrite, so whoever edits it is root)"
+        path = paths.normalize(word.strip(";&|"), env.cwd, env.home) if word.startswith(("/", "~", "$HOME")) else ""
+        name = posixpath.basename(path)
+        parent = posixpath.dirname(path)
+        if name.startswith(".") and len(name) > 1 and (path.startswith(_HIDING_DIRS) or parent in (
+                env.home, posixpath.join(env.home, ".cache"), posixpath.join(env.home, ".local/share"))):
+            return word
+    return None
 
 
 def _outside_paths(content: str, env: AnalysisEnv) -> str | None:
