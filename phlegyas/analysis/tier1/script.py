@@ -95,15 +95,43 @@ def _extracts(inv: Invocation, downloaded: dict[str, str], env: AnalysisEnv) -> 
     return None
 
 
+_RUN_KEYS: Final = ("core.hookspath", "include.path", "core.fsmonitor", "core.sshcommand", "core.pager")
+
+
 def _hooks_path(inv: Invocation, env: AnalysisEnv) -> str | None:
-    """The directory ``git config [--global] core.hooksPath DIR`` (or ``git -c core.hooksPath=DIR``) names."""
+    """What ``git config [--global] KEY VALUE`` (or ``git -c KEY=VALUE``) makes git run or read as its own
+    configuration: core.hooksPath's directory, include.path's file, a program key's program."""
     texts = [w.text for w in inv.args]
+    def runs(key: str) -> bool:
+        return key.lower() in _RUN_KEYS or key.lower().startswith("includeif.")
+
     for i, t in enumerate(texts):
-        if t.lower().startswith("core.hookspath="):
-            return path_of(t.split("=", 1)[1], env)
-        if t.lower() == "core.hookspath" and i + 1 < len(texts) and "config" in texts[:i]:
+        key, eq, value = t.partition("=")
+        if eq and runs(key):
+            return path_of(value, env)
+        if runs(t) and i + 1 < len(texts) and "config" in texts[:i]:
             return path_of(texts[i + 1], env)
     return None
+
+
+_TRUST_STORES: Final = ("/usr/local/share/ca-certificates/", "/etc/pki/ca-trust/source/anchors/", "/etc/ssl/certs/",
+                        "/etc/apt/trusted.gpg.d/", "/etc/apt/keyrings/", "/usr/share/keyrings/",
+                        "/etc/pki/rpm-gpg/")
+"""Where a certificate or a signing key makes every later TLS connection or package install trust its owner."""
+
+
+def _trusts_download(inv: Invocation, downloaded: dict[str, str], env: AnalysisEnv) -> str | None:
+    """A downloaded file (or a download piped in) put where certificates or package keys are trusted."""
+    texts = [w.text for w in inv.args]
+    named = program_writes(inv) + redirect_writes(inv) + [texts[i + 1] for i, t in enumerate(texts[:-1])
+                                                          if t in ("-o", "--output")]  # `gpg --dearmor -o FILE`
+    written = [p for p in (path_of(t, env) for t in named) if p is not None]
+    into = next((p for p in written if p.startswith(_TRUST_STORES)), None)
+    if into is None:
+        return None
+    fed = _downloader_upstream(inv) or next((downloaded[p] for p in (path_of(t, env) for t in texts)
+                                             if p is not None and p in downloaded), None)
+    return f"{into}, from what {fed} downloaded" if fed else None
 
 
 def _extract_dir(inv: Invocation, env: AnalysisEnv) -> str | None:
@@ -240,9 +268,15 @@ def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
                 downloaded[p] = inv.program
             continue
         if inv.program == "git" and downloaded and (hooks := _hooks_path(inv, env)) is not None and any(
-                p.startswith(hooks.rstrip("/") + "/") for p in downloaded):  # a downloaded hook made git's own
-            add(out, "net.pipe_to_shell", inv, f"git config core.hooksPath makes git run {hooks}, where a download "
-                                               "just went, at every commit or checkout: remote code, unseen")
+                p == hooks or p.startswith(hooks.rstrip("/") + "/") for p in downloaded):  # a download made git's own
+            add(out, "net.pipe_to_shell", inv, f"git config makes git run or read {hooks}, where a download just "
+                                               "went, at every later git command: remote code, unseen")
+            continue
+        trusted = _trusts_download(inv, downloaded, env) if inv.program in ("cp", "install", "mv", "tee", "gpg",
+                                                                              "dd", "apt-key") else None
+        if trusted is not None:  # `curl -o /tmp/ca.crt … && sudo cp /tmp/ca.crt /usr/local/share/ca-certificates/`
+            add(out, "priv.escalation", inv, f"{inv.program} trusts {trusted}: every later TLS connection or "
+                                             "install then trusts whoever made it (a man in the middle)")
             continue
         if inv.program == "git":
             got_dir = _cloned_dir(inv, env)
