@@ -15,6 +15,7 @@ operands are sources too).
 """
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from phlegyas.analysis.programs.popular_packages import known_bad
@@ -50,7 +51,8 @@ INSTALLS: Final[dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...], bool], .
     "luarocks": ((("install",), ("--server", "--only-server", "--from"), True),),
     "nix": ((("run",), (), True), (("shell",), (), True), (("profile", "install"), (), True), (("develop",), (), True),
             (("build",), (), True)),
-    "go": ((("install",), (), False), (("get",), (), False), (("run",), (), False)),
+    "go": ((("install",), (), False), (("get",), (), False), (("run",), (), False),
+           (("mod", "edit"), ("-replace", "--replace"), False)),  # `-replace old=evil.example/x@v1`: the new source
     "pre-commit": ((("try-repo",), (), True),),
     "ansible-pull": (((), ("-U", "--url"), False),),
     "ansible-galaxy": ((("install",), ("-s", "--server"), True), (("collection", "install"), ("-s", "--server"), True),
@@ -127,6 +129,10 @@ def detect_install_source(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
             sources += [t.split("=", 1)[-1] for t in rest if not t.startswith("-")]
         sources += [t for t in rest if "://" in t and not t.startswith("-")]  # `go install …`, a URL anywhere
         for spec in sources:
+            if program == "go":  # a module path names its host first: `evil.example/gin@v1.9.1`
+                spec = spec.split("=", 1)[-1]
+                head = spec.split("/", 1)[0]
+                spec = "https://" + spec if re.fullmatch(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+", head) else spec
             host = _foreign(spec)
             if host is not None:
                 add(out, "net.pipe_to_shell", inv, f"{' '.join((inv.program, *path))} installs code from {host}, "
