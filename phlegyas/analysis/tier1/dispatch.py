@@ -102,6 +102,8 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on(("aws", "gsutil", "rclone"), network.detect_upload)
     on("act", accounts.detect_act_image)
     on("dockerd", accounts.detect_open_daemon)
+    on(("ngrok", "cloudflared"), accounts.detect_exposed_files)
+    on(("lxc", "incus"), accounts.detect_lxc_host_root)
     on(("apt-get", "apt", "aptitude", "dpkg", "dnf", "yum", "pacman", "zypper", "rpm"), system.detect_essential_removal)
     on(("docker", "podman"), prod.detect_docker, system.detect_publish, accounts.detect_host_root,
        flows.detect_login_secret)
@@ -170,6 +172,7 @@ def _table() -> dict[str, tuple[Detector, ...]]:
     on("passwd", accounts.detect_passwd)
     on("chpasswd", accounts.detect_chpasswd)
     on("hg", git.detect_hg)
+    on(("pass", "gopass"), git.detect_pass_remote)
     on(("usermod", "useradd", "adduser", "gpasswd", "addgroup"), accounts.detect_usermod)
     on(("userdel", "deluser"), accounts.detect_userdel)
     on(("mount", "umount"), accounts.detect_mount)

