@@ -15,6 +15,7 @@ from typing import Final
 from phlegyas.analysis.shell.parse import SimpleCommand, parse
 
 COMMIT: Final = "0000000000000000000000000000000000000000"
+_TYPED_PROGRAMS: Final = ("git ", "date", "nproc", "getconf ", "uname", "id ")
 _DATE_FORMAT: Final = re.compile(r"\+(?:%[a-zA-Z]|[-:_./T0-9])+")
 _COMMIT_FORMATS: Final = frozenset({"%H", "%h", "%T", "%t", "%P", "%p"})
 _PLAIN_REV: Final = re.compile(r"[A-Za-z0-9_./@{}^~-]+")  # (a literal revision: `HEAD~3`, `origin/main`, `@{u}`)
@@ -22,8 +23,9 @@ _PLAIN_REV: Final = re.compile(r"[A-Za-z0-9_./@{}^~-]+")  # (a literal revision:
 
 def typed_output(text: str) -> str | None:
     """A stand-in for what ``$(CMD)`` prints when CMD is one of the module docstring's commands; else None."""
-    if not (text.startswith("$(") and text.endswith(")")) or text.startswith("$(("):
-        return None
+    if not (text.startswith("$(") and text.endswith(")")) or text.startswith("$((") or not text[2:].lstrip().startswith(
+            _TYPED_PROGRAMS):
+        return None  # (most substitutions run something else: not parsed again)
     script = parse(text[2:-1])
     if script.problems or not script.commands or len(script.commands) > 3:
         return None
