@@ -18,6 +18,8 @@ import binascii
 import re
 from typing import Final
 
+from phlegyas.analysis.shell.pyast import attribute_path, dotted_name
+
 _LANGS: Final = {"python": "python", "python3": "python", "python2": "python", "pypy3": "python",
                  "perl": "perl", "ruby": "ruby", "node": "js", "nodejs": "js", "bun": "js", "php": "php",
                  "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk"}
@@ -100,16 +102,13 @@ def _python(code: str) -> str:
 
 
 def _dotted(node: ast.AST) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    if isinstance(node, ast.Call) and _dotted(node.func) == "__import__" and len(node.args) == 1 and isinstance(
-            node.args[0], ast.Constant) and node.args[0].value in _PY_IMPORTS:  # `__import__('os').path…`
-        return ".".join([str(node.args[0].value), *reversed(parts)])
+    """The dotted name of an expression on a name (``os.path.expanduser``) or on ``__import__('os')``; else ""."""
+    parts, base = attribute_path(node)
+    if isinstance(base, ast.Name):
+        return dotted_name(node)
+    if isinstance(base, ast.Call) and _dotted(base.func) == "__import__" and len(base.args) == 1 and isinstance(
+            base.args[0], ast.Constant) and base.args[0].value in _PY_IMPORTS:  # `__import__('os').path…`
+        return ".".join([str(base.args[0].value), *reversed(parts)])
     return ""
 
 

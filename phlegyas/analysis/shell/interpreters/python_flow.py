@@ -14,6 +14,7 @@ import re
 from collections.abc import Container
 from typing import Callable, Final
 
+from phlegyas.analysis.shell.pyast import dotted_name
 from phlegyas.core.redact import secret_kind
 
 Qualname = Callable[[ast.AST], "str | None"]
@@ -34,14 +35,7 @@ VENDORED: Final = re.compile(r"^[\w.]*?\.(?:_vendor|vendored|_vendored|extern)\.
 """``pip._vendor.requests``, ``botocore.vendored.requests``: a bundled copy is the module itself."""
 
 
-def _dotted(node: ast.AST) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts))
+_dotted = dotted_name
 
 
 def _reference(value: ast.AST) -> bool:
