@@ -138,7 +138,7 @@ def build_outputs(run: Run, env: AnalysisEnv) -> list[str]:
     out = texts[at + 1] if at + 1 < len(texts) else ""
     sources = [t for i, t in enumerate(texts) if i != at + 1 and not t.startswith("-") and t != "build"]
     if any(run.args[i].dynamic for i in range(len(texts))) or not sources or not all(
-            t.startswith(("./", "../")) and _project_dir(t.rstrip("./") or ".", env) or _project_file(t, env)
+            t.startswith(("./", "../")) and _project_dir(t, env) or _project_file(t, env)
             for t in sources):
         return []  # built from something outside the project (`cc -o a /tmp/x.c`, `go build -o a evil.example/x`)
     located = _project_file(out, env) if out else None

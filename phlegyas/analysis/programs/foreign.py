@@ -16,12 +16,12 @@ FOREIGN: Final[dict[str, tuple[str, ...]]] = {
     "clj": ("-e", "--eval"), "bb": ("-e", "--eval"), "nim": (), "crystal": ("eval",), "dart": (),
     "puppet": ("-e", "--execute"), "chef-apply": ("-e", "--execute"), "salt-call": (),
     "mlr": ("-s",), "bpftrace": ("-e",),
+    "rake": ("-e", "--execute", "-p", "--execute-print", "-E", "--execute-continue"),
+    "rails": ("runner", "r"),  # `rails runner CODE`: Ruby run in the application
 }
 """Programs whose code ``shell.foreign_code`` reads: the options that take code (``-e CODE``); stdin too."""
 FOREIGN_LANGUAGES: Final = {"rake": "ruby", "rails": "ruby"}
 """Of those, the programs whose code is of a language the gate does read (``rake -e``: Ruby)."""
-FOREIGN.update({"rake": ("-e", "--execute", "-p", "--execute-print", "-E", "--execute-continue"),
-                "rails": ("runner", "r")})  # `rails runner CODE`: Ruby run in the application
 FOREIGN_OPERANDS: Final = frozenset({"mlr"})
 """Of those, the programs whose operands are code too (``mlr -n put 'end { system("…") }'``)."""
 

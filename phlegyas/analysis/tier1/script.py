@@ -98,7 +98,7 @@ def _extracts(inv: Invocation, downloaded: dict[str, str], env: AnalysisEnv) -> 
 _RUN_KEYS: Final = ("core.hookspath", "include.path", "core.fsmonitor", "core.sshcommand", "core.pager")
 
 
-def _hooks_path(inv: Invocation, env: AnalysisEnv) -> str | None:
+def _git_reads_path(inv: Invocation, env: AnalysisEnv) -> str | None:
     """What ``git config [--global] KEY VALUE`` (or ``git -c KEY=VALUE``) makes git run or read as its own
     configuration: core.hooksPath's directory, include.path's file, a program key's program."""
     texts = [w.text for w in inv.args]
@@ -267,7 +267,7 @@ def download_then_run(invocations: Sequence[Invocation], env: AnalysisEnv, out: 
             for p in _download_outputs(inv, env):
                 downloaded[p] = inv.program
             continue
-        if inv.program == "git" and downloaded and (hooks := _hooks_path(inv, env)) is not None and any(
+        if inv.program == "git" and downloaded and (hooks := _git_reads_path(inv, env)) is not None and any(
                 p == hooks or p.startswith(hooks.rstrip("/") + "/") for p in downloaded):  # a download made git's own
             add(out, "net.pipe_to_shell", inv, f"git config makes git run or read {hooks}, where a download just "
                                                "went, at every later git command: remote code, unseen")
